@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages fxcc needs, when they are missing, and
+# configures the build directory (default: build). Idempotent.
+#   scripts/setup.sh [BUILD_DIR] [extra meson options...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+shift || true
+
+need=(flex bison meson ninja-build pkg-config libcunit1-dev llvm-19-dev lld-19 clang-19 gcc g++)
+missing=()
+for p in "${need[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if [ ! -f "$build/build.ninja" ]; then
+  meson setup "$build" --native-file native.ini "$@"
+fi
+ninja -C "$build"

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs the whole test suite.
+#   scripts/test.sh [BUILD_DIR] [extra meson options...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+scripts/setup.sh "$@"
+meson test -C "$build" --print-errorlogs --num-processes 2

@@ -1,0 +1,275 @@
+/* cg_abi.c - functions, kernels and their calling conventions; the built-in
+ * thread/block indices; the host entry points.
+ *
+ * AMDGPU: a kernel is an amdgpu_kernel named exactly as in the source, its
+ * kernarg layout the parameter order (Ptr as `ptr addrspace(1)`, `noalias
+ * readonly` when const; Boolean/Int4/narrow-float scalars as one byte each),
+ * "amdgpu-flat-work-group-size"="1,N" from @launch_bounds. `fn`s are internal
+ * always-inline functions.
+ *
+ * Host: every function takes a trailing FxHostCtx* (runtime/fxhost.h); the
+ * kernel body is the internal function "fx.kernel.K", and K__fxhost(args, ctx)
+ * unpacks args[i] (a pointer to parameter i's value in its storage form) and
+ * calls it. K__fxshared (i64) and K__fxbarrier (i32) describe the kernel to
+ * the runtime. */
+#include "codegen/cg_internal.h"
+#include <stdio.h>
+#include <string.h>
+
+static void add_fn_attr(CgCtx *c, LLVMValueRef fn, const char *name)
+{
+    unsigned k = LLVMGetEnumAttributeKindForName(name, strlen(name));
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c->C, k, 0));
+}
+
+static void add_param_attr(CgCtx *c, LLVMValueRef fn, unsigned idx, const char *name)
+{
+    unsigned k = LLVMGetEnumAttributeKindForName(name, strlen(name));
+    LLVMAddAttributeAtIndex(fn, idx + 1, LLVMCreateEnumAttribute(c->C, k, 0));
+}
+
+LLVMTypeRef cg_host_ctx_type(CgCtx *c)
+{
+    if (!c->hostctx_ty) {
+        LLVMTypeRef a3 = LLVMArrayType2(LLVMInt32TypeInContext(c->C), 3);
+        LLVMTypeRef p = LLVMPointerTypeInContext(c->C, 0);
+        LLVMTypeRef el[7] = { a3, a3, a3, a3, p, p, p };
+        c->hostctx_ty = LLVMStructCreateNamed(c->C, "struct.FxHostCtx");
+        LLVMStructSetBody(c->hostctx_ty, el, 7, 0);
+    }
+    return c->hostctx_ty;
+}
+
+/* Address of FxHostCtx field `field` (0..3: the index arrays, element `dim`;
+ * 4: shared, 5: barrier, 6: rt). */
+LLVMValueRef cg_hostctx_field(CgCtx *c, int field, int dim)
+{
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c->C);
+    LLVMValueRef idx[3] = { LLVMConstInt(i32, 0, 0), LLVMConstInt(i32, (unsigned)field, 0),
+                            LLVMConstInt(i32, (unsigned)dim, 0) };
+    return LLVMBuildGEP2(c->B, cg_host_ctx_type(c), c->hostctx, idx, field < 4 ? 3 : 2, "");
+}
+
+static bool block_uses_barrier(CgCtx *c, FxBlock *b)
+{
+    for (FxInst *i = b->first; i; i = i->next) {
+        if (i->op == FX_BARRIER)
+            return true;
+        if (i->op == FX_CALL && i->callee) {
+            CgFunc *callee = cg_map_get(&c->funcs, i->callee);
+            if (callee && callee->uses_barrier)
+                return true;
+        }
+        for (int k = 0; k < i->nblocks; k++)
+            if (block_uses_barrier(c, &i->blocks[k]))
+                return true;
+    }
+    return false;
+}
+
+static LLVMTypeRef param_type(CgCtx *c, FxFunc *f, const Type *t)
+{
+    /* device kernarg: storage form (one byte for Boolean/Int4/narrow floats) */
+    if (!c->host && f->kind == FXF_KERNEL)
+        return cg_mem_type(c, t);
+    return cg_reg_type(c, t);
+}
+
+void cg_declare_funcs(CgCtx *c)
+{
+    for (int k = 0; k < c->fm->funcs.len; k++) {
+        FxFunc *f = c->fm->funcs.items[k];
+        CgFunc *cf = arena_alloc(c->fm->arena, sizeof *cf);
+        cf->f = f;
+        int np = f->nparams + (c->host ? 1 : 0);
+        LLVMTypeRef *pt = arena_alloc(c->fm->arena, sizeof(LLVMTypeRef) * (size_t)(np + 1));
+        for (int p = 0; p < f->nparams; p++)
+            pt[p] = param_type(c, f, f->params[p].type);
+        if (c->host)
+            pt[f->nparams] = LLVMPointerTypeInContext(c->C, 0);
+        LLVMTypeRef ret = (f->kind == FXF_KERNEL || !f->ret) ? LLVMVoidTypeInContext(c->C)
+                                                             : cg_reg_type(c, f->ret);
+        cf->fnty = LLVMFunctionType(ret, pt, (unsigned)np, 0);
+        const char *name = f->name;
+        if (f->kind == FXF_FN)
+            name = arena_printf(c->fm->arena, "fx.fn.%s", f->name);
+        else if (c->host)
+            name = arena_printf(c->fm->arena, "fx.kernel.%s", f->name);
+        if (LLVMGetNamedFunction(c->M, name))
+            cg_error(c, f->loc, "'%s' is defined twice", f->name);
+        cf->fn = LLVMAddFunction(c->M, name, cf->fnty);
+        add_fn_attr(c, cf->fn, "nounwind");
+        if (f->kind == FXF_FN || c->host)
+            LLVMSetLinkage(cf->fn, LLVMInternalLinkage);
+        if (f->kind == FXF_FN)
+            add_fn_attr(c, cf->fn, "alwaysinline");
+        if (!c->host) {
+            add_fn_attr(c, cf->fn, "convergent");
+            if (f->kind == FXF_KERNEL) {
+                LLVMSetFunctionCallConv(cf->fn, LLVMAMDGPUKERNELCallConv);
+                char v[32];
+                snprintf(v, sizeof v, "1,%d", f->launch_bounds > 0 ? f->launch_bounds : 1024);
+                LLVMAddAttributeAtIndex(cf->fn, LLVMAttributeFunctionIndex,
+                    LLVMCreateStringAttribute(c->C, "amdgpu-flat-work-group-size", 27, v,
+                                              (unsigned)strlen(v)));
+            }
+        }
+        for (int p = 0; p < f->nparams; p++) {
+            const Type *t = f->params[p].type;
+            if (f->params[p].name)
+                LLVMSetValueName2(LLVMGetParam(cf->fn, (unsigned)p), f->params[p].name,
+                                  strlen(f->params[p].name));
+            if (t->kind == TY_PTR && t->is_const) {
+                add_param_attr(c, cf->fn, (unsigned)p, "noalias");
+                add_param_attr(c, cf->fn, (unsigned)p, "readonly");
+            }
+        }
+        if (c->host)
+            LLVMSetValueName2(LLVMGetParam(cf->fn, (unsigned)f->nparams), "fxctx", 5);
+        cg_map_put(&c->funcs, f, cf);
+    }
+    /* barrier use, through calls, to a fixed point */
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int k = 0; k < c->fm->funcs.len; k++) {
+            CgFunc *cf = cg_map_get(&c->funcs, c->fm->funcs.items[k]);
+            if (!cf->uses_barrier && block_uses_barrier(c, &cf->f->body))
+                cf->uses_barrier = changed = true;
+        }
+    }
+}
+
+void cg_begin_func(CgCtx *c, CgFunc *cf)
+{
+    FxFunc *f = cf->f;
+    c->cur = cf;
+    c->fn = cf->fn;
+    c->loop = NULL;
+    cg_map_clear(&c->values);
+    c->entry = LLVMAppendBasicBlockInContext(c->C, cf->fn, "entry");
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->C, cf->fn, "body");
+    LLVMPositionBuilderAtEnd(c->B, body);
+    c->params = arena_alloc(c->fm->arena, sizeof(LLVMValueRef) * (size_t)(f->nparams + 1));
+    for (int p = 0; p < f->nparams; p++) {
+        LLVMValueRef v = LLVMGetParam(cf->fn, (unsigned)p);
+        if (!c->host && f->kind == FXF_KERNEL)
+            v = cg_from_mem(c, v, f->params[p].type);
+        c->params[p] = v;
+    }
+    c->hostctx = c->host ? LLVMGetParam(cf->fn, (unsigned)f->nparams) : NULL;
+}
+
+void cg_end_func(CgCtx *c)
+{
+    LLVMBasicBlockRef cur = LLVMGetInsertBlock(c->B);
+    if (!LLVMGetBasicBlockTerminator(cur)) {
+        LLVMTypeRef rt = LLVMGetReturnType(c->cur->fnty);
+        if (LLVMGetTypeKind(rt) == LLVMVoidTypeKind)
+            LLVMBuildRetVoid(c->B);
+        else /* only reachable if a fn can fall off its end: give a defined value */
+            LLVMBuildRet(c->B, LLVMConstNull(rt));
+    }
+    LLVMPositionBuilderAtEnd(c->B, c->entry);
+    LLVMBuildBr(c->B, LLVMGetNextBasicBlock(c->entry));
+}
+
+static LLVMValueRef global_const(CgCtx *c, const char *name, LLVMTypeRef ty, unsigned long long v)
+{
+    LLVMValueRef g = LLVMAddGlobal(c->M, ty, name);
+    LLVMSetInitializer(g, LLVMConstInt(ty, v, 0));
+    LLVMSetGlobalConstant(g, 1);
+    return g;
+}
+
+void cg_host_entry_points(CgCtx *c, CgFunc *cf)
+{
+    FxFunc *f = cf->f;
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(c->C, 0);
+    LLVMTypeRef pt[2] = { ptr, ptr };
+    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c->C), pt, 2, 0);
+    char *name = arena_printf(c->fm->arena, "%s__fxhost", f->name);
+    LLVMValueRef w = LLVMAddFunction(c->M, name, fty);
+    add_fn_attr(c, w, "nounwind");
+    LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(c->C, w, "entry");
+    LLVMBuilderRef saved = c->B;
+    c->B = LLVMCreateBuilderInContext(c->C);
+    LLVMPositionBuilderAtEnd(c->B, bb);
+    LLVMValueRef args = LLVMGetParam(w, 0);
+    LLVMValueRef *av = arena_alloc(c->fm->arena, sizeof(LLVMValueRef) * (size_t)(f->nparams + 1));
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c->C);
+    for (int p = 0; p < f->nparams; p++) {
+        LLVMValueRef ix = LLVMConstInt(i64, (unsigned long long)p, 0);
+        LLVMValueRef slot = LLVMBuildGEP2(c->B, ptr, args, &ix, 1, "");
+        LLVMValueRef vp = LLVMBuildLoad2(c->B, ptr, slot, "");
+        const Type *t = f->params[p].type;
+        LLVMTypeRef mt = cg_mem_type(c, t);
+        LLVMValueRef v = LLVMBuildLoad2(c->B, mt, vp, f->params[p].name ? f->params[p].name : "");
+        /* the caller's buffer holds the value with its natural C alignment at most */
+        LLVMSetAlignment(v, 1);
+        av[p] = cg_from_mem(c, v, t);
+    }
+    av[f->nparams] = LLVMGetParam(w, 1);
+    LLVMBuildCall2(c->B, cf->fnty, cf->fn, av, (unsigned)f->nparams + 1, "");
+    LLVMBuildRetVoid(c->B);
+    LLVMDisposeBuilder(c->B);
+    c->B = saved;
+
+    int64_t shared = cf->shared_base + cf->shared_own;
+    if (cf->shared_own == 0 && c->fn_shared_total == 0)
+        shared = 0;
+    shared = (shared + 15) & ~(int64_t)15;
+    global_const(c, arena_printf(c->fm->arena, "%s__fxshared", f->name), i64,
+                 (unsigned long long)shared);
+    global_const(c, arena_printf(c->fm->arena, "%s__fxbarrier", f->name),
+                 LLVMInt32TypeInContext(c->C), cf->uses_barrier ? 1 : 0);
+}
+
+LLVMValueRef cg_special(CgCtx *c, FxInst *i)
+{
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c->C);
+    int dim = i->dim < 0 || i->dim > 2 ? 0 : i->dim;
+    static const char xyz[] = "xyz";
+    if (c->host) {
+        if (i->sub == FXS_LANE_ID)
+            return LLVMConstInt(i32, 0, 0);
+        int field = i->sub == FXS_THREAD_IDX ? 0 : i->sub == FXS_BLOCK_IDX ? 1
+                  : i->sub == FXS_BLOCK_DIM ? 2 : 3;
+        LLVMValueRef v = LLVMBuildLoad2(c->B, i32, cg_hostctx_field(c, field, dim), "");
+        LLVMSetAlignment(v, 4);
+        return v;
+    }
+    char name[48];
+    switch (i->sub) {
+    case FXS_THREAD_IDX:
+        snprintf(name, sizeof name, "llvm.amdgcn.workitem.id.%c", xyz[dim]);
+        return cg_intrinsic(c, name, NULL, 0, NULL, 0);
+    case FXS_BLOCK_IDX:
+        snprintf(name, sizeof name, "llvm.amdgcn.workgroup.id.%c", xyz[dim]);
+        return cg_intrinsic(c, name, NULL, 0, NULL, 0);
+    case FXS_BLOCK_DIM:
+    case FXS_GRID_DIM: {
+        /* code object v5 implicit arguments: hidden_block_count_{x,y,z} (u32)
+         * at 0/4/8, hidden_group_size_{x,y,z} (u16) at 12/14/16 */
+        LLVMValueRef ia = cg_intrinsic(c, "llvm.amdgcn.implicitarg.ptr", NULL, 0, NULL, 0);
+        bool bd = i->sub == FXS_BLOCK_DIM;
+        LLVMValueRef off = LLVMConstInt(LLVMInt64TypeInContext(c->C),
+                                        (unsigned long long)(bd ? 12 + 2 * dim : 4 * dim), 0);
+        LLVMValueRef p = LLVMBuildGEP2(c->B, LLVMInt8TypeInContext(c->C), ia, &off, 1, "");
+        LLVMTypeRef lt = bd ? LLVMInt16TypeInContext(c->C) : i32;
+        LLVMValueRef v = LLVMBuildLoad2(c->B, lt, p, bd ? "block_dim" : "grid_dim");
+        LLVMSetAlignment(v, bd ? 2 : 4);
+        return bd ? LLVMBuildZExt(c->B, v, i32, "") : v;
+    }
+    case FXS_LANE_ID: {
+        LLVMValueRef a[2] = { LLVMConstInt(i32, 0xffffffffu, 0), LLVMConstInt(i32, 0, 0) };
+        LLVMValueRef lo = cg_intrinsic(c, "llvm.amdgcn.mbcnt.lo", NULL, 0, a, 2);
+        if (c->wave_size == 32)
+            return lo;
+        a[1] = lo;
+        return cg_intrinsic(c, "llvm.amdgcn.mbcnt.hi", NULL, 0, a, 2);
+    }
+    default:
+        cg_error(c, i->loc, "internal compiler error: special value %d", i->sub);
+        return LLVMGetPoison(i32);
+    }
+}

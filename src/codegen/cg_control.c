@@ -1,0 +1,173 @@
+/* cg_control.c - walking FXIR blocks: structured control flow (if, loop,
+ * break, continue, return), calls, and the per-instruction dispatch.
+ *
+ * After a terminator (break/continue/return) the builder moves to a fresh
+ * block without predecessors, so instructions that follow it in the same FXIR
+ * block still have somewhere to go; LLVM drops those blocks. */
+#include "codegen/cg_internal.h"
+#include <string.h>
+
+static void cg_inst(CgCtx *c, FxInst *i);
+
+LLVMValueRef cg_val(CgCtx *c, FxInst *i)
+{
+    if (!i) {
+        cg_error(c, (Loc){0}, "internal compiler error: missing operand");
+        return LLVMGetPoison(LLVMInt32TypeInContext(c->C));
+    }
+    LLVMValueRef v = cg_map_get(&c->values, i);
+    if (v)
+        return v;
+    /* parameters and constants are pure: materialize them wherever they are used */
+    if (i->op == FX_PARAM && i->param_index >= 0 && i->param_index < c->cur->f->nparams)
+        return c->params[i->param_index];
+    if (i->op == FX_CONST)
+        return cg_const(c, i->type, i->cval);
+    cg_error(c, i->loc, "internal compiler error: %s value used before its definition",
+             fxir_opcode_name(i->op));
+    return LLVMGetPoison(cg_reg_type(c, i->type));
+}
+
+static void after_terminator(CgCtx *c)
+{
+    LLVMBasicBlockRef dead = LLVMAppendBasicBlockInContext(c->C, c->fn, "dead");
+    LLVMPositionBuilderAtEnd(c->B, dead);
+}
+
+static void branch_to(CgCtx *c, LLVMBasicBlockRef bb)
+{
+    if (!LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(c->B)))
+        LLVMBuildBr(c->B, bb);
+}
+
+static void cg_if(CgCtx *c, FxInst *i)
+{
+    LLVMValueRef cond = cg_val(c, i->ops[0]);
+    LLVMBasicBlockRef then = LLVMAppendBasicBlockInContext(c->C, c->fn, "then");
+    LLVMBasicBlockRef els = i->nblocks > 1 && i->blocks[1].first
+                          ? LLVMAppendBasicBlockInContext(c->C, c->fn, "else") : NULL;
+    LLVMBasicBlockRef merge = LLVMAppendBasicBlockInContext(c->C, c->fn, "endif");
+    LLVMBuildCondBr(c->B, cond, then, els ? els : merge);
+    LLVMPositionBuilderAtEnd(c->B, then);
+    cg_emit_body(c, &i->blocks[0]);
+    branch_to(c, merge);
+    if (els) {
+        LLVMPositionBuilderAtEnd(c->B, els);
+        cg_emit_body(c, &i->blocks[1]);
+        branch_to(c, merge);
+    }
+    LLVMMoveBasicBlockAfter(merge, LLVMGetInsertBlock(c->B));
+    LLVMPositionBuilderAtEnd(c->B, merge);
+}
+
+static void cg_loop(CgCtx *c, FxInst *i)
+{
+    LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->C, c->fn, "loop.cond");
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->C, c->fn, "loop.body");
+    LLVMBasicBlockRef step = LLVMAppendBasicBlockInContext(c->C, c->fn, "loop.step");
+    LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(c->C, c->fn, "loop.end");
+    LLVMBuildBr(c->B, head);
+    LLVMPositionBuilderAtEnd(c->B, head);
+    cg_emit_body(c, &i->blocks[0]);
+    if (i->ops[0])
+        LLVMBuildCondBr(c->B, cg_val(c, i->ops[0]), body, exit);
+    else
+        LLVMBuildBr(c->B, body);
+    CgLoop lp = { step, exit, c->loop };
+    c->loop = &lp;
+    LLVMMoveBasicBlockAfter(body, LLVMGetInsertBlock(c->B));
+    LLVMPositionBuilderAtEnd(c->B, body);
+    cg_emit_body(c, &i->blocks[1]);
+    branch_to(c, step);
+    c->loop = lp.outer;
+    LLVMMoveBasicBlockAfter(step, LLVMGetInsertBlock(c->B));
+    LLVMPositionBuilderAtEnd(c->B, step);
+    if (i->nblocks > 2)
+        cg_emit_body(c, &i->blocks[2]);
+    branch_to(c, head);
+    LLVMMoveBasicBlockAfter(exit, LLVMGetInsertBlock(c->B));
+    LLVMPositionBuilderAtEnd(c->B, exit);
+}
+
+static LLVMValueRef cg_call(CgCtx *c, FxInst *i)
+{
+    CgFunc *cf = i->callee ? cg_map_get(&c->funcs, i->callee) : NULL;
+    if (!cf) {
+        cg_error(c, i->loc, "internal compiler error: call to an unknown function");
+        return NULL;
+    }
+    int n = i->nops + (c->host ? 1 : 0);
+    LLVMValueRef *args = arena_alloc(c->fm->arena, sizeof(LLVMValueRef) * (size_t)(n + 1));
+    for (int k = 0; k < i->nops; k++)
+        args[k] = cg_val(c, i->ops[k]);
+    if (c->host)
+        args[i->nops] = c->hostctx;
+    if ((int)LLVMCountParamTypes(cf->fnty) != n) {
+        cg_error(c, i->loc, "internal compiler error: '%s' called with %d arguments",
+                 cf->f->name, i->nops);
+        return NULL;
+    }
+    return LLVMBuildCall2(c->B, cf->fnty, cf->fn, args, (unsigned)n, "");
+}
+
+static void cg_inst(CgCtx *c, FxInst *i)
+{
+    LLVMValueRef v = NULL;
+    switch (i->op) {
+    case FX_CONST: v = cg_const(c, i->type, i->cval); break;
+    case FX_PARAM: v = cg_val(c, i); break;
+    case FX_BINOP: v = cg_binop(c, i); break;
+    case FX_CMP: v = cg_cmp(c, i); break;
+    case FX_UNOP: v = cg_unop(c, i); break;
+    case FX_CAST: v = cg_cast(c, i); break;
+    case FX_BITCAST:
+    case FX_SELECT:
+    case FX_SPLAT:
+    case FX_EXTRACT:
+    case FX_INSERT: v = cg_vector_op(c, i); break;
+    case FX_FMA: v = cg_fma(c, i); break;
+    case FX_MATH: v = cg_math(c, i); break;
+    case FX_MINMAX: v = cg_minmax(c, i); break;
+    case FX_CEILDIV: v = cg_ceildiv(c, i); break;
+    case FX_SPECIAL: v = cg_special(c, i); break;
+    case FX_ALLOCA: v = cg_alloca(c, i); break;
+    case FX_LOAD: v = cg_load(c, i); break;
+    case FX_STORE: cg_store(c, i); break;
+    case FX_ATOMIC: v = cg_atomic(c, i); break;
+    case FX_BARRIER: cg_barrier(c, i); break;
+    case FX_IF: cg_if(c, i); break;
+    case FX_LOOP: cg_loop(c, i); break;
+    case FX_BREAK:
+    case FX_CONTINUE:
+        if (!c->loop) {
+            cg_error(c, i->loc, "internal compiler error: %s outside a loop",
+                     i->op == FX_BREAK ? "break" : "continue");
+            break;
+        }
+        LLVMBuildBr(c->B, i->op == FX_BREAK ? c->loop->brk : c->loop->cont);
+        after_terminator(c);
+        break;
+    case FX_RETURN:
+        if (i->nops > 0 && i->ops[0] && c->cur->f->kind == FXF_FN)
+            LLVMBuildRet(c->B, cg_val(c, i->ops[0]));
+        else
+            LLVMBuildRetVoid(c->B);
+        after_terminator(c);
+        break;
+    case FX_CALL: v = cg_call(c, i); break;
+    default:
+        cg_error(c, i->loc, "internal compiler error: opcode %d", (int)i->op);
+        break;
+    }
+    if (v) {
+        if (i->name && *i->name && !LLVMIsConstant(v) && !LLVMGetValueName2(v, &(size_t){0})[0])
+            LLVMSetValueName2(v, i->name, strlen(i->name));
+        cg_map_put(&c->values, i, v);
+    }
+}
+
+void cg_emit_body(CgCtx *c, FxBlock *b)
+{
+    for (FxInst *i = b->first; i; i = i->next)
+        cg_inst(c, i);
+}

@@ -1,0 +1,422 @@
+/* cg_expr.c - scalar and vector arithmetic with the exact meanings of spec §3.4.
+ *
+ * Every LLVM instruction that would be undefined (division by zero, MIN / -1,
+ * over-wide shifts) is guarded so that the run-time value equals the folded
+ * one. All code here is written for scalars and vectors alike: constants are
+ * splatted to the operand's shape and guards are elementwise selects. */
+#include "codegen/cg_internal.h"
+#include <stdio.h>
+#include <string.h>
+
+static LLVMValueRef zero_of(LLVMValueRef v) { return LLVMConstNull(LLVMTypeOf(v)); }
+
+/* b, with lanes where `a / b` is undefined replaced by 1:
+ * b == 0 always, and (signed only) a == MIN && b == -1. */
+static LLVMValueRef safe_divisor(CgCtx *c, LLVMValueRef a, LLVMValueRef b, bool sgn,
+                                 LLVMValueRef *bzero)
+{
+    LLVMTypeRef ty = LLVMTypeOf(b);
+    LLVMValueRef bz = LLVMBuildICmp(c->B, LLVMIntEQ, b, zero_of(b), "");
+    LLVMValueRef bad = bz;
+    if (sgn) {
+        LLVMValueRef amin = LLVMBuildICmp(c->B, LLVMIntEQ, a, cg_imin(ty), "");
+        LLVMValueRef bm1 = LLVMBuildICmp(c->B, LLVMIntEQ, b, cg_iconst(ty, -1), "");
+        bad = LLVMBuildOr(c->B, bz, LLVMBuildAnd(c->B, amin, bm1, ""), "");
+    }
+    *bzero = bz;
+    return LLVMBuildSelect(c->B, bad, cg_iconst(ty, 1), b, "");
+}
+
+/* Lanes where a nonzero remainder r and the divisor b have different signs. */
+static LLVMValueRef signs_differ(CgCtx *c, LLVMValueRef r, LLVMValueRef b)
+{
+    LLVMValueRef nz = LLVMBuildICmp(c->B, LLVMIntNE, r, zero_of(r), "");
+    LLVMValueRef x = LLVMBuildXor(c->B, r, b, "");
+    LLVMValueRef neg = LLVMBuildICmp(c->B, LLVMIntSLT, x, zero_of(x), "");
+    return LLVMBuildAnd(c->B, nz, neg, "");
+}
+
+static LLVMValueRef int_floordiv(CgCtx *c, LLVMValueRef a, LLVMValueRef b, bool sgn)
+{
+    LLVMValueRef bz;
+    LLVMValueRef bs = safe_divisor(c, a, b, sgn, &bz);
+    LLVMValueRef q;
+    if (sgn) {
+        q = LLVMBuildSDiv(c->B, a, bs, "");
+        LLVMValueRef r = LLVMBuildSRem(c->B, a, bs, "");
+        LLVMValueRef adj = signs_differ(c, r, bs);
+        LLVMValueRef q1 = LLVMBuildSub(c->B, q, cg_iconst(LLVMTypeOf(q), 1), "");
+        q = LLVMBuildSelect(c->B, adj, q1, q, "");
+    } else {
+        q = LLVMBuildUDiv(c->B, a, bs, "");
+    }
+    return LLVMBuildSelect(c->B, bz, zero_of(q), q, "");
+}
+
+static LLVMValueRef int_mod(CgCtx *c, LLVMValueRef a, LLVMValueRef b, bool sgn)
+{
+    LLVMValueRef bz;
+    LLVMValueRef bs = safe_divisor(c, a, b, sgn, &bz);
+    LLVMValueRef r;
+    if (sgn) {
+        r = LLVMBuildSRem(c->B, a, bs, "");
+        LLVMValueRef adj = signs_differ(c, r, bs);
+        r = LLVMBuildSelect(c->B, adj, LLVMBuildAdd(c->B, r, bs, ""), r, "");
+    } else {
+        r = LLVMBuildURem(c->B, a, bs, "");
+    }
+    return LLVMBuildSelect(c->B, bz, zero_of(r), r, "");
+}
+
+/* Shifts: a count >= width (unsigned compare, so negative counts too) gives 0,
+ * or the sign fill for a signed >>. Widths are powers of two, so masking the
+ * count keeps every shift defined. */
+static LLVMValueRef int_shift(CgCtx *c, int op, LLVMValueRef a, LLVMValueRef b, bool sgn)
+{
+    LLVMTypeRef ty = LLVMTypeOf(a);
+    int w = (int)LLVMGetIntTypeWidth(cg_elem_llty(ty));
+    LLVMValueRef in = LLVMBuildICmp(c->B, LLVMIntULT, b, cg_iconst(ty, w), "");
+    LLVMValueRef bm = LLVMBuildAnd(c->B, b, cg_iconst(ty, w - 1), "");
+    if (op == FXB_SHR && sgn) {
+        LLVMValueRef cnt = LLVMBuildSelect(c->B, in, bm, cg_iconst(ty, w - 1), "");
+        return LLVMBuildAShr(c->B, a, cnt, "");
+    }
+    LLVMValueRef s = op == FXB_SHL ? LLVMBuildShl(c->B, a, bm, "") : LLVMBuildLShr(c->B, a, bm, "");
+    return LLVMBuildSelect(c->B, in, s, zero_of(s), "");
+}
+
+/* Integer power by squaring with wrap-around, as an internal always-inline
+ * function per scalar type: __fx_ipow_{s,u}<w>(base, exp). A negative exponent
+ * gives 0 unless the base is 1 (-> 1) or -1 (-> +-1 by parity). */
+static LLVMValueRef ipow_func(CgCtx *c, LLVMTypeRef ity, bool sgn)
+{
+    char name[64];
+    snprintf(name, sizeof name, "__fx_ipow_%c%u", sgn ? 's' : 'u', LLVMGetIntTypeWidth(ity));
+    LLVMValueRef fn = LLVMGetNamedFunction(c->M, name);
+    if (fn)
+        return fn;
+    LLVMTypeRef pt[2] = { ity, ity };
+    LLVMTypeRef fty = LLVMFunctionType(ity, pt, 2, 0);
+    fn = LLVMAddFunction(c->M, name, fty);
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    unsigned kind = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c->C, kind, 0));
+    kind = LLVMGetEnumAttributeKindForName("nounwind", 8);
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c->C, kind, 0));
+
+    LLVMBuilderRef B = LLVMCreateBuilderInContext(c->C);
+    LLVMValueRef base = LLVMGetParam(fn, 0), ex = LLVMGetParam(fn, 1);
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c->C, fn, "entry");
+    LLVMBasicBlockRef negb = LLVMAppendBasicBlockInContext(c->C, fn, "negexp");
+    LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->C, fn, "head");
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->C, fn, "body");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->C, fn, "done");
+    LLVMValueRef zero = LLVMConstNull(ity), one = cg_iconst(ity, 1), m1 = cg_iconst(ity, -1);
+
+    LLVMPositionBuilderAtEnd(B, entry);
+    if (sgn) {
+        LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntSLT, ex, zero, "");
+        LLVMBuildCondBr(B, neg, negb, head);
+    } else {
+        LLVMBuildBr(B, head);
+    }
+    LLVMPositionBuilderAtEnd(B, negb);
+    if (sgn) {
+        LLVMValueRef is1 = LLVMBuildICmp(B, LLVMIntEQ, base, one, "");
+        LLVMValueRef ism1 = LLVMBuildICmp(B, LLVMIntEQ, base, m1, "");
+        LLVMValueRef odd = LLVMBuildTrunc(B, ex, LLVMInt1TypeInContext(c->C), "");
+        LLVMValueRef pm = LLVMBuildSelect(B, odd, m1, one, "");
+        LLVMValueRef r = LLVMBuildSelect(B, ism1, pm, LLVMBuildSelect(B, is1, one, zero, ""), "");
+        LLVMBuildRet(B, r);
+    } else {
+        LLVMBuildUnreachable(B);
+    }
+    LLVMPositionBuilderAtEnd(B, head);
+    LLVMValueRef pr = LLVMBuildPhi(B, ity, "r");
+    LLVMValueRef pb = LLVMBuildPhi(B, ity, "b");
+    LLVMValueRef pe = LLVMBuildPhi(B, ity, "e");
+    LLVMValueRef isz = LLVMBuildICmp(B, LLVMIntEQ, pe, zero, "");
+    LLVMBuildCondBr(B, isz, done, body);
+    LLVMPositionBuilderAtEnd(B, body);
+    LLVMValueRef bit = LLVMBuildTrunc(B, pe, LLVMInt1TypeInContext(c->C), "");
+    LLVMValueRef r2 = LLVMBuildSelect(B, bit, LLVMBuildMul(B, pr, pb, ""), pr, "");
+    LLVMValueRef b2 = LLVMBuildMul(B, pb, pb, "");
+    LLVMValueRef e2 = LLVMBuildLShr(B, pe, one, "");
+    LLVMBuildBr(B, head);
+    LLVMValueRef iv_r[2] = { one, r2 }, iv_b[2] = { base, b2 }, iv_e[2] = { ex, e2 };
+    LLVMBasicBlockRef from[2] = { entry, body };
+    LLVMAddIncoming(pr, iv_r, from, 2);
+    LLVMAddIncoming(pb, iv_b, from, 2);
+    LLVMAddIncoming(pe, iv_e, from, 2);
+    LLVMPositionBuilderAtEnd(B, done);
+    LLVMBuildRet(B, pr);
+    LLVMDisposeBuilder(B);
+    return fn;
+}
+
+static LLVMValueRef int_pow(CgCtx *c, LLVMValueRef a, LLVMValueRef b, bool sgn)
+{
+    LLVMTypeRef ty = LLVMTypeOf(a);
+    LLVMTypeRef ity = cg_elem_llty(ty);
+    LLVMValueRef fn = ipow_func(c, ity, sgn);
+    LLVMTypeRef pt[2] = { ity, ity };
+    LLVMTypeRef fty = LLVMFunctionType(ity, pt, 2, 0);
+    if (LLVMGetTypeKind(ty) != LLVMVectorTypeKind) {
+        LLVMValueRef args[2] = { a, b };
+        return LLVMBuildCall2(c->B, fty, fn, args, 2, "");
+    }
+    LLVMValueRef r = LLVMGetPoison(ty);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c->C);
+    for (unsigned k = 0; k < LLVMGetVectorSize(ty); k++) {
+        LLVMValueRef idx = LLVMConstInt(i32, k, 0);
+        LLVMValueRef args[2] = { LLVMBuildExtractElement(c->B, a, idx, ""),
+                                 LLVMBuildExtractElement(c->B, b, idx, "") };
+        LLVMValueRef e = LLVMBuildCall2(c->B, fty, fn, args, 2, "");
+        r = LLVMBuildInsertElement(c->B, r, e, idx, "");
+    }
+    return r;
+}
+
+static const char *binop_name(int op)
+{
+    static const char *n[] = { "+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "<<", ">>" };
+    return op >= 0 && op < FXB_COUNT ? n[op] : "?";
+}
+
+LLVMValueRef cg_binop(CgCtx *c, FxInst *i)
+{
+    LLVMValueRef a = cg_val(c, i->ops[0]), b = cg_val(c, i->ops[1]);
+    ScalarId s = type_elem_scalar(i->type);
+    unsigned fmf = i->fmf;
+    if (type_is_float(s)) {
+        switch (i->sub) {
+        case FXB_ADD: return cg_fmf(LLVMBuildFAdd(c->B, a, b, ""), fmf);
+        case FXB_SUB: return cg_fmf(LLVMBuildFSub(c->B, a, b, ""), fmf);
+        case FXB_MUL: return cg_fmf(LLVMBuildFMul(c->B, a, b, ""), fmf);
+        case FXB_DIV: return cg_fmf(LLVMBuildFDiv(c->B, a, b, ""), fmf);
+        case FXB_FLOORDIV: {
+            LLVMValueRef q = cg_fmf(LLVMBuildFDiv(c->B, a, b, ""), fmf);
+            LLVMTypeRef ty = LLVMTypeOf(q);
+            return cg_fmf(cg_intrinsic(c, "llvm.floor", &ty, 1, &q, 1), fmf);
+        }
+        case FXB_MOD: return cg_fmod_py(c, a, b, fmf);
+        case FXB_POW: return cg_fpow(c, i, a, b);
+        default: break;
+        }
+    } else if (type_is_int(s) || s == SC_BOOLEAN) {
+        bool sgn = cg_is_signed(s);
+        bool boolean = s == SC_BOOLEAN;
+        switch (i->sub) {
+        case FXB_AND: return LLVMBuildAnd(c->B, a, b, "");
+        case FXB_OR: return LLVMBuildOr(c->B, a, b, "");
+        case FXB_XOR: return LLVMBuildXor(c->B, a, b, "");
+        case FXB_SHL:
+        case FXB_SHR: return int_shift(c, i->sub, a, b, sgn);
+        default: break;
+        }
+        if (!boolean) {
+            switch (i->sub) {
+            case FXB_ADD: return LLVMBuildAdd(c->B, a, b, "");
+            case FXB_SUB: return LLVMBuildSub(c->B, a, b, "");
+            case FXB_MUL: return LLVMBuildMul(c->B, a, b, "");
+            case FXB_FLOORDIV: return int_floordiv(c, a, b, sgn);
+            case FXB_MOD: return int_mod(c, a, b, sgn);
+            case FXB_POW: return int_pow(c, a, b, sgn);
+            default: break;
+            }
+        }
+    }
+    cg_error(c, i->loc, "internal compiler error: operator '%s' on %s reached code generation",
+             binop_name(i->sub), cg_tyname(c, i->type));
+    return LLVMGetPoison(cg_reg_type(c, i->type));
+}
+
+LLVMValueRef cg_cmp(CgCtx *c, FxInst *i)
+{
+    LLVMValueRef a = cg_val(c, i->ops[0]), b = cg_val(c, i->ops[1]);
+    ScalarId s = type_elem_scalar(i->ops[0]->type);
+    if (type_is_float(s)) {
+        static const LLVMRealPredicate fp[] = { LLVMRealOLT, LLVMRealOLE, LLVMRealOGT,
+                                                LLVMRealOGE, LLVMRealOEQ, LLVMRealUNE };
+        return cg_fmf(LLVMBuildFCmp(c->B, fp[i->sub], a, b, ""), i->fmf);
+    }
+    if (type_is_narrow(s)) {
+        cg_error(c, i->loc, "comparison of %s values: convert to Float32 first",
+                 cg_tyname(c, i->ops[0]->type));
+        return LLVMGetPoison(cg_reg_type(c, i->type));
+    }
+    static const LLVMIntPredicate sp[] = { LLVMIntSLT, LLVMIntSLE, LLVMIntSGT,
+                                           LLVMIntSGE, LLVMIntEQ, LLVMIntNE };
+    static const LLVMIntPredicate up[] = { LLVMIntULT, LLVMIntULE, LLVMIntUGT,
+                                           LLVMIntUGE, LLVMIntEQ, LLVMIntNE };
+    return LLVMBuildICmp(c->B, cg_is_signed(s) ? sp[i->sub] : up[i->sub], a, b, "");
+}
+
+LLVMValueRef cg_unop(CgCtx *c, FxInst *i)
+{
+    LLVMValueRef a = cg_val(c, i->ops[0]);
+    ScalarId s = type_elem_scalar(i->type);
+    LLVMTypeRef ty = LLVMTypeOf(a);
+    if (type_is_float(s)) {
+        switch (i->sub) {
+        case FXU_NEG: return cg_fmf(LLVMBuildFNeg(c->B, a, ""), i->fmf);
+        case FXU_ABS: return cg_fmf(cg_intrinsic(c, "llvm.fabs", &ty, 1, &a, 1), i->fmf);
+        default: break;
+        }
+    } else if (type_is_int(s) || s == SC_BOOLEAN) {
+        switch (i->sub) {
+        case FXU_NEG: return LLVMBuildSub(c->B, zero_of(a), a, "");
+        case FXU_INVERT: return LLVMBuildXor(c->B, a, LLVMConstAllOnes(ty), "");
+        case FXU_ABS:
+            if (s == SC_BOOLEAN || !cg_is_signed(s))
+                return a;
+            {
+                LLVMValueRef args[2] = { a, LLVMConstInt(LLVMInt1TypeInContext(c->C), 0, 0) };
+                return cg_intrinsic(c, "llvm.abs", &ty, 1, args, 2);
+            }
+        default: break;
+        }
+    }
+    cg_error(c, i->loc, "internal compiler error: unary operator %d on %s reached code generation",
+             i->sub, cg_tyname(c, i->type));
+    return LLVMGetPoison(ty);
+}
+
+LLVMValueRef cg_minmax(CgCtx *c, FxInst *i)
+{
+    LLVMValueRef args[2] = { cg_val(c, i->ops[0]), cg_val(c, i->ops[1]) };
+    LLVMTypeRef ty = LLVMTypeOf(args[0]);
+    ScalarId s = type_elem_scalar(i->type);
+    if (type_is_float(s)) {
+        static const char *fn[] = { "llvm.maximum", "llvm.minimum", "llvm.maxnum", "llvm.minnum" };
+        return cg_fmf(cg_intrinsic(c, fn[i->sub & 3], &ty, 1, args, 2), i->fmf);
+    }
+    if (type_is_int(s) || s == SC_BOOLEAN) {
+        bool max = i->sub == FXMM_MAX || i->sub == FXMM_MAXNUM;
+        const char *fn = cg_is_signed(s) ? (max ? "llvm.smax" : "llvm.smin")
+                                         : (max ? "llvm.umax" : "llvm.umin");
+        return cg_intrinsic(c, fn, &ty, 1, args, 2);
+    }
+    cg_error(c, i->loc, "fx.max/fx.min on %s: convert to Float32 first", cg_tyname(c, i->type));
+    return LLVMGetPoison(ty);
+}
+
+/* Ceiling division without overflowing intermediates:
+ * signed: q = a/b (truncating) + 1 when the remainder is nonzero and a, b have
+ * the same sign; unsigned: a/b + (a%b != 0); b == 0 -> 0; MIN / -1 -> MIN. */
+LLVMValueRef cg_ceildiv(CgCtx *c, FxInst *i)
+{
+    LLVMValueRef a = cg_val(c, i->ops[0]), b = cg_val(c, i->ops[1]);
+    ScalarId s = type_elem_scalar(i->type);
+    if (!type_is_int(s)) {
+        cg_error(c, i->loc, "fx.ceildiv on %s: integers only", cg_tyname(c, i->type));
+        return LLVMGetPoison(LLVMTypeOf(a));
+    }
+    bool sgn = cg_is_signed(s);
+    LLVMValueRef bz;
+    LLVMValueRef bs = safe_divisor(c, a, b, sgn, &bz);
+    LLVMValueRef q, r, up;
+    if (sgn) {
+        q = LLVMBuildSDiv(c->B, a, bs, "");
+        r = LLVMBuildSRem(c->B, a, bs, "");
+        LLVMValueRef x = LLVMBuildXor(c->B, a, bs, "");
+        LLVMValueRef same = LLVMBuildICmp(c->B, LLVMIntSGE, x, zero_of(x), "");
+        LLVMValueRef nz = LLVMBuildICmp(c->B, LLVMIntNE, r, zero_of(r), "");
+        up = LLVMBuildAnd(c->B, same, nz, "");
+    } else {
+        q = LLVMBuildUDiv(c->B, a, bs, "");
+        r = LLVMBuildURem(c->B, a, bs, "");
+        up = LLVMBuildICmp(c->B, LLVMIntNE, r, zero_of(r), "");
+    }
+    q = LLVMBuildAdd(c->B, q, LLVMBuildZExt(c->B, up, LLVMTypeOf(q), ""), "");
+    return LLVMBuildSelect(c->B, bz, zero_of(q), q, "");
+}
+
+/* Correctly rounded a*b+c for Float16/BFloat16 where the target would
+ * otherwise compute it in Float32 and round twice: in f64 the product is exact,
+ * the sum is rounded to odd (TwoSum error term), and the f64 -> narrow
+ * conversion (which goes through f32 rounded to odd) rounds once more to
+ * nearest even, which is exact for round-to-odd intermediates. */
+static LLVMValueRef narrow_fma(CgCtx *c, ScalarId s, LLVMValueRef a, LLVMValueRef b, LLVMValueRef cc)
+{
+    LLVMTypeRef ty = LLVMTypeOf(a);
+    LLVMTypeRef d = cg_same_shape(c, ty, LLVMDoubleTypeInContext(c->C));
+    LLVMTypeRef i64 = cg_same_shape(c, ty, LLVMInt64TypeInContext(c->C));
+    LLVMValueRef ad = LLVMBuildFPExt(c->B, a, d, "");
+    LLVMValueRef bd = LLVMBuildFPExt(c->B, b, d, "");
+    LLVMValueRef cd = LLVMBuildFPExt(c->B, cc, d, "");
+    LLVMValueRef p = LLVMBuildFMul(c->B, ad, bd, "");     /* exact: 2x8 or 2x11 bits */
+    LLVMValueRef sum = LLVMBuildFAdd(c->B, p, cd, "");
+    LLVMValueRef bv = LLVMBuildFSub(c->B, sum, p, "");
+    LLVMValueRef av = LLVMBuildFSub(c->B, sum, bv, "");
+    LLVMValueRef err = LLVMBuildFAdd(c->B, LLVMBuildFSub(c->B, p, av, ""),
+                                     LLVMBuildFSub(c->B, cd, bv, ""), "");
+    /* round to odd: an inexact sum with an even last bit moves one ulp toward the error */
+    LLVMValueRef bits = LLVMBuildBitCast(c->B, sum, i64, "");
+    LLVMValueRef inexact = LLVMBuildFCmp(c->B, LLVMRealONE, err, LLVMConstNull(d), "");
+    LLVMValueRef even = LLVMBuildICmp(c->B, LLVMIntEQ,
+                                      LLVMBuildAnd(c->B, bits, cg_iconst(i64, 1), ""),
+                                      LLVMConstNull(i64), "");
+    LLVMValueRef fin = LLVMBuildFCmp(c->B, LLVMRealOLT,
+                                     cg_intrinsic(c, "llvm.fabs", &d, 1, &sum, 1),
+                                     cg_fconst(d, __builtin_inf()), "");
+    LLVMValueRef errneg = LLVMBuildFCmp(c->B, LLVMRealOLT, err, LLVMConstNull(d), "");
+    LLVMValueRef sumneg = LLVMBuildFCmp(c->B, LLVMRealOLT, sum, LLVMConstNull(d), "");
+    LLVMValueRef away = LLVMBuildICmp(c->B, LLVMIntEQ, errneg, sumneg, "");
+    LLVMValueRef step = LLVMBuildSelect(c->B, away, cg_iconst(i64, 1), cg_iconst(i64, -1), "");
+    LLVMValueRef fix = LLVMBuildAnd(c->B, LLVMBuildAnd(c->B, inexact, even, ""), fin, "");
+    bits = LLVMBuildSelect(c->B, fix, LLVMBuildAdd(c->B, bits, step, ""), bits, "");
+    LLVMValueRef odd = LLVMBuildBitCast(c->B, bits, d, "");
+    return cg_fconvert(c, odd, SC_FLOAT64, s);
+}
+
+LLVMValueRef cg_fma(CgCtx *c, FxInst *i)
+{
+    LLVMValueRef args[3] = { cg_val(c, i->ops[0]), cg_val(c, i->ops[1]), cg_val(c, i->ops[2]) };
+    LLVMTypeRef ty = LLVMTypeOf(args[0]);
+    ScalarId s = type_elem_scalar(i->type);
+    if (type_is_int(s)) /* an integer multiply-add wraps like * and + */
+        return LLVMBuildAdd(c->B, LLVMBuildMul(c->B, args[0], args[1], ""), args[2], "");
+    if (!type_is_float(s)) {
+        cg_error(c, i->loc, "fx.fma on %s: convert to Float32 first", cg_tyname(c, i->type));
+        return LLVMGetPoison(ty);
+    }
+    if (s == SC_BFLOAT16 || (s == SC_FLOAT16 && c->host))
+        return narrow_fma(c, s, args[0], args[1], args[2]);
+    return cg_fmf(cg_intrinsic(c, "llvm.fma", &ty, 1, args, 3), i->fmf);
+}
+
+LLVMValueRef cg_vector_op(CgCtx *c, FxInst *i)
+{
+    LLVMTypeRef ty = cg_reg_type(c, i->type);
+    switch (i->op) {
+    case FX_SPLAT:
+        return cg_splat_value(c, ty, cg_val(c, i->ops[0]));
+    case FX_EXTRACT: {
+        LLVMValueRef idx = cg_index64(c, cg_val(c, i->ops[1]), type_elem_scalar(i->ops[1]->type));
+        return LLVMBuildExtractElement(c->B, cg_val(c, i->ops[0]), idx, "");
+    }
+    case FX_INSERT: {
+        LLVMValueRef idx = cg_index64(c, cg_val(c, i->ops[2]), type_elem_scalar(i->ops[2]->type));
+        return LLVMBuildInsertElement(c->B, cg_val(c, i->ops[0]), cg_val(c, i->ops[1]), idx, "");
+    }
+    case FX_SELECT: {
+        LLVMValueRef v = LLVMBuildSelect(c->B, cg_val(c, i->ops[0]), cg_val(c, i->ops[1]),
+                                         cg_val(c, i->ops[2]), "");
+        return type_is_float(type_elem_scalar(i->type)) ? cg_fmf(v, i->fmf) : v;
+    }
+    case FX_BITCAST: {
+        LLVMValueRef v = cg_val(c, i->ops[0]);
+        if (LLVMTypeOf(v) == ty)
+            return v;
+        if (LLVMSizeOfTypeInBits(c->TD, LLVMTypeOf(v)) != LLVMSizeOfTypeInBits(c->TD, ty)) {
+            cg_error(c, i->loc, "bitcast from %s to %s changes the width",
+                     cg_tyname(c, i->ops[0]->type), cg_tyname(c, i->type));
+            return LLVMGetPoison(ty);
+        }
+        return LLVMBuildBitCast(c->B, v, ty, "");
+    }
+    default:
+        return LLVMGetPoison(ty);
+    }
+}

@@ -1,0 +1,159 @@
+/* cg_internal.h - state shared by the codegen files (not part of the public API). */
+#ifndef FX_CG_INTERNAL_H
+#define FX_CG_INTERNAL_H
+#include <stddef.h>
+#include <stdint.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include "codegen/codegen.h"
+
+/* Address spaces: AMDGPU's global/LDS/private; everything is 0 on the host. */
+enum { CG_AS_GLOBAL = 1, CG_AS_CONSTANT = 4, CG_AS_LDS = 3, CG_AS_PRIVATE = 5 };
+
+/* A pointer-keyed hash map (open addressing). */
+typedef struct CgMap {
+    const void **keys;
+    void **vals;
+    size_t cap, len;
+} CgMap;
+void cg_map_put(CgMap *m, const void *key, void *val);
+void *cg_map_get(const CgMap *m, const void *key);
+void cg_map_clear(CgMap *m);
+void cg_map_free(CgMap *m);
+
+typedef struct CgLoop {
+    LLVMBasicBlockRef cont, brk;
+    struct CgLoop *outer;
+} CgLoop;
+
+/* What codegen knows about one FXIR function. */
+typedef struct CgFunc {
+    FxFunc *f;
+    LLVMValueRef fn;
+    LLVMTypeRef fnty;
+    bool uses_barrier;      /* directly or through calls */
+    int64_t shared_own;     /* host: bytes of this function's own shared arrays */
+    int64_t shared_base;    /* host: offset of its first shared array in ctx->shared */
+} CgFunc;
+
+struct CgModule {
+    LLVMContextRef ctx;
+    LLVMModuleRef mod;
+    LLVMTargetMachineRef tm;
+    bool host;
+    int opt_level;
+    char *what;             /* "kernel(s) a, b" for internal-error messages */
+};
+
+typedef struct CgCtx {
+    FxModule *fm;
+    CgOptions opt;
+    bool host;
+    int wave_size;
+    LLVMContextRef C;
+    LLVMModuleRef M;
+    LLVMTargetMachineRef TM;
+    LLVMTargetDataRef TD;
+    LLVMBuilderRef B;
+    int errors;
+
+    CgMap funcs;            /* FxFunc* -> CgFunc* */
+    CgMap shared;           /* FxInst* (shared ALLOCA) -> device: global; host: (offset + 1) */
+    int64_t fn_shared_total;/* host: bytes of all fns' shared arrays (laid out first) */
+
+    /* helper definitions written as IR text (syncscoped atomics/fences) */
+    char *helper_ir;
+    size_t helper_len, helper_cap;
+    PtrVec helper_names;
+
+    LLVMTypeRef hostctx_ty; /* struct FxHostCtx */
+
+    /* the function being emitted */
+    CgFunc *cur;
+    LLVMValueRef fn;
+    LLVMBasicBlockRef entry; /* holds the allocas only; branches to the body */
+    LLVMValueRef *params;    /* register-form parameter values */
+    LLVMValueRef hostctx;    /* host: the FxHostCtx* argument */
+    CgMap values;            /* FxInst* -> LLVMValueRef */
+    CgLoop *loop;
+} CgCtx;
+
+/* ---- cg_module.c ---- */
+void cg_error(CgCtx *c, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+const char *cg_tyname(CgCtx *c, const Type *t);
+/* A function defined by IR text, linked in at the end of cg_build. `def` is
+ * the whole definition (plus any declarations it needs); it gets internal
+ * linkage after linking. Returns the declaration in c->M. */
+LLVMValueRef cg_text_helper(CgCtx *c, const char *name, LLVMTypeRef fnty, const char *def);
+
+/* ---- cg_types.c ---- */
+int cg_width(ScalarId s);
+bool cg_is_signed(ScalarId s);   /* signed integers (Index included); false for Boolean/unsigned */
+LLVMTypeRef cg_scalar_reg(CgCtx *c, ScalarId s);
+LLVMTypeRef cg_scalar_mem(CgCtx *c, ScalarId s);
+LLVMTypeRef cg_reg_type(CgCtx *c, const Type *t);
+LLVMTypeRef cg_mem_type(CgCtx *c, const Type *t);
+LLVMTypeRef cg_ptr_type(CgCtx *c, unsigned as);
+unsigned cg_global_as(CgCtx *c);
+LLVMValueRef cg_to_mem(CgCtx *c, LLVMValueRef v, const Type *t);
+LLVMValueRef cg_from_mem(CgCtx *c, LLVMValueRef v, const Type *t);
+LLVMValueRef cg_const(CgCtx *c, const Type *t, FxConst k);
+LLVMValueRef cg_splat_const(LLVMTypeRef ty, LLVMValueRef scalar);  /* ty scalar or vector */
+LLVMValueRef cg_splat_value(CgCtx *c, LLVMTypeRef vecty, LLVMValueRef scalar);
+LLVMValueRef cg_iconst(LLVMTypeRef ty, int64_t v);                  /* sign-extended, splat */
+LLVMValueRef cg_iconst_words(LLVMTypeRef ty, uint64_t lo, uint64_t hi);
+LLVMValueRef cg_imin(LLVMTypeRef ty);                                /* signed minimum */
+LLVMValueRef cg_fconst(LLVMTypeRef ty, double v);
+LLVMTypeRef cg_elem_llty(LLVMTypeRef ty);
+LLVMTypeRef cg_same_shape(CgCtx *c, LLVMTypeRef like, LLVMTypeRef elem);
+LLVMValueRef cg_intrinsic(CgCtx *c, const char *name, LLVMTypeRef *over, int nover,
+                          LLVMValueRef *args, int nargs);
+LLVMValueRef cg_fmf(LLVMValueRef v, unsigned fmf);
+LLVMValueRef cg_index64(CgCtx *c, LLVMValueRef idx, ScalarId s);
+
+/* ---- cg_expr.c ---- */
+LLVMValueRef cg_binop(CgCtx *c, FxInst *i);
+LLVMValueRef cg_cmp(CgCtx *c, FxInst *i);
+LLVMValueRef cg_unop(CgCtx *c, FxInst *i);
+LLVMValueRef cg_minmax(CgCtx *c, FxInst *i);
+LLVMValueRef cg_ceildiv(CgCtx *c, FxInst *i);
+LLVMValueRef cg_fma(CgCtx *c, FxInst *i);
+LLVMValueRef cg_vector_op(CgCtx *c, FxInst *i);   /* SPLAT, EXTRACT, INSERT, SELECT, BITCAST */
+
+/* ---- cg_convert.c ---- */
+LLVMValueRef cg_cast(CgCtx *c, FxInst *i);
+/* Float-to-float conversion of v (scalar/vector) rounding to nearest even. */
+LLVMValueRef cg_fconvert(CgCtx *c, LLVMValueRef v, ScalarId from, ScalarId to);
+/* f64 (scalar/vector) to f32 rounding to odd (so that a second rounding is exact). */
+LLVMValueRef cg_f64_to_f32_odd(CgCtx *c, LLVMValueRef v);
+
+/* ---- cg_math.c ---- */
+LLVMValueRef cg_math(CgCtx *c, FxInst *i);
+LLVMValueRef cg_fpow(CgCtx *c, FxInst *i, LLVMValueRef a, LLVMValueRef b);
+LLVMValueRef cg_fmod_py(CgCtx *c, LLVMValueRef a, LLVMValueRef b, unsigned fmf);
+bool cg_check_f64_math(CgCtx *c, FxInst *i, ScalarId s, const char *what);
+
+/* ---- cg_memory.c ---- */
+LLVMValueRef cg_alloca(CgCtx *c, FxInst *i);
+LLVMValueRef cg_load(CgCtx *c, FxInst *i);
+void cg_store(CgCtx *c, FxInst *i);
+LLVMValueRef cg_atomic(CgCtx *c, FxInst *i);
+void cg_barrier(CgCtx *c, FxInst *i);
+/* Host: lays out every shared array (fns first, then each kernel's own). */
+void cg_layout_shared(CgCtx *c);
+
+/* ---- cg_abi.c ---- */
+void cg_declare_funcs(CgCtx *c);
+void cg_begin_func(CgCtx *c, CgFunc *cf);
+void cg_end_func(CgCtx *c);
+void cg_host_entry_points(CgCtx *c, CgFunc *cf);
+LLVMValueRef cg_special(CgCtx *c, FxInst *i);
+LLVMValueRef cg_hostctx_field(CgCtx *c, int field, int dim);  /* address */
+LLVMTypeRef cg_host_ctx_type(CgCtx *c);
+
+/* ---- cg_control.c ---- */
+LLVMValueRef cg_val(CgCtx *c, FxInst *i);
+void cg_emit_body(CgCtx *c, FxBlock *b);
+
+#endif

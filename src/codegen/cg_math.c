@@ -1,0 +1,180 @@
+/* cg_math.c - math builtins (FX_MATH), float pow and Python's float modulo.
+ *
+ * BFloat16 math is computed in Float32 and rounded once (exact for floor/ceil/
+ * round/trunc, correctly rounded for sqrt, the usual libm accuracy for the
+ * transcendentals). On AMDGPU the Float64 forms of exp/exp2/log/log2/sin/cos/
+ * tanh/pow cannot be lowered by LLVM 19 and are rejected with a located error;
+ * on the host they call the C library. */
+#include "codegen/cg_internal.h"
+#include <stdio.h>
+
+static const char *math_name(int fn)
+{
+    static const char *n[] = { "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos",
+                               "tanh", "floor", "ceil", "round", "trunc" };
+    return fn >= 0 && fn < FXM_COUNT ? n[fn] : "?";
+}
+
+bool cg_check_f64_math(CgCtx *c, FxInst *i, ScalarId s, const char *what)
+{
+    if (c->host || s != SC_FLOAT64)
+        return true;
+    cg_error(c, i->loc, "%s on Float64 is not supported on AMDGPU yet", what);
+    return false;
+}
+
+static LLVMValueRef unary_intrinsic(CgCtx *c, const char *name, LLVMValueRef v, unsigned fmf)
+{
+    LLVMTypeRef ty = LLVMTypeOf(v);
+    return cg_fmf(cg_intrinsic(c, name, &ty, 1, &v, 1), fmf);
+}
+
+/* Call a C library function elementwise (host only). */
+static LLVMValueRef libm_call(CgCtx *c, const char *fname, LLVMValueRef v, unsigned fmf)
+{
+    LLVMTypeRef ty = LLVMTypeOf(v);
+    LLVMTypeRef ety = cg_elem_llty(ty);
+    LLVMTypeRef fty = LLVMFunctionType(ety, &ety, 1, 0);
+    LLVMValueRef fn = LLVMGetNamedFunction(c->M, fname);
+    if (!fn) {
+        fn = LLVMAddFunction(c->M, fname, fty);
+        unsigned k = LLVMGetEnumAttributeKindForName("nounwind", 8);
+        LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c->C, k, 0));
+    }
+    if (LLVMGetTypeKind(ty) != LLVMVectorTypeKind)
+        return cg_fmf(LLVMBuildCall2(c->B, fty, fn, &v, 1, ""), fmf);
+    LLVMValueRef r = LLVMGetPoison(ty);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c->C);
+    for (unsigned k = 0; k < LLVMGetVectorSize(ty); k++) {
+        LLVMValueRef idx = LLVMConstInt(i32, k, 0);
+        LLVMValueRef e = LLVMBuildExtractElement(c->B, v, idx, "");
+        e = cg_fmf(LLVMBuildCall2(c->B, fty, fn, &e, 1, ""), fmf);
+        r = LLVMBuildInsertElement(c->B, r, e, idx, "");
+    }
+    return r;
+}
+
+/* tanh for AMDGPU in Float32: odd Taylor polynomial for |x| < 0.55 (error below
+ * 2^-24 relative), 1 - 2/(exp(2|x|)+1) above, with the sign of x. */
+static LLVMValueRef device_tanh_f32(CgCtx *c, LLVMValueRef x, unsigned fmf)
+{
+    static const double coef[] = { /* x^3 .. x^17 */
+        -1.0 / 3.0, 2.0 / 15.0, -17.0 / 315.0, 62.0 / 2835.0, -1382.0 / 155925.0,
+        21844.0 / 6081075.0, -929569.0 / 638512875.0, 6404582.0 / 10854718875.0 };
+    LLVMTypeRef ty = LLVMTypeOf(x);
+    LLVMValueRef ax = unary_intrinsic(c, "llvm.fabs", x, fmf);
+    LLVMValueRef x2 = cg_fmf(LLVMBuildFMul(c->B, x, x, ""), fmf);
+    LLVMValueRef p = cg_fconst(ty, coef[7]);
+    for (int k = 6; k >= 0; k--)
+        p = cg_fmf(LLVMBuildFAdd(c->B, cg_fconst(ty, coef[k]),
+                                 cg_fmf(LLVMBuildFMul(c->B, x2, p, ""), fmf), ""), fmf);
+    LLVMValueRef x3 = cg_fmf(LLVMBuildFMul(c->B, x, x2, ""), fmf);
+    LLVMValueRef small = cg_fmf(LLVMBuildFAdd(c->B, x, cg_fmf(LLVMBuildFMul(c->B, x3, p, ""), fmf), ""), fmf);
+    LLVMValueRef e = unary_intrinsic(c, "llvm.exp", cg_fmf(LLVMBuildFAdd(c->B, ax, ax, ""), fmf), fmf);
+    LLVMValueRef q = cg_fmf(LLVMBuildFDiv(c->B, cg_fconst(ty, 2.0),
+                                          cg_fmf(LLVMBuildFAdd(c->B, e, cg_fconst(ty, 1.0), ""), fmf), ""), fmf);
+    LLVMValueRef big = cg_fmf(LLVMBuildFSub(c->B, cg_fconst(ty, 1.0), q, ""), fmf);
+    LLVMValueRef args[2] = { big, x };
+    big = cg_fmf(cg_intrinsic(c, "llvm.copysign", &ty, 1, args, 2), fmf);
+    LLVMValueRef is_small = cg_fmf(LLVMBuildFCmp(c->B, LLVMRealOLT, ax, cg_fconst(ty, 0.55), ""), fmf);
+    return LLVMBuildSelect(c->B, is_small, small, big, "");
+}
+
+static LLVMValueRef math_f(CgCtx *c, FxInst *i, LLVMValueRef v, ScalarId s)
+{
+    unsigned fmf = i->fmf;
+    switch (i->sub) {
+    case FXM_EXP: return unary_intrinsic(c, "llvm.exp", v, fmf);
+    case FXM_EXP2: return unary_intrinsic(c, "llvm.exp2", v, fmf);
+    case FXM_LOG: return unary_intrinsic(c, "llvm.log", v, fmf);
+    case FXM_LOG2: return unary_intrinsic(c, "llvm.log2", v, fmf);
+    case FXM_SQRT: return unary_intrinsic(c, "llvm.sqrt", v, fmf);
+    case FXM_RSQRT: {
+        LLVMValueRef r = unary_intrinsic(c, "llvm.sqrt", v, fmf);
+        return cg_fmf(LLVMBuildFDiv(c->B, cg_fconst(LLVMTypeOf(v), 1.0), r, ""), fmf);
+    }
+    case FXM_SIN: return unary_intrinsic(c, "llvm.sin", v, fmf);
+    case FXM_COS: return unary_intrinsic(c, "llvm.cos", v, fmf);
+    case FXM_TANH:
+        if (c->host)
+            return libm_call(c, s == SC_FLOAT64 ? "tanh" : "tanhf", v, fmf);
+        return device_tanh_f32(c, v, fmf);
+    case FXM_FLOOR: return unary_intrinsic(c, "llvm.floor", v, fmf);
+    case FXM_CEIL: return unary_intrinsic(c, "llvm.ceil", v, fmf);
+    case FXM_ROUND: return unary_intrinsic(c, "llvm.round", v, fmf);
+    case FXM_TRUNC: return unary_intrinsic(c, "llvm.trunc", v, fmf);
+    default:
+        cg_error(c, i->loc, "internal compiler error: math function %d", i->sub);
+        return LLVMGetPoison(LLVMTypeOf(v));
+    }
+}
+
+LLVMValueRef cg_math(CgCtx *c, FxInst *i)
+{
+    LLVMValueRef v = cg_val(c, i->ops[0]);
+    ScalarId s = type_elem_scalar(i->type);
+    if (!type_is_float(s)) {
+        cg_error(c, i->loc, "fx.%s on %s: a float type is required", math_name(i->sub),
+                 cg_tyname(c, i->type));
+        return LLVMGetPoison(LLVMTypeOf(v));
+    }
+    switch (i->sub) {
+    case FXM_EXP: case FXM_EXP2: case FXM_LOG: case FXM_LOG2:
+    case FXM_SIN: case FXM_COS: case FXM_TANH: {
+        char what[32];
+        snprintf(what, sizeof what, "fx.%s", math_name(i->sub));
+        if (!cg_check_f64_math(c, i, s, what))
+            return LLVMGetPoison(LLVMTypeOf(v));
+        break;
+    }
+    default:
+        break;
+    }
+    /* BFloat16 always, Float16 for tanh: compute in Float32, round once */
+    if (s == SC_BFLOAT16 || (s == SC_FLOAT16 && i->sub == FXM_TANH)) {
+        LLVMTypeRef f32 = cg_same_shape(c, LLVMTypeOf(v), LLVMFloatTypeInContext(c->C));
+        LLVMValueRef r = math_f(c, i, LLVMBuildFPExt(c->B, v, f32, ""), SC_FLOAT32);
+        return LLVMBuildFPTrunc(c->B, r, LLVMTypeOf(v), "");
+    }
+    return math_f(c, i, v, s);
+}
+
+LLVMValueRef cg_fpow(CgCtx *c, FxInst *i, LLVMValueRef a, LLVMValueRef b)
+{
+    ScalarId s = type_elem_scalar(i->type);
+    if (!cg_check_f64_math(c, i, s, "'**'"))
+        return LLVMGetPoison(LLVMTypeOf(a));
+    LLVMTypeRef ty = LLVMTypeOf(a);
+    if (s == SC_BFLOAT16) {
+        LLVMTypeRef f32 = cg_same_shape(c, ty, LLVMFloatTypeInContext(c->C));
+        LLVMValueRef args[2] = { LLVMBuildFPExt(c->B, a, f32, ""), LLVMBuildFPExt(c->B, b, f32, "") };
+        LLVMValueRef r = cg_fmf(cg_intrinsic(c, "llvm.pow", &f32, 1, args, 2), i->fmf);
+        return LLVMBuildFPTrunc(c->B, r, ty, "");
+    }
+    LLVMValueRef args[2] = { a, b };
+    return cg_fmf(cg_intrinsic(c, "llvm.pow", &ty, 1, args, 2), i->fmf);
+}
+
+/* Python's float modulo: r = fmod(a, b); r += b when r is nonzero and its sign
+ * differs from b's; a zero r takes the sign of b. BFloat16 is computed in
+ * Float32 (fmod is exact, the one addition is rounded once). */
+LLVMValueRef cg_fmod_py(CgCtx *c, LLVMValueRef a, LLVMValueRef b, unsigned fmf)
+{
+    LLVMTypeRef ty = LLVMTypeOf(a);
+    if (LLVMGetTypeKind(cg_elem_llty(ty)) == LLVMBFloatTypeKind) {
+        LLVMTypeRef f32 = cg_same_shape(c, ty, LLVMFloatTypeInContext(c->C));
+        LLVMValueRef r = cg_fmod_py(c, LLVMBuildFPExt(c->B, a, f32, ""), LLVMBuildFPExt(c->B, b, f32, ""), fmf);
+        return LLVMBuildFPTrunc(c->B, r, ty, "");
+    }
+    LLVMValueRef zero = LLVMConstNull(ty);
+    LLVMValueRef r = cg_fmf(LLVMBuildFRem(c->B, a, b, ""), fmf);
+    LLVMValueRef nz = cg_fmf(LLVMBuildFCmp(c->B, LLVMRealUNE, r, zero, ""), fmf);
+    LLVMValueRef bneg = cg_fmf(LLVMBuildFCmp(c->B, LLVMRealOLT, b, zero, ""), fmf);
+    LLVMValueRef rneg = cg_fmf(LLVMBuildFCmp(c->B, LLVMRealOLT, r, zero, ""), fmf);
+    LLVMValueRef differ = LLVMBuildXor(c->B, bneg, rneg, "");
+    LLVMValueRef adj = cg_fmf(LLVMBuildFAdd(c->B, r, b, ""), fmf);
+    LLVMValueRef res = LLVMBuildSelect(c->B, differ, adj, r, "");
+    LLVMValueRef args[2] = { zero, b };
+    LLVMValueRef sz = cg_fmf(cg_intrinsic(c, "llvm.copysign", &ty, 1, args, 2), fmf);
+    return LLVMBuildSelect(c->B, nz, res, sz, "");
+}

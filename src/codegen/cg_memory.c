@@ -1,0 +1,270 @@
+/* cg_memory.c - variable slots, private and shared arrays, loads, stores,
+ * atomics and the workgroup barrier.
+ *
+ * Private slots are allocas (address space 5 on AMDGPU) in the entry block,
+ * zero-filled where the FX_ALLOCA stands (so a slot declared in a loop body is
+ * fresh on every iteration). Shared arrays are address-space-3 globals on
+ * AMDGPU, and on the host a fixed offset into the block's shared memory
+ * (FxHostCtx.shared). Arrays are row-major; indices of any integer type are
+ * converted to i64 by their own signedness. */
+#include "codegen/cg_internal.h"
+#include <stdio.h>
+#include <string.h>
+
+static const char *llty_str(CgCtx *c, LLVMTypeRef ty)
+{
+    char *s = LLVMPrintTypeToString(ty);
+    const char *r = arena_strdup(c->fm->arena, s);
+    LLVMDisposeMessage(s);
+    return r;
+}
+
+/* ---- shared-memory layout (host) ---- */
+
+static void layout_block(CgCtx *c, FxBlock *b, int64_t *off)
+{
+    for (FxInst *i = b->first; i; i = i->next) {
+        if (i->op == FX_ALLOCA && i->space == FXSPACE_SHARED) {
+            LLVMTypeRef mt = cg_mem_type(c, i->type);
+            int64_t size = (int64_t)LLVMABISizeOfType(c->TD, mt);
+            *off = (*off + 15) & ~(int64_t)15;
+            cg_map_put(&c->shared, i, (void *)(intptr_t)(*off + 1));
+            *off += size;
+        }
+        for (int k = 0; k < i->nblocks; k++)
+            layout_block(c, &i->blocks[k], off);
+    }
+}
+
+void cg_layout_shared(CgCtx *c)
+{
+    int64_t off = 0;
+    for (int k = 0; k < c->fm->funcs.len; k++) {
+        FxFunc *f = c->fm->funcs.items[k];
+        if (f->kind != FXF_FN)
+            continue;
+        CgFunc *cf = cg_map_get(&c->funcs, f);
+        cf->shared_base = off;
+        layout_block(c, &f->body, &off);
+        cf->shared_own = off - cf->shared_base;
+    }
+    c->fn_shared_total = (off + 15) & ~(int64_t)15;
+    for (int k = 0; k < c->fm->funcs.len; k++) {
+        FxFunc *f = c->fm->funcs.items[k];
+        if (f->kind != FXF_KERNEL)
+            continue;
+        CgFunc *cf = cg_map_get(&c->funcs, f);
+        int64_t koff = c->fn_shared_total;
+        cf->shared_base = koff;
+        layout_block(c, &f->body, &koff);
+        cf->shared_own = koff - cf->shared_base;
+    }
+}
+
+/* ---- slots ---- */
+
+static LLVMValueRef shared_address(CgCtx *c, FxInst *i)
+{
+    if (c->host) {
+        intptr_t off = (intptr_t)cg_map_get(&c->shared, i);
+        if (!off) {
+            cg_error(c, i->loc, "internal compiler error: shared array without a layout");
+            return LLVMGetPoison(cg_ptr_type(c, 0));
+        }
+        LLVMTypeRef ptr = cg_ptr_type(c, 0);
+        LLVMValueRef base = LLVMBuildLoad2(c->B, ptr, cg_hostctx_field(c, 4, 0), "shared");
+        LLVMValueRef o = LLVMConstInt(LLVMInt64TypeInContext(c->C), (unsigned long long)(off - 1), 0);
+        return LLVMBuildGEP2(c->B, LLVMInt8TypeInContext(c->C), base, &o, 1, "");
+    }
+    LLVMValueRef g = cg_map_get(&c->shared, i);
+    if (!g) {
+        LLVMTypeRef mt = cg_mem_type(c, i->type);
+        char *name = arena_printf(c->fm->arena, "%s.%s", c->cur->f->name, i->name ? i->name : "shared");
+        g = LLVMAddGlobalInAddressSpace(c->M, mt, name, CG_AS_LDS);
+        LLVMSetLinkage(g, LLVMInternalLinkage);
+        LLVMSetInitializer(g, LLVMGetUndef(mt));
+        unsigned al = LLVMABIAlignmentOfType(c->TD, mt);
+        LLVMSetAlignment(g, al < 16 ? 16 : al);
+        cg_map_put(&c->shared, i, g);
+    }
+    return g;
+}
+
+LLVMValueRef cg_alloca(CgCtx *c, FxInst *i)
+{
+    if (i->space == FXSPACE_SHARED)
+        return shared_address(c, i);
+    LLVMTypeRef mt = cg_mem_type(c, i->type);
+    LLVMBuilderRef ab = LLVMCreateBuilderInContext(c->C);
+    LLVMPositionBuilderAtEnd(ab, c->entry);
+    LLVMValueRef slot = LLVMBuildAlloca(ab, mt, i->name ? i->name : "");
+    LLVMDisposeBuilder(ab);
+    unsigned al = LLVMABIAlignmentOfType(c->TD, mt);
+    LLVMSetAlignment(slot, al);
+    if (i->type->kind == TY_ARRAY) {
+        LLVMValueRef size = LLVMConstInt(LLVMInt64TypeInContext(c->C),
+                                         LLVMABISizeOfType(c->TD, mt), 0);
+        LLVMBuildMemSet(c->B, slot, LLVMConstInt(LLVMInt8TypeInContext(c->C), 0, 0), size, al);
+    } else {
+        LLVMSetAlignment(LLVMBuildStore(c->B, LLVMConstNull(mt), slot), al);
+    }
+    return slot;
+}
+
+/* The address of the element that `base` [indices] names, and its type. */
+static LLVMValueRef element_address(CgCtx *c, FxInst *at, FxInst *base, FxInst **idx, int nidx,
+                                    const Type **elem)
+{
+    LLVMValueRef p = cg_val(c, base);
+    const Type *bt = base->type;
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c->C);
+    if (base->op == FX_ALLOCA && bt->kind != TY_ARRAY) {
+        if (nidx != 0)
+            cg_error(c, at->loc, "internal compiler error: indexed access to a %s variable",
+                     cg_tyname(c, bt));
+        *elem = bt;
+        return p;
+    }
+    if (bt->kind == TY_PTR) {
+        if (nidx != 1) {
+            cg_error(c, at->loc, "internal compiler error: Ptr access with %d indices", nidx);
+            *elem = bt->elem;
+            return p;
+        }
+        *elem = bt->elem;
+        LLVMValueRef ix = cg_index64(c, cg_val(c, idx[0]), type_elem_scalar(idx[0]->type));
+        return LLVMBuildGEP2(c->B, cg_mem_type(c, bt->elem), p, &ix, 1, "");
+    }
+    if (bt->kind == TY_ARRAY) {
+        *elem = bt->elem;
+        if (nidx != bt->ndims && nidx != 1) {
+            cg_error(c, at->loc, "internal compiler error: %d indices into %s", nidx, cg_tyname(c, bt));
+            return p;
+        }
+        /* row-major linear index; a single index into a multi-dim array is already linear */
+        LLVMValueRef lin = NULL;
+        for (int k = 0; k < nidx; k++) {
+            LLVMValueRef ix = cg_index64(c, cg_val(c, idx[k]), type_elem_scalar(idx[k]->type));
+            if (lin) {
+                LLVMValueRef d = LLVMConstInt(i64, (unsigned long long)bt->dims[k], 0);
+                lin = LLVMBuildAdd(c->B, LLVMBuildMul(c->B, lin, d, ""), ix, "");
+            } else {
+                lin = ix;
+            }
+        }
+        return LLVMBuildGEP2(c->B, cg_mem_type(c, bt->elem), p, &lin, 1, "");
+    }
+    cg_error(c, at->loc, "internal compiler error: memory access through %s", cg_tyname(c, bt));
+    *elem = bt;
+    return p;
+}
+
+LLVMValueRef cg_load(CgCtx *c, FxInst *i)
+{
+    const Type *elem;
+    LLVMValueRef addr = element_address(c, i, i->ops[0], i->ops + 1, i->nops - 1, &elem);
+    LLVMTypeRef mt = cg_mem_type(c, elem);
+    LLVMValueRef v = LLVMBuildLoad2(c->B, mt, addr, "");
+    LLVMSetAlignment(v, LLVMABIAlignmentOfType(c->TD, mt));
+    return cg_from_mem(c, v, elem);
+}
+
+void cg_store(CgCtx *c, FxInst *i)
+{
+    const Type *elem;
+    LLVMValueRef addr = element_address(c, i, i->ops[0], i->ops + 2, i->nops - 2, &elem);
+    LLVMTypeRef mt = cg_mem_type(c, elem);
+    LLVMValueRef v = cg_to_mem(c, cg_val(c, i->ops[1]), elem);
+    LLVMSetAlignment(LLVMBuildStore(c->B, v, addr), LLVMABIAlignmentOfType(c->TD, mt));
+}
+
+/* ---- atomics: relaxed, device scope on Ptr, workgroup scope on shared arrays.
+ * LLVM 19's C API cannot set a sync scope, so each (op, type, space) gets a
+ * small always-inline helper written as IR text. */
+
+LLVMValueRef cg_atomic(CgCtx *c, FxInst *i)
+{
+    static const char *opname[] = { "add", "max", "min", "cas" };
+    FxInst *base = i->ops[0];
+    const Type *elem;
+    bool shared = base->op == FX_ALLOCA && base->space == FXSPACE_SHARED;
+    LLVMTypeRef rty = cg_reg_type(c, i->type);
+    if (!(base->type->kind == TY_PTR || shared)) {
+        cg_error(c, i->loc, "atomics need a Ptr or a shared array, not %s", cg_tyname(c, base->type));
+        return LLVMGetPoison(rty);
+    }
+    LLVMValueRef addr = element_address(c, i, base, i->ops + 1, 1, &elem);
+    ScalarId s = elem->kind == TY_SCALAR ? elem->scalar : SC_COUNT;
+    bool fl = s != SC_COUNT && type_is_float(s);
+    if (s == SC_COUNT || !(type_is_int(s) || fl) || cg_width(s) < 8 ||
+        (!c->host && cg_width(s) > 64)) {
+        cg_error(c, i->loc, "fx.atomic_%s on %s elements is not supported yet",
+                 opname[i->sub & 3], cg_tyname(c, elem));
+        return LLVMGetPoison(rty);
+    }
+    LLVMTypeRef ty = cg_scalar_reg(c, s);
+    unsigned as = c->host ? 0 : (shared ? CG_AS_LDS : CG_AS_GLOBAL);
+    const char *scope = c->host ? "" : shared ? " syncscope(\"workgroup\")" : " syncscope(\"agent\")";
+    const char *tys = llty_str(c, ty);
+    const char *ptrs = llty_str(c, LLVMTypeOf(addr));
+    unsigned al = LLVMABIAlignmentOfType(c->TD, ty);
+    char name[96];
+    snprintf(name, sizeof name, "__fx_atomic_%s_%s%d_as%u", opname[i->sub & 3],
+             fl ? "f" : cg_is_signed(s) ? "s" : "u", cg_width(s), as);
+    char *def;
+    LLVMTypeRef pt[3] = { LLVMTypeOf(addr), ty, ty };
+    LLVMTypeRef fty;
+    LLVMValueRef args[3] = { addr, cg_val(c, i->ops[2]), NULL };
+    if (i->sub == FXA_CAS) {
+        const char *its = arena_printf(c->fm->arena, "i%d", cg_width(s));
+        def = arena_printf(c->fm->arena,
+            "define %s @%s(%s %%p, %s %%e, %s %%n) alwaysinline nounwind {\n"
+            "  %%ei = bitcast %s %%e to %s\n"
+            "  %%ni = bitcast %s %%n to %s\n"
+            "  %%x = cmpxchg %s %%p, %s %%ei, %s %%ni%s monotonic monotonic, align %u\n"
+            "  %%ri = extractvalue { %s, i1 } %%x, 0\n"
+            "  %%r = bitcast %s %%ri to %s\n"
+            "  ret %s %%r\n}\n",
+            tys, name, ptrs, tys, tys, tys, its, tys, its, ptrs, its, its, scope, al,
+            its, its, tys, tys);
+        fty = LLVMFunctionType(ty, pt, 3, 0);
+        args[2] = cg_val(c, i->ops[3]);
+    } else {
+        const char *op;
+        if (i->sub == FXA_ADD)
+            op = fl ? "fadd" : "add";
+        else if (i->sub == FXA_MAX)
+            op = fl ? "fmax" : cg_is_signed(s) ? "max" : "umax";
+        else
+            op = fl ? "fmin" : cg_is_signed(s) ? "min" : "umin";
+        def = arena_printf(c->fm->arena,
+            "define %s @%s(%s %%p, %s %%v) alwaysinline nounwind {\n"
+            "  %%r = atomicrmw %s %s %%p, %s %%v%s monotonic, align %u\n"
+            "  ret %s %%r\n}\n",
+            tys, name, ptrs, tys, op, ptrs, tys, scope, al, tys);
+        fty = LLVMFunctionType(ty, pt, 2, 0);
+    }
+    LLVMValueRef fn = cg_text_helper(c, name, fty, def);
+    return LLVMBuildCall2(c->B, fty, fn, args, i->sub == FXA_CAS ? 3 : 2, "");
+}
+
+void cg_barrier(CgCtx *c, FxInst *i)
+{
+    (void)i;
+    if (c->host) {
+        LLVMTypeRef ptr = cg_ptr_type(c, 0);
+        LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c->C), &ptr, 1, 0);
+        LLVMValueRef fp = LLVMBuildLoad2(c->B, ptr, cg_hostctx_field(c, 5, 0), "barrier");
+        LLVMBuildCall2(c->B, fty, fp, &c->hostctx, 1, "");
+        return;
+    }
+    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c->C), NULL, 0, 0);
+    LLVMValueRef fn = cg_text_helper(c, "__fx_barrier", fty,
+        "define void @__fx_barrier() alwaysinline nounwind convergent {\n"
+        "  fence syncscope(\"workgroup\") release\n"
+        "  call void @llvm.amdgcn.s.barrier()\n"
+        "  fence syncscope(\"workgroup\") acquire\n"
+        "  ret void\n}\n"
+        "declare void @llvm.amdgcn.s.barrier() nounwind convergent\n");
+    LLVMBuildCall2(c->B, fty, fn, NULL, 0, "");
+}

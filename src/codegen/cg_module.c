@@ -1,0 +1,649 @@
+/* cg_module.c - target setup, building a module from FXIR, the optimization
+ * pipeline, and writing .ll/.bc/.s/.o/.hsaco files. */
+#include "codegen/cg_internal.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/ErrorHandling.h>
+#include <llvm-c/IRReader.h>
+#include <llvm-c/Linker.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+#include "fx_config.h"
+
+extern char **environ;
+
+static const Loc no_loc;
+
+/* ---- pointer map ---- */
+
+static size_t hash_ptr(const void *p)
+{
+    uintptr_t x = (uintptr_t)p;
+    x ^= x >> 33;
+    x *= UINT64_C(0xff51afd7ed558ccd);
+    x ^= x >> 33;
+    return (size_t)x;
+}
+
+void cg_map_put(CgMap *m, const void *key, void *val)
+{
+    if ((m->len + 1) * 2 > m->cap) {
+        size_t ncap = m->cap ? m->cap * 2 : 64;
+        const void **nk = calloc(ncap, sizeof *nk);
+        void **nv = calloc(ncap, sizeof *nv);
+        if (!nk || !nv) {
+            fputs("fxcc: out of memory\n", stderr);
+            abort();
+        }
+        for (size_t k = 0; k < m->cap; k++) {
+            if (!m->keys[k])
+                continue;
+            size_t h = hash_ptr(m->keys[k]) & (ncap - 1);
+            while (nk[h])
+                h = (h + 1) & (ncap - 1);
+            nk[h] = m->keys[k];
+            nv[h] = m->vals[k];
+        }
+        free(m->keys);
+        free(m->vals);
+        m->keys = nk;
+        m->vals = nv;
+        m->cap = ncap;
+    }
+    size_t h = hash_ptr(key) & (m->cap - 1);
+    while (m->keys[h] && m->keys[h] != key)
+        h = (h + 1) & (m->cap - 1);
+    if (!m->keys[h])
+        m->len++;
+    m->keys[h] = key;
+    m->vals[h] = val;
+}
+
+void *cg_map_get(const CgMap *m, const void *key)
+{
+    if (!m->cap)
+        return NULL;
+    size_t h = hash_ptr(key) & (m->cap - 1);
+    while (m->keys[h]) {
+        if (m->keys[h] == key)
+            return m->vals[h];
+        h = (h + 1) & (m->cap - 1);
+    }
+    return NULL;
+}
+
+void cg_map_clear(CgMap *m)
+{
+    if (m->cap) {
+        memset(m->keys, 0, m->cap * sizeof *m->keys);
+        memset(m->vals, 0, m->cap * sizeof *m->vals);
+    }
+    m->len = 0;
+}
+
+void cg_map_free(CgMap *m)
+{
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- diagnostics ---- */
+
+void cg_error(CgCtx *c, Loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vreport("error", loc, fmt, ap);
+    va_end(ap);
+    c->errors++;
+}
+
+const char *cg_tyname(CgCtx *c, const Type *t)
+{
+    return type_name(c->fm->arena, t);
+}
+
+static char g_what[512];   /* what is being compiled, for fatal-error messages */
+
+static void fatal_handler(const char *reason)
+{
+    fprintf(stderr, "fxcc: internal compiler error: %s%s%s\n", reason,
+            g_what[0] ? " while compiling " : "", g_what);
+    fflush(stderr);
+    _exit(70);
+}
+
+void cg_install_fatal_handler(void)
+{
+    LLVMInstallFatalErrorHandler(fatal_handler);
+}
+
+/* ---- targets ---- */
+
+static void init_targets(void)
+{
+    static bool done;
+    if (done)
+        return;
+    done = true;
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTarget();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUAsmPrinter();
+    LLVMInitializeAMDGPUAsmParser();
+    LLVMInitializeNativeTarget();
+    LLVMInitializeNativeAsmPrinter();
+    LLVMInitializeNativeAsmParser();
+}
+
+/* The gfx processors of LLVM 19's AMDGPU target (llc -march=amdgcn -mcpu=help). */
+static const char *const gfx_archs[] = {
+    "gfx600", "gfx601", "gfx602", "gfx700", "gfx701", "gfx702", "gfx703", "gfx704", "gfx705",
+    "gfx801", "gfx802", "gfx803", "gfx805", "gfx810",
+    "gfx9-generic", "gfx900", "gfx902", "gfx904", "gfx906", "gfx908", "gfx909", "gfx90a",
+    "gfx90c", "gfx940", "gfx941", "gfx942",
+    "gfx10-1-generic", "gfx1010", "gfx1011", "gfx1012", "gfx1013",
+    "gfx10-3-generic", "gfx1030", "gfx1031", "gfx1032", "gfx1033", "gfx1034", "gfx1035", "gfx1036",
+    "gfx11-generic", "gfx1100", "gfx1101", "gfx1102", "gfx1103", "gfx1150", "gfx1151", "gfx1152",
+    "gfx12-generic", "gfx1200", "gfx1201",
+};
+
+bool cg_arch_known(const char *arch)
+{
+    if (!arch)
+        return false;
+    for (size_t k = 0; k < sizeof gfx_archs / sizeof gfx_archs[0]; k++)
+        if (strcmp(arch, gfx_archs[k]) == 0)
+            return true;
+    return false;
+}
+
+int cg_wave_size(const CgOptions *o)
+{
+    if (o->host)
+        return 1;
+    const char *a = o->arch ? o->arch : "gfx942";
+    /* gfx10, gfx11, gfx12 (RDNA) default to wave32 */
+    if (strncmp(a, "gfx1", 4) == 0 && a[4] >= '0' && a[4] <= '2' && a[5] != 0)
+        return 32;
+    return 64;
+}
+
+static LLVMCodeGenOptLevel cg_level(int o)
+{
+    return o <= 0 ? LLVMCodeGenLevelNone : o == 1 ? LLVMCodeGenLevelLess
+         : o == 2 ? LLVMCodeGenLevelDefault : LLVMCodeGenLevelAggressive;
+}
+
+static LLVMTargetMachineRef make_tm(const CgOptions *o, char **triple_out)
+{
+    char *triple, *cpu, *features;
+    if (o->host) {
+        char *t = LLVMGetDefaultTargetTriple();
+        triple = LLVMNormalizeTargetTriple(t);
+        LLVMDisposeMessage(t);
+        cpu = LLVMGetHostCPUName();
+        features = LLVMGetHostCPUFeatures();
+    } else {
+        triple = LLVMCreateMessage("amdgcn-amd-amdhsa");
+        cpu = LLVMCreateMessage(o->arch ? o->arch : "gfx942");
+        features = LLVMCreateMessage("");
+    }
+    LLVMTargetRef target;
+    char *err = NULL;
+    LLVMTargetMachineRef tm = NULL;
+    if (LLVMGetTargetFromTriple(triple, &target, &err)) {
+        diag_error(no_loc, "no LLVM target for '%s': %s", triple, err ? err : "?");
+        LLVMDisposeMessage(err);
+    } else {
+        tm = LLVMCreateTargetMachine(target, triple, cpu, features, cg_level(o->opt_level),
+                                     LLVMRelocPIC, LLVMCodeModelDefault);
+        if (!tm)
+            diag_error(no_loc, "cannot create a target machine for %s (%s)", triple, cpu);
+    }
+    LLVMDisposeMessage(cpu);
+    LLVMDisposeMessage(features);
+    *triple_out = triple;
+    return tm;
+}
+
+/* ---- IR-text helpers ---- */
+
+LLVMValueRef cg_text_helper(CgCtx *c, const char *name, LLVMTypeRef fnty, const char *def)
+{
+    LLVMValueRef fn = LLVMGetNamedFunction(c->M, name);
+    if (fn)
+        return fn;
+    fn = LLVMAddFunction(c->M, name, fnty);
+    size_t n = strlen(def);
+    if (c->helper_len + n + 1 > c->helper_cap) {
+        size_t cap = (c->helper_cap + n + 1) * 2;
+        char *p = realloc(c->helper_ir, cap);
+        if (!p) {
+            fputs("fxcc: out of memory\n", stderr);
+            abort();
+        }
+        c->helper_ir = p;
+        c->helper_cap = cap;
+    }
+    memcpy(c->helper_ir + c->helper_len, def, n + 1);
+    c->helper_len += n;
+    ptrvec_push(c->fm->arena, &c->helper_names, (void *)arena_strdup(c->fm->arena, name));
+    return fn;
+}
+
+static bool link_helpers(CgCtx *c, const char *triple)
+{
+    if (!c->helper_len)
+        return true;
+    const char *dl = LLVMGetDataLayoutStr(c->M);
+    char *text = arena_printf(c->fm->arena, "target datalayout = \"%s\"\ntarget triple = \"%s\"\n%s",
+                              dl, triple, c->helper_ir);
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(text, strlen(text), "fx-helpers");
+    LLVMModuleRef hm;
+    char *msg = NULL;
+    if (LLVMParseIRInContext(c->C, buf, &hm, &msg)) {
+        diag_error(no_loc, "internal compiler error: helper IR does not parse: %s", msg ? msg : "?");
+        LLVMDisposeMessage(msg);
+        return false;
+    }
+    if (LLVMLinkModules2(c->M, hm)) {
+        diag_error(no_loc, "internal compiler error: cannot link helper IR");
+        return false;
+    }
+    for (int k = 0; k < c->helper_names.len; k++) {
+        LLVMValueRef fn = LLVMGetNamedFunction(c->M, c->helper_names.items[k]);
+        if (fn && !LLVMIsDeclaration(fn))
+            LLVMSetLinkage(fn, LLVMInternalLinkage);
+    }
+    return true;
+}
+
+/* ---- building ---- */
+
+static void describe(CgModule *cm, FxModule *m)
+{
+    size_t n = 0;
+    char buf[512] = "";
+    for (int k = 0; k < m->funcs.len; k++) {
+        FxFunc *f = m->funcs.items[k];
+        if (f->kind != FXF_KERNEL)
+            continue;
+        int w = snprintf(buf + n, sizeof buf - n, "%s%s", n ? ", " : "kernel ", f->name);
+        if (w < 0 || (size_t)w >= sizeof buf - n)
+            break;
+        n += (size_t)w;
+    }
+    if (m->source_name && n + 8 < sizeof buf)
+        snprintf(buf + n, sizeof buf - n, "%s(%s)", n ? " " : "", m->source_name);
+    cm->what = strdup(buf);
+}
+
+CgModule *cg_build(FxModule *m, const CgOptions *o)
+{
+    init_targets();
+    if (!o->host && !cg_arch_known(o->arch ? o->arch : "gfx942")) {
+        diag_error(no_loc, "unknown AMDGPU processor '%s' (expected a gfx name LLVM knows, e.g. gfx942)",
+                   o->arch);
+        return NULL;
+    }
+    CgCtx cx = { 0 }, *c = &cx;
+    c->fm = m;
+    c->opt = *o;
+    c->host = o->host;
+    c->wave_size = cg_wave_size(o);
+    char *triple = NULL;
+    c->TM = make_tm(o, &triple);
+    if (!c->TM) {
+        LLVMDisposeMessage(triple);
+        return NULL;
+    }
+    c->C = LLVMContextCreate();
+    c->M = LLVMModuleCreateWithNameInContext(m->source_name ? m->source_name : "fx", c->C);
+    LLVMSetTarget(c->M, triple);
+    c->TD = LLVMCreateTargetDataLayout(c->TM);
+    char *dl = LLVMCopyStringRepOfTargetData(c->TD);
+    LLVMSetDataLayout(c->M, dl);
+    LLVMDisposeMessage(dl);
+    if (!c->host) {
+        LLVMValueRef v = LLVMConstInt(LLVMInt32TypeInContext(c->C), 500, 0);
+        LLVMAddModuleFlag(c->M, LLVMModuleFlagBehaviorError, "amdhsa_code_object_version", 26,
+                          LLVMValueAsMetadata(v));
+    }
+    c->B = LLVMCreateBuilderInContext(c->C);
+
+    cg_declare_funcs(c);
+    if (c->host)
+        cg_layout_shared(c);
+    for (int k = 0; k < m->funcs.len; k++) {
+        CgFunc *cf = cg_map_get(&c->funcs, m->funcs.items[k]);
+        cg_begin_func(c, cf);
+        cg_emit_body(c, &cf->f->body);
+        cg_end_func(c);
+        if (c->host && cf->f->kind == FXF_KERNEL)
+            cg_host_entry_points(c, cf);
+    }
+    bool ok = c->errors == 0 && link_helpers(c, triple);
+    if (ok) {
+        char *msg = NULL;
+        if (LLVMVerifyModule(c->M, LLVMReturnStatusAction, &msg)) {
+            diag_error(no_loc, "internal compiler error: the generated LLVM module does not verify:\n%s",
+                       msg ? msg : "");
+            ok = false;
+        }
+        LLVMDisposeMessage(msg);
+    }
+    LLVMDisposeBuilder(c->B);
+    LLVMDisposeTargetData(c->TD);
+    LLVMDisposeMessage(triple);
+    cg_map_free(&c->values);
+    cg_map_free(&c->funcs);
+    cg_map_free(&c->shared);
+    free(c->helper_ir);
+    if (!ok) {
+        LLVMDisposeModule(c->M);
+        LLVMContextDispose(c->C);
+        LLVMDisposeTargetMachine(c->TM);
+        return NULL;
+    }
+    CgModule *cm = calloc(1, sizeof *cm);
+    if (!cm) {
+        fputs("fxcc: out of memory\n", stderr);
+        abort();
+    }
+    cm->ctx = c->C;
+    cm->mod = c->M;
+    cm->tm = c->TM;
+    cm->host = c->host;
+    cm->opt_level = o->opt_level;
+    describe(cm, m);
+    return cm;
+}
+
+bool cg_optimize(CgModule *cm)
+{
+    char passes[32];
+    int o = cm->opt_level < 0 ? 0 : cm->opt_level > 3 ? 3 : cm->opt_level;
+    snprintf(passes, sizeof passes, "default<O%d>", o);
+    snprintf(g_what, sizeof g_what, "%s", cm->what ? cm->what : "");
+    LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef err = LLVMRunPasses(cm->mod, passes, cm->tm, opts);
+    LLVMDisposePassBuilderOptions(opts);
+    if (err) {
+        char *msg = LLVMGetErrorMessage(err);
+        diag_error(no_loc, "internal compiler error: LLVM passes failed: %s", msg);
+        LLVMDisposeErrorMessage(msg);
+        return false;
+    }
+    return true;
+}
+
+LLVMModuleRef cg_llvm_module(CgModule *cm)
+{
+    return cm->mod;
+}
+
+void cg_release(CgModule *cm, LLVMModuleRef *mod, LLVMContextRef *ctx)
+{
+    *mod = cm->mod;
+    *ctx = cm->ctx;
+    LLVMDisposeTargetMachine(cm->tm);
+    free(cm->what);
+    free(cm);
+}
+
+void cg_free(CgModule *cm)
+{
+    if (!cm)
+        return;
+    LLVMDisposeModule(cm->mod);
+    LLVMContextDispose(cm->ctx);
+    LLVMDisposeTargetMachine(cm->tm);
+    free(cm->what);
+    free(cm);
+}
+
+/* ---- writing ---- */
+
+/* "<dir>/.<base>.<pid>.<n><suffix>" next to `path`. */
+static char *temp_name_near(const char *path, const char *suffix)
+{
+    static unsigned counter;
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path + 1) : 0;
+    const char *base = slash ? slash + 1 : path;
+    size_t n = strlen(path) + strlen(suffix) + 64;
+    char *t = malloc(n);
+    if (!t)
+        abort();
+    snprintf(t, n, "%.*s.%s.%ld.%u%s", (int)dirlen, path, base, (long)getpid(), counter++, suffix);
+    return t;
+}
+
+static bool write_all(int fd, const char *data, size_t len)
+{
+    while (len) {
+        ssize_t w = write(fd, data, len);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return false;
+        }
+        data += w;
+        len -= (size_t)w;
+    }
+    return true;
+}
+
+static bool write_stdout(const char *data, size_t len)
+{
+    fflush(stdout);
+    if (!write_all(STDOUT_FILENO, data, len)) {
+        diag_error(no_loc, "cannot write to standard output: %s", strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+static mode_t file_mode(void)
+{
+    mode_t um = umask(0);
+    umask(um);
+    return 0666 & ~um;
+}
+
+/* Writes data to a temporary file next to path, then renames it over path. */
+static bool write_file(const char *path, const char *data, size_t len)
+{
+    if (strcmp(path, "-") == 0)
+        return write_stdout(data, len);
+    char *tmp = temp_name_near(path, ".tmp");
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, file_mode());
+    bool ok = fd >= 0;
+    int e = errno;
+    if (ok) {
+        ok = write_all(fd, data, len);
+        e = errno;
+        if (close(fd) != 0 && ok) {
+            ok = false;
+            e = errno;
+        }
+        if (ok && rename(tmp, path) != 0) {
+            ok = false;
+            e = errno;
+        }
+        if (!ok)
+            unlink(tmp);
+    }
+    if (!ok)
+        diag_error(no_loc, "cannot write '%s': %s", path, strerror(e));
+    free(tmp);
+    return ok;
+}
+
+static LLVMMemoryBufferRef emit(CgModule *cm, LLVMCodeGenFileType type)
+{
+    snprintf(g_what, sizeof g_what, "%s", cm->what ? cm->what : "");
+    /* the AMDGPU backend changes the module it emits: always emit a copy */
+    LLVMModuleRef clone = LLVMCloneModule(cm->mod);
+    char *err = NULL;
+    LLVMMemoryBufferRef buf = NULL;
+    if (LLVMTargetMachineEmitToMemoryBuffer(cm->tm, clone, type, &err, &buf)) {
+        diag_error(no_loc, "internal compiler error: code generation failed: %s", err ? err : "?");
+        LLVMDisposeMessage(err);
+        buf = NULL;
+    }
+    LLVMDisposeModule(clone);
+    return buf;
+}
+
+static bool run_lld(const char *in, const char *out)
+{
+    char *argv[] = { (char *)FX_LLD, "--no-undefined", "-shared", (char *)in, "-o", (char *)out, NULL };
+    pid_t pid;
+    int rc = posix_spawnp(&pid, FX_LLD, NULL, NULL, argv, environ);
+    if (rc != 0) {
+        diag_error(no_loc, "cannot run the linker '%s': %s", FX_LLD, strerror(rc));
+        return false;
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0) {
+        if (errno != EINTR) {
+            diag_error(no_loc, "waiting for '%s': %s", FX_LLD, strerror(errno));
+            return false;
+        }
+    }
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        diag_error(no_loc, "the linker '%s' failed (%s %d)", FX_LLD,
+                   WIFEXITED(st) ? "exit status" : "signal",
+                   WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+        return false;
+    }
+    return true;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    size_t r;
+    while (buf && (r = fread(buf + n, 1, cap - n, f)) > 0) {
+        n += r;
+        if (n == cap) {
+            char *nb = realloc(buf, cap *= 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+            }
+            buf = nb;
+        }
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+static bool write_hsaco(CgModule *cm, const char *path)
+{
+    if (cm->host) {
+        diag_error(no_loc, "a linked code object (.hsaco) needs the AMDGPU target; "
+                           "use -c or -S with --target=host");
+        return false;
+    }
+    LLVMMemoryBufferRef obj = emit(cm, LLVMObjectFile);
+    if (!obj)
+        return false;
+    bool to_stdout = strcmp(path, "-") == 0;
+    char *near;
+    if (to_stdout) {
+        const char *td = getenv("TMPDIR");
+        near = malloc(strlen(td && *td ? td : "/tmp") + 16);
+        if (!near)
+            abort();
+        sprintf(near, "%s/fxcc-out", td && *td ? td : "/tmp");
+    } else {
+        near = strdup(path);
+    }
+    char *objtmp = temp_name_near(near, ".o");
+    char *outtmp = temp_name_near(near, ".hsaco");
+    bool ok = false;
+    int fd = open(objtmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        diag_error(no_loc, "cannot write '%s': %s", to_stdout ? objtmp : path, strerror(errno));
+    } else {
+        bool w = write_all(fd, LLVMGetBufferStart(obj), LLVMGetBufferSize(obj));
+        int e = errno;
+        if (close(fd) != 0 && w) {
+            w = false;
+            e = errno;
+        }
+        if (!w)
+            diag_error(no_loc, "cannot write '%s': %s", objtmp, strerror(e));
+        else if (run_lld(objtmp, outtmp)) {
+            if (to_stdout) {
+                size_t len;
+                char *data = slurp(outtmp, &len);
+                if (!data)
+                    diag_error(no_loc, "cannot read '%s': %s", outtmp, strerror(errno));
+                else
+                    ok = write_stdout(data, len);
+                free(data);
+            } else if (rename(outtmp, path) != 0) {
+                diag_error(no_loc, "cannot write '%s': %s", path, strerror(errno));
+            } else {
+                ok = true;
+            }
+        }
+    }
+    unlink(objtmp);
+    if (!ok || to_stdout)
+        unlink(outtmp);
+    free(objtmp);
+    free(outtmp);
+    free(near);
+    LLVMDisposeMemoryBuffer(obj);
+    return ok;
+}
+
+bool cg_write(CgModule *cm, CgOutputKind kind, const char *path)
+{
+    switch (kind) {
+    case CG_OUT_LL: {
+        char *s = LLVMPrintModuleToString(cm->mod);
+        bool ok = write_file(path, s, strlen(s));
+        LLVMDisposeMessage(s);
+        return ok;
+    }
+    case CG_OUT_BC: {
+        LLVMMemoryBufferRef b = LLVMWriteBitcodeToMemoryBuffer(cm->mod);
+        bool ok = write_file(path, LLVMGetBufferStart(b), LLVMGetBufferSize(b));
+        LLVMDisposeMemoryBuffer(b);
+        return ok;
+    }
+    case CG_OUT_ASM:
+    case CG_OUT_OBJ: {
+        LLVMMemoryBufferRef b = emit(cm, kind == CG_OUT_ASM ? LLVMAssemblyFile : LLVMObjectFile);
+        if (!b)
+            return false;
+        bool ok = write_file(path, LLVMGetBufferStart(b), LLVMGetBufferSize(b));
+        LLVMDisposeMemoryBuffer(b);
+        return ok;
+    }
+    case CG_OUT_HSACO:
+        return write_hsaco(cm, path);
+    }
+    return false;
+}

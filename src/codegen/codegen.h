@@ -1,0 +1,58 @@
+/* codegen.h - FXIR -> LLVM IR (through the LLVM C API only) and emission of
+ * .ll / .bc / .s / .o / .hsaco.
+ *
+ * Device target: amdgcn-amd-amdhsa, code object v5, one amdgpu_kernel per
+ * `kernel`, `fn`s as internal always-inline functions.
+ * Host target (--target=host): the same kernels as ordinary functions plus, for
+ * each kernel K, the exported entry points described in runtime/fxhost.h
+ * (K__fxhost, K__fxshared, K__fxbarrier). */
+#ifndef FX_CODEGEN_H
+#define FX_CODEGEN_H
+#include <stdbool.h>
+#include <llvm-c/Core.h>
+#include "fxir/fxir.h"
+
+typedef enum { CG_OUT_LL, CG_OUT_BC, CG_OUT_ASM, CG_OUT_OBJ, CG_OUT_HSACO } CgOutputKind;
+
+typedef struct CgOptions {
+    const char *arch;   /* AMDGPU processor, e.g. "gfx942" (ignored for the host) */
+    bool host;          /* --target=host */
+    int opt_level;      /* 0..3 */
+} CgOptions;
+
+/* Owns its LLVMContext, module and target machine. */
+typedef struct CgModule CgModule;
+
+/* Any gfx processor that LLVM 19's AMDGPU target knows ("gfx90a", "gfx1201",
+ * "gfx11-generic", ...). */
+bool cg_arch_known(const char *arch);
+
+/* Wave size of the processor: 64 for GCN/CDNA (gfx6..gfx9), 32 for RDNA
+ * (gfx10+), 1 for the host. */
+int cg_wave_size(const CgOptions *o);
+
+/* Builds the LLVM module and verifies it. Unsupported constructs are reported
+ * with located diag_error()s; a verifier failure is reported as an "internal
+ * compiler error". Either way NULL is returned and nothing is leaked. */
+CgModule *cg_build(FxModule *m, const CgOptions *o);
+
+/* Runs LLVM's "default<On>" pipeline (O0 included: it runs the always-inliner). */
+bool cg_optimize(CgModule *cm);
+
+/* Writes the module. path "-" is stdout. A file is written under a temporary
+ * name in the same directory and renamed on success; on failure nothing is left
+ * behind. CG_OUT_HSACO links the object with FX_LLD (device target only). */
+bool cg_write(CgModule *cm, CgOutputKind kind, const char *path);
+
+LLVMModuleRef cg_llvm_module(CgModule *cm);
+
+/* Hands the module and its context to the caller (for the JIT); cm is freed. */
+void cg_release(CgModule *cm, LLVMModuleRef *mod, LLVMContextRef *ctx);
+void cg_free(CgModule *cm);
+
+/* LLVMInstallFatalErrorHandler: an LLVM fatal error prints
+ * "fxcc: internal compiler error: ..." (naming the kernels being compiled) and
+ * exits with status 70. */
+void cg_install_fatal_handler(void);
+
+#endif

@@ -1,0 +1,174 @@
+/* fxcc.c - the compiler's command line: parse options, run the pipeline,
+ * write the requested output. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "driver/pipeline.h"
+#include "fx_config.h"
+#include "sema/fold.h"
+
+static int eval_expression(FxCompilation *c, const char *text)
+{
+    SrcFile *f = diag_file_from_string("<eval>", text);
+    AstNode *e = parse_expression(c->arena, f);
+    int rc = 1;
+    Val *v = e ? sema_eval(c->sema, e) : NULL;
+    if (v && !v->is_static) {
+        diag_error(e->loc, "a run-time value cannot be printed%s",
+                   v->type->kind == TY_VECTOR ? " (a vector is always a run-time value)" : "");
+    } else if (v && (v->type->kind == TY_FUNC || v->type->kind == TY_MODULE || v->type->kind == TY_SPECIAL)) {
+        diag_error(e->loc, "'%s' is not a value that can be printed", v->str ? v->str : "expression");
+    } else if (v) {
+        fold_print(stdout, v, true);
+        putchar('\n');
+        rc = 0;
+    }
+    diag_free_file(f);
+    return rc;
+}
+
+static CgOutputKind output_kind(const FxOptions *o)
+{
+    if (o->emit_llvm)
+        return o->opt_S ? CG_OUT_LL : CG_OUT_BC;
+    if (o->opt_S)
+        return CG_OUT_ASM;
+    if (o->opt_c || o->host)
+        return CG_OUT_OBJ;
+    return CG_OUT_HSACO;
+}
+
+/* gcc's rule: the input's base name with the output's extension, in the
+ * current directory. */
+static const char *default_output(Arena *a, const char *input, CgOutputKind k)
+{
+    static const char *const ext[] = { ".ll", ".bc", ".s", ".o", ".hsaco" };
+    const char *base = strrchr(input, '/');
+    base = base ? base + 1 : input;
+    const char *dot = strrchr(base, '.');
+    size_t n = dot ? (size_t)(dot - base) : strlen(base);
+    return arena_printf(a, "%.*s%s", (int)n, base, ext[k]);
+}
+
+/* -MD: "target: input imports..." as gcc writes it, to -MF or OUTPUT.d. */
+static bool write_depfile(FxCompilation *c, const char *output)
+{
+    const FxOptions *o = c->opts;
+    const char *target = o->mt ? o->mt : output;
+    const char *path = o->mf;
+    if (!path) {
+        const char *dot = strrchr(output, '.');
+        size_t n = dot && !strchr(dot, '/') ? (size_t)(dot - output) : strlen(output);
+        path = arena_printf(c->arena, "%.*s.d", (int)n, output);
+    }
+    char *tmp = arena_printf(c->arena, "%s.tmp%d", path, (int)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        diag_error((Loc){ 0 }, "cannot write dependency file '%s'", path);
+        return false;
+    }
+    fprintf(f, "%s: %s", target, o->input);
+    int n = sema_dependency_count(c->sema);
+    for (int i = 0; i < n; i++)
+        fprintf(f, " \\\n  %s", sema_dependency(c->sema, i));
+    fputc('\n', f);
+    bool ok = fclose(f) == 0 && rename(tmp, path) == 0;
+    if (!ok) {
+        remove(tmp);
+        diag_error((Loc){ 0 }, "cannot write dependency file '%s'", path);
+    }
+    return ok;
+}
+
+static int compile(FxCompilation *c)
+{
+    const FxOptions *o = c->opts;
+    if (o->print_plan) {
+        diag_error((Loc){ 0 }, "--print-plan: tensor programs are not supported yet");
+        return 1;
+    }
+    if (!pipe_lower(c))
+        return 1;
+    if (o->print_after) {
+        if (strcmp(o->print_after, "sema") != 0) {
+            opt_usage_error("--print-after: unknown pass '%s'; available: sema", o->print_after);
+            return 2;
+        }
+        fxir_print_module(stdout, c->module);
+        return 0;
+    }
+    CgModule *m = pipe_codegen(c, o->host);
+    if (!m)
+        return 1;
+    CgOutputKind kind = output_kind(o);
+    if (kind == CG_OUT_HSACO && o->host) {
+        cg_free(m);
+        opt_usage_error("a linked .hsaco needs the AMDGPU target; use -c, -S or --emit-llvm with --target=host");
+        return 2;
+    }
+    const char *out = o->output ? o->output : default_output(c->arena, o->input, kind);
+    bool ok = cg_write(m, kind, out);
+    cg_free(m);
+    if (ok && o->md && strcmp(out, "-") != 0)
+        ok = write_depfile(c, out);
+    return ok ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+    cg_install_fatal_handler();
+    Arena *args = arena_new();
+    FxOptions o;
+    opt_defaults(&o);
+    int rc = 2;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            opt_print_help("fxcc");
+            rc = 0;
+            goto done;
+        }
+        if (!strcmp(a, "--version")) {
+            printf("fxcc %s (LLVM 19 AMDGPU backend)\n", FX_VERSION);
+            rc = 0;
+            goto done;
+        }
+        int r = opt_parse_one(args, &o, argc, argv, &i);
+        if (r < 0)
+            goto done;
+        if (r > 0)
+            continue;
+        if (a[0] == '-') {
+            opt_usage_error("unknown option '%s'", a);
+            goto done;
+        }
+        if (o.input) {
+            opt_usage_error("more than one input file: '%s' and '%s'", o.input, a);
+            goto done;
+        }
+        o.input = a;
+    }
+    if (!o.input && !o.eval) {
+        opt_usage_error("no input file");
+        goto done;
+    }
+    if (!opt_finish(&o))
+        goto done;
+    FxCompilation c;
+    pipe_init(&c, &o);
+    if (!pipe_parse(&c))
+        rc = 1;
+    else if (o.emit_ast) {
+        ast_dump(stdout, c.ast);
+        rc = 0;
+    } else if (o.eval)
+        rc = eval_expression(&c, o.eval);
+    else
+        rc = compile(&c);
+    pipe_free(&c);
+done:
+    arena_free(args);
+    fflush(stdout);
+    return rc;
+}

@@ -1,0 +1,525 @@
+/* fxrun.c - runs a kernel on the host CPU: compiles FILE.fx for the host,
+ * JITs it, builds the arguments from NAME=VALUE, launches, prints results. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "driver/pipeline.h"
+#include "fx_config.h"
+#include "runtime/fxrt.h"
+#include "sema/fold.h"
+
+typedef struct Arg {
+    const char *name;
+    const char *text;       /* VALUE as written */
+    bool used;
+} Arg;
+
+typedef struct Buffer {
+    const Type *elem;       /* scalar element type */
+    size_t count;
+    unsigned char *data;
+} Buffer;
+
+typedef struct Run {
+    FxCompilation comp;
+    FxFunc *kernel;
+    Arg *args;
+    int nargs;
+    const char **prints;
+    int nprints;
+    const char **saves;     /* NAME=FILE */
+    int nsaves;
+    unsigned grid[3], block[3];
+    Buffer *buffers;        /* per parameter (NULL data for scalars) */
+    unsigned char (*scalars)[16];
+    Val **scalar_vals;
+} Run;
+
+static int fail(const char *fmt, const char *a, const char *b)
+{
+    fputs("fxrun: error: ", stderr);
+    fprintf(stderr, fmt, a, b);
+    fputc('\n', stderr);
+    return 1;
+}
+
+/* ---- values <-> storage bytes ---- */
+
+static size_t elem_bytes(const Type *t)
+{
+    return (size_t)type_storage_bits(t) / 8;
+}
+
+static void store_scalar(const Val *v, unsigned char *dst)
+{
+    size_t n = elem_bytes(v->type);
+    BigInt b = type_info(v->type->scalar)->fmt ? big_from_u64(v->bits) : v->i;
+    for (size_t k = 0; k < n; k++)
+        dst[k] = (unsigned char)(b.w[k / 8] >> (8 * (k % 8)));
+}
+
+static Val *load_scalar(Arena *a, const Type *t, const unsigned char *src)
+{
+    size_t n = elem_bytes(t);
+    BigInt b = big_from_u64(0);
+    for (size_t k = 0; k < n; k++)
+        b.w[k / 8] |= (uint64_t)src[k] << (8 * (k % 8));
+    ScalarId s = t->scalar;
+    if (type_info(s)->fmt)
+        return fold_make_float(a, s, b.w[0], (Loc){ 0 });
+    /* Sign-extend from the storage width, then wrap to the value width. */
+    return fold_make_int(a, s, big_wrap(b, (int)n * 8, type_info(s)->is_signed), (Loc){ 0 });
+}
+
+/* ---- argument parsing ---- */
+
+static bool parse_dims(const char *s, unsigned out[3])
+{
+    out[0] = out[1] = out[2] = 1;
+    for (int k = 0; k < 3; k++) {
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (end == s || v < 1 || v > (1L << 30))
+            return false;
+        out[k] = (unsigned)v;
+        if (!*end)
+            return true;
+        if (*end != ',')
+            return false;
+        s = end + 1;
+    }
+    return false;
+}
+
+static Val *static_value(Run *r, AstNode *e)
+{
+    return sema_eval_static(r->comp.sema, e);
+}
+
+static const Type *type_arg(Run *r, AstNode *e, const char *what)
+{
+    Val *v = static_value(r, e);
+    if (!v)
+        return NULL;
+    if (v->type->kind != TY_TYPE || v->tval->kind != TY_SCALAR) {
+        diag_error(e->loc, "%s expects a scalar type such as Float32", what);
+        return NULL;
+    }
+    return v->tval;
+}
+
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* zeros(T, n...), iota(T, n...), rand(T, n..., seed=S) */
+static bool generated_buffer(Run *r, AstNode *call, const char *fn, Buffer *b)
+{
+    Arena *a = r->comp.arena;
+    if (call->list.len < 2) {
+        diag_error(call->loc, "%s() needs an element type and at least one size: %s(Float32, 1024)", fn, fn);
+        return false;
+    }
+    b->elem = type_arg(r, call->list.items[0], fn);
+    if (!b->elem)
+        return false;
+    size_t count = 1;
+    uint64_t seed = 1;
+    for (int k = 1; k < call->list.len; k++) {
+        AstNode *d = call->list.items[k];
+        bool is_seed = d->kind == AST_KWARG && strcmp(d->name, "seed") == 0 && strcmp(fn, "rand") == 0;
+        Val *v = static_value(r, d->kind == AST_KWARG ? d->a : d);
+        if (!v)
+            return false;
+        if (d->kind == AST_KWARG && !is_seed) {
+            diag_error(d->loc, "%s() has no keyword argument '%s'", fn, d->name);
+            return false;
+        }
+        bool is_int = v->type->kind == TY_LITINT || (v->type->kind == TY_SCALAR && type_is_int(v->type->scalar));
+        if (!is_int || big_sign(v->i) < 0 || !big_fits(v->i, 40, false)) {
+            diag_error(d->loc, "%s() sizes and seeds are non-negative integers", fn);
+            return false;
+        }
+        if (is_seed)
+            seed = big_to_u64(v->i);
+        else
+            count *= big_to_u64(v->i);
+    }
+    b->count = count;
+    b->data = calloc(count ? count : 1, elem_bytes(b->elem));
+    ScalarId s = b->elem->scalar;
+    bool flt = type_info(s)->fmt != NULL;
+    for (size_t i = 0; i < count && strcmp(fn, "zeros") != 0; i++) {
+        Val *v;
+        if (strcmp(fn, "iota") == 0) {
+            v = fold_convert(a, fold_make_litint(a, big_from_u64(i), call->loc), s, FF_RNE, call->loc);
+        } else if (flt) { /* uniform in [-1, 1) */
+            double d = (double)(rng_next(&seed) >> 11) * 0x1p-53 * 2.0 - 1.0;
+            v = fold_convert(a, fold_make_litfloat(a, d, call->loc), s, FF_RNE, call->loc);
+        } else {          /* integers: uniform in [-100, 100), wrapped to the type */
+            int64_t x = (int64_t)(rng_next(&seed) % 200) - 100;
+            v = fold_make_int(a, s, big_from_i64(x), call->loc);
+        }
+        store_scalar(v, b->data + i * elem_bytes(b->elem));
+    }
+    return true;
+}
+
+/* Float32[1, 2, fx.nan]: each element converted as Float32(...) converts. */
+static bool literal_buffer(Run *r, AstNode *e, Buffer *b)
+{
+    Val *tv = static_value(r, e->a);
+    if (!tv)
+        return false;
+    if (tv->type->kind != TY_TYPE || tv->tval->kind != TY_SCALAR) {
+        diag_error(e->a->loc, "a buffer is written T[v0, v1, ...] with a scalar type T");
+        return false;
+    }
+    b->elem = tv->tval;
+    b->count = (size_t)e->list.len;
+    b->data = calloc(b->count ? b->count : 1, elem_bytes(b->elem));
+    for (int i = 0; i < e->list.len; i++) {
+        Val *v = static_value(r, e->list.items[i]);
+        if (!v)
+            return false;
+        if (!sema_value_is_number(v)) {
+            diag_error(e->list.items[i]->loc, "a buffer element must be a number");
+            return false;
+        }
+        v = fold_convert(r->comp.arena, v, b->elem->scalar, FF_RNE, v->loc);
+        store_scalar(v, b->data + (size_t)i * elem_bytes(b->elem));
+    }
+    return true;
+}
+
+static bool file_buffer(Run *r, const char *path, const Type *want, Buffer *b)
+{
+    (void)r;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fail("cannot read '%s': %s", path, strerror(errno));
+        return false;
+    }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    size_t eb = elem_bytes(want);
+    if (n < 0 || (size_t)n % eb != 0) {
+        fclose(f);
+        fail("'%s': its size is not a whole number of %s elements", path, type_info(want->scalar)->name);
+        return false;
+    }
+    b->elem = want;
+    b->count = (size_t)n / eb;
+    b->data = calloc(b->count ? b->count : 1, eb);
+    bool ok = fread(b->data, 1, (size_t)n, f) == (size_t)n;
+    fclose(f);
+    if (!ok)
+        fail("cannot read '%s'%s", path, "");
+    return ok;
+}
+
+static bool buffer_arg(Run *r, const FxParam *p, Arg *arg, Buffer *b)
+{
+    const Type *elem = p->type->elem;
+    const Type *scalar = type_scalar(elem->scalar);
+    if (arg->text[0] == '@') {
+        if (!file_buffer(r, arg->text + 1, scalar, b))
+            return false;
+    } else {
+        SrcFile *f = diag_file_from_string(arena_printf(r->comp.arena, "<argument %s>", arg->name), arg->text);
+        ptrvec_push(r->comp.arena, &r->comp.extra_files, f);
+        AstNode *e = parse_expression(r->comp.arena, f);
+        if (!e)
+            return false;
+        const char *fn = e->kind == AST_CALL && e->a->kind == AST_NAME ? e->a->name : NULL;
+        bool ok;
+        if (e->kind == AST_INDEX)
+            ok = literal_buffer(r, e, b);
+        else if (fn && (!strcmp(fn, "zeros") || !strcmp(fn, "iota") || !strcmp(fn, "rand")))
+            ok = generated_buffer(r, e, fn, b);
+        else {
+            diag_error(e->loc, "parameter '%s' is a %s: give a buffer such as Float32[1, 2, 3], zeros(Float32, n), "
+                       "iota(Int32, n), rand(Float32, n, seed=1) or @file.bin",
+                       p->name, type_name(r->comp.arena, p->type));
+            return false;
+        }
+        if (!ok)
+            return false;
+    }
+    if (b->elem->scalar != elem->scalar) {
+        fprintf(stderr, "fxrun: error: parameter '%s' is %s but the buffer holds %s elements\n", p->name,
+                type_name(r->comp.arena, p->type), type_info(b->elem->scalar)->name);
+        return false;
+    }
+    if (elem->kind == TY_VECTOR && b->count % (size_t)elem->lanes != 0) {
+        fprintf(stderr, "fxrun: error: parameter '%s' is %s: the buffer's %zu elements are not whole vectors\n",
+                p->name, type_name(r->comp.arena, p->type), b->count);
+        return false;
+    }
+    return true;
+}
+
+static bool scalar_arg(Run *r, int idx, const FxParam *p, Arg *arg)
+{
+    if (p->type->kind != TY_SCALAR) {
+        fprintf(stderr, "fxrun: error: parameter '%s' of type %s cannot be given on the command line yet\n",
+                p->name, type_name(r->comp.arena, p->type));
+        return false;
+    }
+    SrcFile *f = diag_file_from_string(arena_printf(r->comp.arena, "<argument %s>", arg->name), arg->text);
+    ptrvec_push(r->comp.arena, &r->comp.extra_files, f);
+    AstNode *e = parse_expression(r->comp.arena, f);
+    Val *v = e ? static_value(r, e) : NULL;
+    if (!v)
+        return false;
+    if (!sema_value_is_number(v)) {
+        diag_error(e->loc, "parameter '%s' is %s: expected a number", p->name, type_name(r->comp.arena, p->type));
+        return false;
+    }
+    v = fold_convert(r->comp.arena, v, p->type->scalar, FF_RNE, v->loc);
+    r->scalar_vals[idx] = v;
+    store_scalar(v, r->scalars[idx]);
+    return true;
+}
+
+static Arg *find_arg(Run *r, const char *name)
+{
+    for (int i = 0; i < r->nargs; i++)
+        if (strcmp(r->args[i].name, name) == 0)
+            return &r->args[i];
+    return NULL;
+}
+
+static bool build_args(Run *r, void **argv)
+{
+    FxFunc *k = r->kernel;
+    r->buffers = calloc((size_t)k->nparams + 1, sizeof(Buffer));
+    r->scalars = calloc((size_t)k->nparams + 1, 16);
+    r->scalar_vals = calloc((size_t)k->nparams + 1, sizeof(Val *));
+    for (int i = 0; i < k->nparams; i++) {
+        const FxParam *p = &k->params[i];
+        Arg *arg = find_arg(r, p->name);
+        if (!arg) {
+            fprintf(stderr, "fxrun: error: missing argument for parameter '%s: %s' of kernel '%s'\n", p->name,
+                    type_name(r->comp.arena, p->type), k->name);
+            return false;
+        }
+        arg->used = true;
+        if (p->type->kind == TY_PTR) {
+            if (!buffer_arg(r, p, arg, &r->buffers[i]))
+                return false;
+            argv[i] = &r->buffers[i].data;
+        } else {
+            if (!scalar_arg(r, i, p, arg))
+                return false;
+            argv[i] = r->scalars[i];
+        }
+    }
+    for (int i = 0; i < r->nargs; i++)
+        if (!r->args[i].used) {
+            fprintf(stderr, "fxrun: error: kernel '%s' has no parameter named '%s'\n", k->name, r->args[i].name);
+            return false;
+        }
+    return true;
+}
+
+/* ---- results ---- */
+
+static int param_index(Run *r, const char *name)
+{
+    for (int i = 0; i < r->kernel->nparams; i++)
+        if (strcmp(r->kernel->params[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static bool print_param(Run *r, const char *name)
+{
+    int i = param_index(r, name);
+    if (i < 0) {
+        fprintf(stderr, "fxrun: error: --print %s: kernel '%s' has no such parameter\n", name, r->kernel->name);
+        return false;
+    }
+    printf("%s = ", name);
+    if (r->kernel->params[i].type->kind != TY_PTR) {
+        fold_print(stdout, r->scalar_vals[i], false);
+        putchar('\n');
+        return true;
+    }
+    Buffer *b = &r->buffers[i];
+    putchar('[');
+    for (size_t k = 0; k < b->count; k++) {
+        if (k)
+            fputs(", ", stdout);
+        fold_print(stdout, load_scalar(r->comp.arena, b->elem, b->data + k * elem_bytes(b->elem)), false);
+    }
+    puts("]");
+    return true;
+}
+
+static bool save_param(Run *r, const char *spec)
+{
+    const char *eq = strchr(spec, '=');
+    char *name = eq ? strndup(spec, (size_t)(eq - spec)) : strdup(spec);
+    int i = param_index(r, name);
+    bool ok = false;
+    if (!eq || i < 0 || r->kernel->params[i].type->kind != TY_PTR) {
+        fprintf(stderr, "fxrun: error: --save expects BUFFER=FILE naming a buffer parameter, got '%s'\n", spec);
+    } else {
+        char *tmp = arena_printf(r->comp.arena, "%s.tmp", eq + 1);
+        FILE *f = fopen(tmp, "wb");
+        Buffer *b = &r->buffers[i];
+        ok = f && fwrite(b->data, elem_bytes(b->elem), b->count, f) == b->count;
+        ok = f && fclose(f) == 0 && ok && rename(tmp, eq + 1) == 0;
+        if (!ok) {
+            remove(tmp);
+            fprintf(stderr, "fxrun: error: cannot write '%s'\n", eq + 1);
+        }
+    }
+    free(name);
+    return ok;
+}
+
+/* ---- main ---- */
+
+static int usage(void)
+{
+    fputs("usage: fxrun FILE.fx ENTRY [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [fxcc options]\n"
+          "             [NAME=VALUE ...] [--print NAME ...] [--save NAME=FILE]\n", stderr);
+    return 2;
+}
+
+static int parse_command_line(Run *r, FxOptions *o, Arena *a, int argc, char **argv, const char **entry)
+{
+    r->args = calloc((size_t)argc, sizeof(Arg));
+    r->prints = calloc((size_t)argc, sizeof(char *));
+    r->saves = calloc((size_t)argc, sizeof(char *));
+    r->grid[0] = r->grid[1] = r->grid[2] = 1;
+    r->block[0] = r->block[1] = r->block[2] = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
+            usage();
+            return 0;
+        }
+        if ((!strcmp(s, "--grid") || !strcmp(s, "--block")) && i + 1 < argc) {
+            if (!parse_dims(argv[i + 1], s[2] == 'g' ? r->grid : r->block)) {
+                fprintf(stderr, "fxrun: error: %s expects X[,Y[,Z]] with positive sizes, got '%s'\n", s, argv[i + 1]);
+                return 2;
+            }
+            i++;
+            continue;
+        }
+        if ((!strcmp(s, "--print") || !strcmp(s, "--save")) && i + 1 < argc) {
+            if (s[2] == 'p')
+                r->prints[r->nprints++] = argv[++i];
+            else
+                r->saves[r->nsaves++] = argv[++i];
+            continue;
+        }
+        int rc = opt_parse_one(a, o, argc, argv, &i);
+        if (rc < 0)
+            return 2;
+        if (rc > 0)
+            continue;
+        const char *eq = strchr(s, '=');
+        if (s[0] != '-' && eq && eq != s) {
+            r->args[r->nargs].name = strndup(s, (size_t)(eq - s));
+            r->args[r->nargs++].text = eq + 1;
+        } else if (s[0] != '-' && !o->input) {
+            o->input = s;
+        } else if (s[0] != '-' && !*entry) {
+            *entry = s;
+        } else {
+            fprintf(stderr, "fxrun: error: unexpected argument '%s'\n", s);
+            return usage();
+        }
+    }
+    if (!o->input || !*entry)
+        return usage();
+    o->host = true;
+    return -1;
+}
+
+static int run(Run *r, const FxOptions *o, const char *entry)
+{
+    FxCompilation *c = &r->comp;
+    pipe_init(c, o);
+    if (!pipe_parse(c) || !pipe_lower(c))
+        return 1;
+    for (int i = 0; i < c->module->funcs.len; i++) {
+        FxFunc *f = c->module->funcs.items[i];
+        if (f->kind == FXF_KERNEL && strcmp(f->name, entry) == 0)
+            r->kernel = f;
+    }
+    if (!r->kernel) {
+        fprintf(stderr, "fxrun: error: '%s' has no kernel named '%s'\n", o->input, entry);
+        return 1;
+    }
+    void **argv = calloc((size_t)r->kernel->nparams + 1, sizeof(void *));
+    int rc = 1;
+    if (!build_args(r, argv))
+        goto out;
+    CgModule *m = pipe_codegen(c, true);
+    if (!m)
+        goto out;
+    LLVMModuleRef mod;
+    LLVMContextRef ctx;
+    cg_release(m, &mod, &ctx);
+    char *err = NULL;
+    RtHostModule *hm = rt_host_load(mod, ctx, &err);
+    if (!hm || rt_host_launch(hm, r->kernel->name, r->grid, r->block, argv, &err) != 0) {
+        fprintf(stderr, "fxrun: error: %s\n", err ? err : "launch failed");
+        free(err);
+        rt_host_free(hm);
+        goto out;
+    }
+    rt_host_free(hm);
+    rc = 0;
+    for (int i = 0; i < r->nprints; i++)
+        rc |= !print_param(r, r->prints[i]);
+    for (int i = 0; i < r->nsaves; i++)
+        rc |= !save_param(r, r->saves[i]);
+out:
+    free(argv);
+    return rc;
+}
+
+static void free_run(Run *r)
+{
+    for (int i = 0; r->kernel && i < r->kernel->nparams; i++)
+        free(r->buffers[i].data);
+    for (int i = 0; i < r->nargs; i++)
+        free((char *)r->args[i].name);
+    free(r->buffers);
+    free(r->scalars);
+    free(r->scalar_vals);
+    free(r->args);
+    free(r->prints);
+    free(r->saves);
+    pipe_free(&r->comp);
+}
+
+int main(int argc, char **argv)
+{
+    cg_install_fatal_handler();
+    Arena *a = arena_new();
+    FxOptions o;
+    opt_defaults(&o);
+    Run r;
+    memset(&r, 0, sizeof r);
+    const char *entry = NULL;
+    int rc = parse_command_line(&r, &o, a, argc, argv, &entry);
+    if (rc < 0)
+        rc = opt_finish(&o) ? run(&r, &o, entry) : 2;
+    fflush(stdout);
+    free_run(&r);
+    arena_free(a);
+    return rc;
+}

@@ -1,0 +1,243 @@
+/* options.c - parsing of fxcc's options; nothing here compiles anything. */
+#include "driver/options.h"
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sema/sema.h"
+
+void opt_defaults(FxOptions *o)
+{
+    memset(o, 0, sizeof *o);
+    o->arch = "gfx942";
+    o->opt_level = 3;
+    o->fp_contract = true;
+    o->contraction_precision = "native";
+    o->quantize_rescaling = "pow2";
+}
+
+void opt_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("fxcc: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputs("\n(run 'fxcc --help' for the options)\n", stderr);
+    va_end(ap);
+}
+
+void opt_print_help(const char *prog)
+{
+    printf("usage: %s [options] FILE.fx\n"
+           "Compiles .fx kernels to AMDGPU code objects (or host code).\n\n"
+           "Output:\n"
+           "  -o FILE                output file; '-' writes to stdout\n"
+           "  -S                     assembly (.s); with --emit-llvm: LLVM IR text (.ll)\n"
+           "  -c                     relocatable object (.o), not linked\n"
+           "  --emit-llvm            LLVM bitcode (.bc); with -S: .ll\n"
+           "  (default)              linked code object FILE.hsaco\n"
+           "Target:\n"
+           "  --offload-arch=GFX     AMDGPU processor (default gfx942)\n"
+           "  --target=amdgcn-amd-amdhsa|host\n"
+           "  -O0 -O1 -O2 -O3        LLVM optimization level (default -O3)\n"
+           "Source:\n"
+           "  -D NAME=VALUE          override const NAME\n"
+           "  -I DIR                 search DIR for imports\n"
+           "  -MD -MF FILE -MT TARGET   write a Make dependency file\n"
+           "Floating point:\n"
+           "  --fp-contract=on|off   FMA contraction pass (default on)\n"
+           "  --fastmath=SPEC        ambient fast-math flags, e.g. nnan,ninf or fast\n"
+           "  --fast-fp-math         same as --fastmath=fast when --fastmath is absent\n"
+           "  --contraction-precision=native|int8|int2..int7|ozaki|ozaki1[:s]|ozaki2[:L]\n"
+           "  --quantize-rescaling=pow2|direct\n"
+           "Inspection:\n"
+           "  --emit-ast             print the syntax tree\n"
+           "  --print-after=PASS     print FXIR after PASS (sema, or a pass name)\n"
+           "  --print-plan           print the launch plan of programs\n"
+           "  --eval EXPR            print the static value of EXPR, e.g. Uint32(1)\n"
+           "Diagnostics:\n"
+           "  -Werror  -w  -Rpass=fp-contraction  -Rpass-missed  --diagnostics-format=text|json\n"
+           "  --help  --version\n", prog);
+}
+
+/* "-Xvalue", "-X value", "--long=value" or "--long value". */
+static const char *value_of(int argc, char **argv, int *i, const char *flag, bool *ok)
+{
+    const char *arg = argv[*i];
+    size_t n = strlen(flag);
+    *ok = true;
+    if (arg[n] == '=' && flag[1] == '-')
+        return arg + n + 1;
+    if (arg[n] && flag[1] != '-')
+        return arg + n;
+    if (*i + 1 < argc)
+        return argv[++*i];
+    opt_usage_error("option '%s' needs a value", flag);
+    *ok = false;
+    return NULL;
+}
+
+static bool matches(const char *arg, const char *flag)
+{
+    size_t n = strlen(flag);
+    if (strncmp(arg, flag, n) != 0)
+        return false;
+    if (flag[1] == '-')
+        return arg[n] == 0 || arg[n] == '=';
+    return true;
+}
+
+static bool valid_precision(const char *p)
+{
+    if (!strcmp(p, "native") || !strcmp(p, "int8") || !strcmp(p, "ozaki"))
+        return true;
+    if (!strncmp(p, "int", 3) && p[3] >= '2' && p[3] <= '7' && !p[4])
+        return true;
+    if (!strncmp(p, "ozaki1", 6) || !strncmp(p, "ozaki2", 6)) {
+        if (!p[6])
+            return true;
+        if (p[6] != ':' || !p[7])
+            return false;
+        char *end;
+        long v = strtol(p + 7, &end, 10);
+        return !*end && v >= 1 && v <= 64;
+    }
+    return false;
+}
+
+static int parse_value_option(Arena *a, FxOptions *o, int argc, char **argv, int *i)
+{
+    const char *arg = argv[*i];
+    bool ok;
+    const char *v;
+#define VALUE(flag) (v = value_of(argc, argv, i, flag, &ok), ok)
+    if (matches(arg, "-o")) {
+        if (!VALUE("-o")) return -1;
+        o->output = v;
+    } else if (matches(arg, "--offload-arch")) {
+        if (!VALUE("--offload-arch")) return -1;
+        o->arch = v;
+    } else if (matches(arg, "--target")) {
+        if (!VALUE("--target")) return -1;
+        if (strcmp(v, "host") == 0)
+            o->host = true;
+        else if (strcmp(v, "amdgcn-amd-amdhsa") == 0)
+            o->host = false;
+        else {
+            opt_usage_error("unknown target '%s'; expected amdgcn-amd-amdhsa or host", v);
+            return -1;
+        }
+    } else if (matches(arg, "-D")) {
+        if (!VALUE("-D")) return -1;
+        if (!strchr(v, '=') || v[0] == '=') {
+            opt_usage_error("-D expects NAME=VALUE, got '%s'", v);
+            return -1;
+        }
+        ptrvec_push(a, &o->defines, (void *)v);
+    } else if (matches(arg, "-I")) {
+        if (!VALUE("-I")) return -1;
+        ptrvec_push(a, &o->includes, (void *)v);
+    } else if (matches(arg, "-MF")) {
+        if (!VALUE("-MF")) return -1;
+        o->mf = v;
+    } else if (matches(arg, "-MT")) {
+        if (!VALUE("-MT")) return -1;
+        o->mt = v;
+    } else if (matches(arg, "--fp-contract")) {
+        if (!VALUE("--fp-contract")) return -1;
+        if (strcmp(v, "on") && strcmp(v, "off")) {
+            opt_usage_error("--fp-contract expects on or off, got '%s'", v);
+            return -1;
+        }
+        o->fp_contract = strcmp(v, "on") == 0;
+    } else if (matches(arg, "--fastmath")) {
+        if (!VALUE("--fastmath")) return -1;
+        if (!sema_parse_fastmath(v, &o->fastmath)) {
+            opt_usage_error("invalid --fastmath spec '%s'; expected fast, none or a comma-separated list of "
+                            "reassoc, nnan, ninf, nsz, arcp, contract, afn", v);
+            return -1;
+        }
+        o->fastmath_set = true;
+    } else if (matches(arg, "--contraction-precision")) {
+        if (!VALUE("--contraction-precision")) return -1;
+        if (!valid_precision(v)) {
+            opt_usage_error("invalid --contraction-precision '%s'", v);
+            return -1;
+        }
+        o->contraction_precision = v;
+    } else if (matches(arg, "--quantize-rescaling")) {
+        if (!VALUE("--quantize-rescaling")) return -1;
+        if (strcmp(v, "pow2") && strcmp(v, "direct")) {
+            opt_usage_error("--quantize-rescaling expects pow2 or direct, got '%s'", v);
+            return -1;
+        }
+        o->quantize_rescaling = v;
+    } else if (matches(arg, "--print-after")) {
+        if (!VALUE("--print-after")) return -1;
+        o->print_after = v;
+    } else if (matches(arg, "--eval")) {
+        if (!VALUE("--eval")) return -1;
+        o->eval = v;
+    } else if (matches(arg, "--diagnostics-format")) {
+        if (!VALUE("--diagnostics-format")) return -1;
+        if (strcmp(v, "text") && strcmp(v, "json")) {
+            opt_usage_error("--diagnostics-format expects text or json, got '%s'", v);
+            return -1;
+        }
+        o->diag_format = strcmp(v, "json") == 0 ? DIAG_JSON : DIAG_TEXT;
+    } else {
+        return 0;
+    }
+#undef VALUE
+    return 1;
+}
+
+int opt_parse_one(Arena *a, FxOptions *o, int argc, char **argv, int *i)
+{
+    const char *arg = argv[*i];
+    static const struct { const char *flag; size_t off; } flags[] = {
+        { "-S", offsetof(FxOptions, opt_S) },
+        { "-c", offsetof(FxOptions, opt_c) },
+        { "--emit-llvm", offsetof(FxOptions, emit_llvm) },
+        { "-MD", offsetof(FxOptions, md) },
+        { "--fast-fp-math", offsetof(FxOptions, fast_fp_math) },
+        { "--emit-ast", offsetof(FxOptions, emit_ast) },
+        { "--print-plan", offsetof(FxOptions, print_plan) },
+        { "-Werror", offsetof(FxOptions, werror) },
+        { "-w", offsetof(FxOptions, no_warnings) },
+        { "-Rpass-missed", offsetof(FxOptions, rpass_missed) },
+        { "-Rpass-missed=fp-contraction", offsetof(FxOptions, rpass_missed) },
+        { "-Rpass=fp-contraction", offsetof(FxOptions, rpass) },
+    };
+    for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
+        if (strcmp(arg, flags[k].flag) == 0) {
+            *(bool *)((char *)o + flags[k].off) = true;
+            return 1;
+        }
+    if (arg[0] == '-' && arg[1] == 'O' && arg[2] >= '0' && arg[2] <= '3' && !arg[3]) {
+        o->opt_level = arg[2] - '0';
+        return 1;
+    }
+    if (arg[0] == '-' && arg[1] == 'O') {
+        opt_usage_error("unknown optimization level '%s'; expected -O0, -O1, -O2 or -O3", arg);
+        return -1;
+    }
+    return parse_value_option(a, o, argc, argv, i);
+}
+
+bool opt_finish(FxOptions *o)
+{
+    if (o->opt_c && o->opt_S) {
+        opt_usage_error("-c and -S cannot be combined");
+        return false;
+    }
+    if (o->fast_fp_math && !o->fastmath_set)
+        o->fastmath = 0x7f;
+    if (!o->host && !cg_arch_known(o->arch)) {
+        opt_usage_error("unknown --offload-arch '%s'; expected an AMDGPU processor such as gfx90a, gfx942, "
+                        "gfx1100 or gfx1201", o->arch);
+        return false;
+    }
+    return true;
+}

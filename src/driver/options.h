@@ -1,0 +1,41 @@
+/* options.h - the fxcc command line (spec §9), shared by fxcc and fxrun. */
+#ifndef FX_OPTIONS_H
+#define FX_OPTIONS_H
+#include <stdbool.h>
+#include "codegen/codegen.h"
+#include "support/arena.h"
+#include "support/diag.h"
+
+typedef struct FxOptions {
+    const char *input;
+    const char *output;           /* -o; NULL: derived from the input name */
+    bool opt_S, opt_c, emit_llvm;
+    const char *arch;             /* --offload-arch */
+    bool host;                    /* --target=host */
+    int opt_level;
+    PtrVec defines;               /* char*: NAME=VALUE */
+    PtrVec includes;              /* char*: -I dirs */
+    bool md;                      /* -MD */
+    const char *mf, *mt;          /* -MF, -MT */
+    bool fp_contract;
+    unsigned fastmath;            /* ambient flags from --fastmath / --fast-fp-math */
+    bool fastmath_set, fast_fp_math;
+    const char *contraction_precision, *quantize_rescaling;
+    bool emit_ast, print_plan;
+    const char *print_after;
+    const char *eval;
+    bool werror, no_warnings, rpass, rpass_missed;
+    DiagFormat diag_format;
+} FxOptions;
+
+void opt_defaults(FxOptions *o);
+/* Try to consume argv[*i] (and maybe its value) as an fxcc option.
+ * Returns 1 if consumed, 0 if it is not an fxcc option, -1 after printing a
+ * usage error. */
+int opt_parse_one(Arena *a, FxOptions *o, int argc, char **argv, int *i);
+/* Checks combinations after parsing; prints a usage error and returns false. */
+bool opt_finish(FxOptions *o);
+void opt_print_help(const char *prog);
+void opt_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

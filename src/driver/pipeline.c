@@ -1,0 +1,71 @@
+/* pipeline.c - parse -> sema -> FXIR -> (passes) -> LLVM. */
+#include "driver/pipeline.h"
+#include <errno.h>
+#include <string.h>
+
+void pipe_init(FxCompilation *c, const FxOptions *o)
+{
+    memset(c, 0, sizeof *c);
+    c->arena = arena_new();
+    c->opts = o;
+    diag_reset();
+    diag_set_format(o->diag_format);
+    diag_set_werror(o->werror);
+    diag_set_no_warnings(o->no_warnings);
+    SemaOptions *so = &c->sema_opts;
+    so->defines = (const char *const *)o->defines.items;
+    so->ndefines = o->defines.len;
+    so->include_dirs = (const char *const *)o->includes.items;
+    so->nincludes = o->includes.len;
+    so->fastmath = o->fastmath;
+    CgOptions cg = { o->arch, o->host, o->opt_level };
+    so->wave_size = cg_wave_size(&cg);
+    c->sema = sema_new(c->arena, so);
+}
+
+bool pipe_parse(FxCompilation *c)
+{
+    if (!c->opts->input)
+        return true;
+    c->file = diag_load_file(c->opts->input);
+    if (!c->file) {
+        diag_error((Loc){ 0 }, "cannot read '%s': %s", c->opts->input, strerror(errno));
+        return false;
+    }
+    c->ast = parse_file(c->arena, c->file);
+    if (!c->ast)
+        return false;
+    return sema_add_module(c->sema, c->ast) && diag_error_count() == 0;
+}
+
+bool pipe_lower(FxCompilation *c)
+{
+    c->module = sema_lower(c->sema);
+    if (!c->module)
+        return false;
+    c->module->source_name = c->opts->input;
+    return true;
+}
+
+CgModule *pipe_codegen(FxCompilation *c, bool host)
+{
+    CgOptions cg = { c->opts->arch, host, c->opts->opt_level };
+    CgModule *m = cg_build(c->module, &cg);
+    if (!m)
+        return NULL;
+    if (!cg_optimize(m)) {
+        cg_free(m);
+        return NULL;
+    }
+    return m;
+}
+
+void pipe_free(FxCompilation *c)
+{
+    if (c->sema)
+        sema_free(c->sema);
+    diag_free_file(c->file);
+    for (int i = 0; i < c->extra_files.len; i++)
+        diag_free_file(c->extra_files.items[i]);
+    arena_free(c->arena);
+}

@@ -1,0 +1,140 @@
+/* fxir.c - construction and editing of FXIR (the printer is in fxir_print.c). */
+#include "fxir/fxir.h"
+#include <stdarg.h>
+
+FxModule *fxir_module_new(Arena *arena, const char *source_name)
+{
+    FxModule *m = arena_alloc(arena, sizeof *m);
+    m->arena = arena;
+    m->source_name = source_name;
+    return m;
+}
+
+FxFunc *fxir_func_new(FxModule *m, const char *name, FxFuncKind kind, int nparams,
+                      const Type *ret, Loc loc)
+{
+    FxFunc *f = arena_alloc(m->arena, sizeof *f);
+    f->name = name;
+    f->kind = kind;
+    f->nparams = nparams;
+    f->params = arena_alloc(m->arena, sizeof(FxParam) * (size_t)(nparams ? nparams : 1));
+    f->ret = ret;
+    f->launch_bounds = 1024;
+    f->loc = loc;
+    ptrvec_push(m->arena, &m->funcs, f);
+    return f;
+}
+
+FxInst *fxir_new(Arena *a, FxOpcode op, const Type *type, int nops, Loc loc)
+{
+    FxInst *i = arena_alloc(a, sizeof *i);
+    i->op = op;
+    i->type = type ? type : type_simple(TY_VOID);
+    i->nops = nops;
+    i->ops = arena_alloc(a, sizeof(FxInst *) * (size_t)(nops ? nops : 1));
+    i->loc = loc;
+    i->rounding = FF_RNE;
+    return i;
+}
+
+void fxir_append(FxBlock *block, FxInst *inst)
+{
+    inst->parent = block;
+    inst->next = NULL;
+    inst->prev = block->last;
+    if (block->last)
+        block->last->next = inst;
+    else
+        block->first = inst;
+    block->last = inst;
+}
+
+void fxir_insert_before(FxInst *before, FxInst *inst)
+{
+    FxBlock *b = before->parent;
+    inst->parent = b;
+    inst->next = before;
+    inst->prev = before->prev;
+    if (before->prev)
+        before->prev->next = inst;
+    else
+        b->first = inst;
+    before->prev = inst;
+}
+
+void fxir_remove(FxInst *inst)
+{
+    FxBlock *b = inst->parent;
+    if (inst->prev)
+        inst->prev->next = inst->next;
+    else
+        b->first = inst->next;
+    if (inst->next)
+        inst->next->prev = inst->prev;
+    else
+        b->last = inst->prev;
+    inst->prev = inst->next = NULL;
+    inst->parent = NULL;
+}
+
+FxInst *fxir_emit(Arena *a, FxBlock *b, FxOpcode op, int sub, const Type *type,
+                  Loc loc, int nops, ...)
+{
+    FxInst *i = fxir_new(a, op, type, nops, loc);
+    i->sub = sub;
+    va_list ap;
+    va_start(ap, nops);
+    for (int k = 0; k < nops; k++)
+        i->ops[k] = va_arg(ap, FxInst *);
+    va_end(ap);
+    fxir_append(b, i);
+    return i;
+}
+
+FxInst *fxir_emit_const(Arena *a, FxBlock *b, const Type *type, FxConst c, Loc loc)
+{
+    FxInst *i = fxir_new(a, FX_CONST, type, 0, loc);
+    i->cval = c;
+    fxir_append(b, i);
+    return i;
+}
+
+static FxInst *emit_structured(Arena *a, FxBlock *b, FxOpcode op, int nblocks, int nops, Loc loc)
+{
+    FxInst *i = fxir_new(a, op, NULL, nops, loc);
+    i->nblocks = nblocks;
+    i->blocks = arena_alloc(a, sizeof(FxBlock) * (size_t)nblocks);
+    for (int k = 0; k < nblocks; k++)
+        i->blocks[k].owner = i;
+    fxir_append(b, i);
+    return i;
+}
+
+FxInst *fxir_emit_if(Arena *a, FxBlock *b, FxInst *cond, Loc loc)
+{
+    FxInst *i = emit_structured(a, b, FX_IF, 2, 1, loc);
+    i->ops[0] = cond;
+    return i;
+}
+
+FxInst *fxir_emit_loop(Arena *a, FxBlock *b, Loc loc)
+{
+    return emit_structured(a, b, FX_LOOP, 3, 1, loc);
+}
+
+static int count_uses_in(const FxBlock *b, const FxInst *v)
+{
+    int n = 0;
+    for (const FxInst *i = b->first; i; i = i->next) {
+        for (int k = 0; k < i->nops; k++)
+            n += i->ops[k] == v;
+        for (int k = 0; k < i->nblocks; k++)
+            n += count_uses_in(&i->blocks[k], v);
+    }
+    return n;
+}
+
+int fxir_count_uses(FxFunc *f, const FxInst *v)
+{
+    return count_uses_in(&f->body, v);
+}

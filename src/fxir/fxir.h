@@ -1,0 +1,171 @@
+/* fxir.h - FXIR, the project's own typed intermediate representation.
+ *
+ * Sema lowers the typed AST into FXIR; the passes rewrite it; codegen turns it
+ * into LLVM IR. Invariants that every producer keeps and every consumer may
+ * rely on:
+ *  - every instruction has a result type (type_simple(TY_VOID) when none);
+ *  - operands of a binary op, comparison, select arm, min/max, fma all have the
+ *    SAME type: sema makes every promotion an explicit FX_CAST and every
+ *    scalar-to-vector broadcast an explicit FX_SPLAT;
+ *  - control flow is structured (FX_IF, FX_LOOP); a value is visible in its
+ *    own block after its definition and in blocks nested below it;
+ *  - mutable variables live in FX_ALLOCA slots accessed by FX_LOAD/FX_STORE;
+ *    `let` bindings are plain SSA values;
+ *  - semantics of every opcode are exactly those of spec §3.4 (guards
+ *    included): codegen must compute what the constant folder computes. */
+#ifndef FX_FXIR_H
+#define FX_FXIR_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "support/arena.h"
+#include "support/diag.h"
+#include "support/floatfmt.h"
+#include "sema/types.h"
+
+typedef enum {
+    FX_CONST,      /* cval; scalar, or vector = splat of cval */
+    FX_PARAM,      /* param_index */
+    FX_BINOP,      /* sub: FxBinop; ops[0], ops[1] of `type` */
+    FX_CMP,        /* sub: FxCmp; ops of one type; result Boolean (or Booleanx<N>) */
+    FX_UNOP,       /* sub: FxUnop; ops[0] */
+    FX_CAST,       /* ops[0] converted to `type`; rounding (float->float only) */
+    FX_BITCAST,    /* ops[0] reinterpreted as `type` (equal total width) */
+    FX_SELECT,     /* ops[0] cond (Boolean or Booleanx<N>), ops[1] true value, ops[2] false value */
+    FX_FMA,        /* ops[0]*ops[1]+ops[2], one rounding */
+    FX_MATH,       /* sub: FxMathFn; ops[0] (float scalar/vector) */
+    FX_MINMAX,     /* sub: FxMinMax; ops[0], ops[1] */
+    FX_CEILDIV,    /* integer ceil division, ops[0], ops[1] */
+    FX_SPECIAL,    /* sub: FxSpecial; dim 0..2 (x,y,z) where it applies; Int32 */
+    FX_ALLOCA,     /* a variable slot of type `type` (scalar, vector or TY_ARRAY); space */
+    FX_LOAD,       /* ops[0] base (Ptr value or ALLOCA), ops[1..] indices (integers) */
+    FX_STORE,      /* ops[0] base, ops[1] value, ops[2..] indices */
+    FX_ATOMIC,     /* sub: FxAtomic; ops[0] base, ops[1] index, ops[2] value, [ops[3] new value for CAS] */
+    FX_BARRIER,
+    FX_SPLAT,      /* scalar ops[0] broadcast to vector `type` */
+    FX_EXTRACT,    /* ops[0] vector, ops[1] lane index (integer) */
+    FX_INSERT,     /* ops[0] vector, ops[1] scalar, ops[2] lane index; result the new vector */
+    FX_IF,         /* ops[0] Boolean cond; blocks[0] then, blocks[1] else */
+    FX_LOOP,       /* blocks[0] cond (its cond value is ops[0], defined inside blocks[0]),
+                      blocks[1] body, blocks[2] step (runs after the body and on continue) */
+    FX_BREAK,
+    FX_CONTINUE,
+    FX_RETURN,     /* [ops[0]] */
+    FX_CALL,       /* callee, ops = arguments */
+    FX_OPCODE_COUNT
+} FxOpcode;
+
+typedef enum {
+    FXB_ADD, FXB_SUB, FXB_MUL,
+    FXB_DIV,        /* floats only (sema turns integer `/` into float division) */
+    FXB_FLOORDIV,   /* floored for signed ints and floats, plain for unsigned; x//0 == 0 */
+    FXB_MOD,        /* floored modulo; x%0 == 0; floats: Python float modulo */
+    FXB_POW,        /* ints: by squaring with wrap (negative exponent -> 0 unless base is +-1); floats: pow */
+    FXB_AND, FXB_OR, FXB_XOR,   /* integers and Boolean */
+    FXB_SHL, FXB_SHR,           /* guarded: count >= width or negative -> 0 / sign fill */
+    FXB_COUNT
+} FxBinop;
+
+typedef enum { FXC_LT, FXC_LE, FXC_GT, FXC_GE, FXC_EQ, FXC_NE } FxCmp;
+typedef enum { FXU_NEG, FXU_INVERT /* ~ on ints, `not` on Boolean */, FXU_ABS } FxUnop;
+typedef enum {
+    FXM_EXP, FXM_EXP2, FXM_LOG, FXM_LOG2, FXM_SQRT, FXM_RSQRT, FXM_SIN, FXM_COS,
+    FXM_TANH, FXM_FLOOR, FXM_CEIL, FXM_ROUND, FXM_TRUNC, FXM_COUNT
+} FxMathFn;
+typedef enum { FXMM_MAX, FXMM_MIN, FXMM_MAXNUM, FXMM_MINNUM } FxMinMax;
+typedef enum { FXS_THREAD_IDX, FXS_BLOCK_IDX, FXS_BLOCK_DIM, FXS_GRID_DIM, FXS_LANE_ID } FxSpecial;
+typedef enum { FXA_ADD, FXA_MAX, FXA_MIN, FXA_CAS } FxAtomic;
+typedef enum { FXSPACE_PRIVATE, FXSPACE_SHARED } FxSpace;
+
+/* Fast-math flag bits; the values are LLVM's LLVMFastMathFlags bits. */
+enum {
+    FMF_REASSOC = 1 << 0, FMF_NNAN = 1 << 1, FMF_NINF = 1 << 2, FMF_NSZ = 1 << 3,
+    FMF_ARCP = 1 << 4, FMF_CONTRACT = 1 << 5, FMF_AFN = 1 << 6,
+    FMF_FAST = 0x7f
+};
+
+/* A scalar constant: integers as 128-bit two's complement already wrapped to
+ * their width (Boolean 0/1); floats (and narrow floats) as their encoding in lo. */
+typedef struct FxConst {
+    uint64_t lo, hi;
+} FxConst;
+
+typedef struct FxInst FxInst;
+typedef struct FxFunc FxFunc;
+
+typedef struct FxBlock {
+    FxInst *first, *last;
+    FxInst *owner;      /* the IF/LOOP this block belongs to; NULL for a function body */
+} FxBlock;
+
+struct FxInst {
+    FxOpcode op;
+    int sub;                /* FxBinop / FxCmp / FxUnop / FxMathFn / FxMinMax / FxSpecial / FxAtomic */
+    const Type *type;       /* result type */
+    FxInst **ops;
+    int nops;
+    FxBlock *blocks;
+    int nblocks;
+    FxConst cval;
+    int param_index;
+    int dim;
+    unsigned fmf;           /* fast-math flags (FMF_*) on float operations */
+    FfRound rounding;       /* FX_CAST float->float */
+    FxSpace space;          /* FX_ALLOCA */
+    FxFunc *callee;         /* FX_CALL */
+    const char *name;       /* source name of a let/var/param, for printing; may be NULL */
+    Loc loc;
+    int id;                 /* numbering assigned by the printer / passes */
+    FxInst *prev, *next;
+    FxBlock *parent;
+};
+
+typedef enum { FXF_KERNEL, FXF_FN } FxFuncKind;
+
+typedef struct FxParam {
+    const char *name;
+    const Type *type;
+    Loc loc;
+} FxParam;
+
+struct FxFunc {
+    const char *name;
+    FxFuncKind kind;
+    int nparams;
+    FxParam *params;
+    const Type *ret;        /* TY_VOID for kernels */
+    FxBlock body;
+    int launch_bounds;      /* kernels: max threads per block (default 1024) */
+    Loc loc;
+};
+
+typedef struct FxModule {
+    Arena *arena;
+    const char *source_name;
+    PtrVec funcs;           /* FxFunc*: fns first (callees before callers), then kernels */
+} FxModule;
+
+FxModule *fxir_module_new(Arena *arena, const char *source_name);
+FxFunc *fxir_func_new(FxModule *m, const char *name, FxFuncKind kind, int nparams,
+                      const Type *ret, Loc loc);
+
+/* Builders: create an instruction and append it to `block`. */
+FxInst *fxir_new(Arena *a, FxOpcode op, const Type *type, int nops, Loc loc);
+void fxir_append(FxBlock *block, FxInst *inst);
+void fxir_insert_before(FxInst *before, FxInst *inst);
+void fxir_remove(FxInst *inst);
+FxInst *fxir_emit(Arena *a, FxBlock *b, FxOpcode op, int sub, const Type *type,
+                  Loc loc, int nops, ...);  /* operands as FxInst* varargs */
+FxInst *fxir_emit_const(Arena *a, FxBlock *b, const Type *type, FxConst c, Loc loc);
+/* IF/LOOP: allocates their blocks (2 or 3) with owner set. */
+FxInst *fxir_emit_if(Arena *a, FxBlock *b, FxInst *cond, Loc loc);
+FxInst *fxir_emit_loop(Arena *a, FxBlock *b, Loc loc);
+/* Uses of `v` anywhere in `f` (counts operands referring to v). */
+int fxir_count_uses(FxFunc *f, const FxInst *v);
+
+/* Stable text form (fxcc --print-after). */
+void fxir_print_module(FILE *out, FxModule *m);
+void fxir_print_func(FILE *out, FxFunc *f);
+const char *fxir_opcode_name(FxOpcode op);
+
+#endif

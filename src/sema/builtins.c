@@ -1,0 +1,1003 @@
+/* builtins.c - calls: type constructors, methods (.to, .bitcast, .select,
+ * .is_static), fx.* builtins, len/abs/divmod, user fns, and attributes. */
+#include "sema/sema_int.h"
+#include <fenv.h>
+#include <math.h>
+#include <string.h>
+
+typedef struct Args {
+    Val **pos;
+    int npos;
+    AstNode **kw;       /* AST_KWARG nodes */
+    Val **kwval;
+    int nkw;
+    Loc loc;
+} Args;
+
+static Val *new_static(Ctx *c, const Type *t, Loc loc)
+{
+    Val *v = arena_alloc(c->arena, sizeof *v);
+    v->type = t;
+    v->is_static = true;
+    v->loc = loc;
+    return v;
+}
+
+static Val *type_val(Ctx *c, const Type *t, Loc loc)
+{
+    Val *v = new_static(c, type_simple(TY_TYPE), loc);
+    v->tval = t;
+    return v;
+}
+
+static Val *builtin_func(Ctx *c, const char *name, Val *receiver, Loc loc)
+{
+    Val *v = new_static(c, type_simple(TY_FUNC), loc);
+    v->str = name;
+    if (receiver) {
+        v->elems = arena_alloc(c->arena, sizeof(Val *));
+        v->elems[0] = receiver;
+        v->nelems = 1;
+    }
+    return v;
+}
+
+static bool eval_args(Ctx *c, AstNode *call, Args *a)
+{
+    int n = call->list.len;
+    a->pos = arena_alloc(c->arena, sizeof(Val *) * (size_t)(n ? n : 1));
+    a->kw = arena_alloc(c->arena, sizeof(AstNode *) * (size_t)(n ? n : 1));
+    a->kwval = arena_alloc(c->arena, sizeof(Val *) * (size_t)(n ? n : 1));
+    a->npos = a->nkw = 0;
+    a->loc = call->loc;
+    for (int i = 0; i < n; i++) {
+        AstNode *arg = call->list.items[i];
+        Val *v = sema_expr(c, arg->kind == AST_KWARG ? arg->a : arg);
+        if (!v)
+            return false;
+        if (arg->kind == AST_KWARG) {
+            a->kw[a->nkw] = arg;
+            a->kwval[a->nkw++] = v;
+        } else {
+            a->pos[a->npos++] = v;
+        }
+    }
+    return true;
+}
+
+/* Reject keyword arguments other than `allowed` (NULL-terminated list). */
+static bool check_kwargs(Args *a, const char *fname, const char *const *allowed)
+{
+    for (int i = 0; i < a->nkw; i++) {
+        bool ok = false;
+        for (const char *const *p = allowed; p && *p; p++)
+            ok |= strcmp(*p, a->kw[i]->name) == 0;
+        if (!ok) {
+            diag_error(a->kw[i]->loc, "%s() got an unexpected keyword argument '%s'", fname, a->kw[i]->name);
+            return false;
+        }
+    }
+    return true;
+}
+
+static Val *kwarg(Args *a, const char *name)
+{
+    for (int i = 0; i < a->nkw; i++)
+        if (strcmp(a->kw[i]->name, name) == 0)
+            return a->kwval[i];
+    return NULL;
+}
+
+static bool check_count(Args *a, const char *fname, int lo, int hi)
+{
+    if (a->npos >= lo && a->npos <= hi)
+        return true;
+    if (lo == hi)
+        diag_error(a->loc, "%s() takes %d argument%s, got %d", fname, lo, lo == 1 ? "" : "s", a->npos);
+    else
+        diag_error(a->loc, "%s() takes %d to %d arguments, got %d", fname, lo, hi, a->npos);
+    return false;
+}
+
+static bool is_lit(const Val *v)
+{
+    return v->type->kind == TY_LITINT || v->type->kind == TY_LITFLOAT;
+}
+
+static ScalarId elem_of(Ctx *c, Val *v, bool *ok)
+{
+    *ok = true;
+    if (is_lit(v))
+        return sema_literal_type(c, v, ok);
+    return v->type->scalar;
+}
+
+/* ---- fast-math specs ---- */
+
+static const char *const fmf_names[] = { "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn" };
+
+static bool flag_by_name(const char *name, size_t n, unsigned *out)
+{
+    if (n == 4 && strncmp(name, "fast", 4) == 0) {
+        *out = FMF_FAST;
+        return true;
+    }
+    if (n == 4 && strncmp(name, "none", 4) == 0) {
+        *out = 0;
+        return true;
+    }
+    for (unsigned b = 0; b < 7; b++)
+        if (strlen(fmf_names[b]) == n && strncmp(fmf_names[b], name, n) == 0) {
+            *out = 1u << b;
+            return true;
+        }
+    return false;
+}
+
+bool sema_parse_fastmath(const char *spec, unsigned *flags)
+{
+    *flags = 0;
+    const char *p = spec;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        const char *start = p;
+        while (*p && *p != ',' && *p != '|' && *p != ' ')
+            p++;
+        unsigned f;
+        if (!flag_by_name(start, (size_t)(p - start), &f))
+            return false;
+        *flags |= f;
+        while (*p == ' ')
+            p++;
+        if (*p == ',' || *p == '|')
+            p++;
+        else if (*p)
+            return false;
+    }
+    return true;
+}
+
+Val *sema_fastmath_spec(Ctx *c, Val *v, Loc loc, bool *ok)
+{
+    *ok = true;
+    Val *r = new_static(c, type_simple(TY_FASTMATH), loc);
+    if (v->type->kind == TY_FASTMATH) {
+        r->flags = v->flags;
+    } else if (v->type->kind == TY_STRING) {
+        if (!sema_parse_fastmath(v->str, &r->flags)) {
+            diag_error(v->loc, "invalid fast-math spec \"%s\"; expected \"fast\", \"none\" or a "
+                       "comma-separated list of reassoc, nnan, ninf, nsz, arcp, contract, afn", v->str);
+            *ok = false;
+        }
+    } else if (v->type->kind == TY_TUPLE) {
+        for (int i = 0; i < v->nelems && *ok; i++) {
+            Val *e = sema_fastmath_spec(c, v->elems[i], loc, ok);
+            r->flags |= e->flags;
+        }
+    } else {
+        diag_error(v->loc, "expected fast-math flags (fx.FastMathFlags.X, a string such as \"fast\", "
+                   "or a list/tuple/set of them), got %s", type_name(c->arena, v->type));
+        *ok = false;
+    }
+    return r;
+}
+
+/* The flags for one operation: explicit keyword > ambient (with / command line). */
+static bool op_fastmath(Ctx *c, Args *a, unsigned *fmf)
+{
+    *fmf = c->fmf;
+    Val *kw = kwarg(a, "fastmath");
+    if (!kw)
+        return true;
+    bool ok;
+    Val *spec = sema_fastmath_spec(c, kw, kw->loc, &ok);
+    *fmf = spec->flags;
+    return ok;
+}
+
+/* ---- normalization of builtin operands to one common type ---- */
+
+/* For fx.max/min/ceildiv/fma: flatten nested lists/tuples into `out`. */
+static void flatten(Ctx *c, Val *v, PtrVec *out)
+{
+    if (v->type->kind == TY_TUPLE) {
+        for (int i = 0; i < v->nelems; i++)
+            flatten(c, v->elems[i], out);
+        return;
+    }
+    ptrvec_push(c->arena, out, v);
+}
+
+typedef enum { NORM_MINMAX, NORM_CEILDIV, NORM_FLOAT, NORM_SELECT } NormKind;
+
+static bool norm_operand(Ctx *c, Val *v, NormKind k, const char *fname, ScalarId *s)
+{
+    if (!sema_is_numeric(v)) {
+        diag_error(v->loc, "%s() expects numbers, got %s", fname, type_name(c->arena, v->type));
+        return false;
+    }
+    bool ok;
+    *s = elem_of(c, v, &ok);
+    if (!ok)
+        return false;
+    if (type_is_narrow(*s) && k != NORM_SELECT) {
+        diag_error(v->loc, "%s() does not accept the storage type %s; convert it to Float32 first",
+                   fname, type_info(*s)->name);
+        return false;
+    }
+    if (*s == SC_INDEX && k != NORM_SELECT) {
+        diag_error(v->loc, "%s() does not accept Index; cast it to an explicit integer type first "
+                   "(e.g. Int64(i))", fname);
+        return false;
+    }
+    if (k == NORM_CEILDIV && (*s == SC_BOOLEAN || !type_is_int(*s))) {
+        diag_error(v->loc, "%s() takes integers, got %s", fname, type_info(*s)->name);
+        return false;
+    }
+    if (k == NORM_FLOAT && !type_is_float(*s)) {
+        if (is_lit(v) || *s == SC_BOOLEAN || type_is_int(*s)) {
+            diag_error(v->loc, "%s() takes floating-point values, got %s; convert with Float32(x)",
+                       fname, is_lit(v) ? "an integer literal" : type_info(*s)->name);
+            return false;
+        }
+    }
+    if (*s == SC_BOOLEAN && k == NORM_MINMAX)
+        *s = SC_INT32;
+    return true;
+}
+
+/* Convert every operand to the common type (and to the vector shape if any). */
+static bool unify(Ctx *c, Val **vals, int n, NormKind k, const char *fname, ScalarId *common_out,
+                  const Type **shape_out)
+{
+    ScalarId common = SC_COUNT;
+    const Type *shape = NULL;
+    for (int i = 0; i < n; i++) {
+        ScalarId s;
+        if (!norm_operand(c, vals[i], k, fname, &s))
+            return false;
+        common = common == SC_COUNT ? s : promote_common(common, s);
+        if (vals[i]->type->kind == TY_VECTOR) {
+            if (shape && shape->lanes != vals[i]->type->lanes) {
+                diag_error(vals[i]->loc, "vector lane counts differ in %s()", fname);
+                return false;
+            }
+            shape = vals[i]->type;
+        }
+    }
+    const Type *t = shape ? type_vector(common, shape->lanes) : type_scalar(common);
+    for (int i = 0; i < n; i++) {
+        bool all_static = true;
+        for (int j = 0; j < n; j++)
+            all_static &= vals[j]->is_static;
+        if (all_static)
+            vals[i] = fold_convert(c->arena, vals[i], common, FF_RNE, vals[i]->loc);
+        else if (!(vals[i] = sema_convert(c, vals[i], t, FF_RNE, false, vals[i]->loc)))
+            return false;
+    }
+    *common_out = common;
+    *shape_out = t;
+    return true;
+}
+
+static Val *minmax(Ctx *c, Args *a, int which, const char *fname)
+{
+    if (!check_kwargs(a, fname, NULL))
+        return NULL;
+    PtrVec flat = { 0 };
+    for (int i = 0; i < a->npos; i++)
+        flatten(c, a->pos[i], &flat);
+    if (flat.len == 0) {
+        diag_error(a->loc, "%s() needs at least one argument", fname);
+        return NULL;
+    }
+    bool num = which == FXMM_MAXNUM || which == FXMM_MINNUM;
+    if (num && flat.len != 2) {
+        diag_error(a->loc, "%s() takes 2 arguments, got %d", fname, flat.len);
+        return NULL;
+    }
+    Val **vals = (Val **)flat.items;
+    ScalarId common;
+    const Type *t;
+    if (!unify(c, vals, flat.len, num ? NORM_FLOAT : NORM_MINMAX, fname, &common, &t))
+        return NULL;
+    Val *acc = vals[0];
+    for (int i = 1; i < flat.len; i++) {
+        if (acc->is_static && vals[i]->is_static) {
+            acc = fold_minmax(c->arena, which, acc, vals[i]);
+            continue;
+        }
+        FxInst *r = sema_emit(c, FX_MINMAX, which, t, a->loc, 2, sema_materialize(c, acc),
+                              sema_materialize(c, vals[i]));
+        acc = val_runtime(c, t, r, a->loc);
+    }
+    if (acc->is_static) {
+        Val *r = arena_alloc(c->arena, sizeof *r);
+        *r = *acc;
+        r->loc = a->loc;
+        return r;
+    }
+    return acc;
+}
+
+static Val *ceildiv(Ctx *c, Args *a)
+{
+    if (!check_kwargs(a, "fx.ceildiv", NULL) || !check_count(a, "fx.ceildiv", 2, 2))
+        return NULL;
+    Val *v[2] = { a->pos[0], a->pos[1] };
+    ScalarId common;
+    const Type *t;
+    if (!unify(c, v, 2, NORM_CEILDIV, "fx.ceildiv", &common, &t))
+        return NULL;
+    if (v[1]->is_static && v[1]->type->kind == TY_SCALAR && big_is_zero(v[1]->i)) {
+        sema_fold_error(c, FOLD_DIV_ZERO, v[1]->loc);
+        return NULL;
+    }
+    if (v[0]->is_static && v[1]->is_static) {
+        Val *out;
+        FoldStatus st = fold_ceildiv(c->arena, v[0], v[1], &out);
+        if (st != FOLD_OK) {
+            sema_fold_error(c, st, a->loc);
+            return NULL;
+        }
+        out->loc = a->loc;
+        return out;
+    }
+    FxInst *r = sema_emit(c, FX_CEILDIV, 0, t, a->loc, 2, sema_materialize(c, v[0]),
+                          sema_materialize(c, v[1]));
+    return val_runtime(c, t, r, a->loc);
+}
+
+/* ---- math builtins ---- */
+
+static const struct { const char *name; FxMathFn fn; } math_fns[] = {
+    { "fx.exp", FXM_EXP }, { "fx.exp2", FXM_EXP2 }, { "fx.log", FXM_LOG }, { "fx.log2", FXM_LOG2 },
+    { "fx.sqrt", FXM_SQRT }, { "fx.rsqrt", FXM_RSQRT }, { "fx.sin", FXM_SIN }, { "fx.cos", FXM_COS },
+    { "fx.tanh", FXM_TANH }, { "fx.floor", FXM_FLOOR }, { "fx.ceil", FXM_CEIL }, { "fx.round", FXM_ROUND },
+    { "fx.trunc", FXM_TRUNC },
+};
+
+/* Host libm in the type's own precision (transcendentals are the documented
+ * folding exception; sqrt, floor, ceil, round, trunc are exact). */
+static double host_math(FxMathFn fn, double x, ScalarId s)
+{
+    bool f64 = s == SC_FLOAT64;
+    float xf = (float)x;
+    switch (fn) {
+    case FXM_EXP: return f64 ? exp(x) : expf(xf);
+    case FXM_EXP2: return f64 ? exp2(x) : exp2f(xf);
+    case FXM_LOG: return f64 ? log(x) : logf(xf);
+    case FXM_LOG2: return f64 ? log2(x) : log2f(xf);
+    case FXM_SQRT: return sqrt(x);
+    case FXM_RSQRT: return f64 ? 1.0 / sqrt(x) : 1.0f / sqrtf(xf);
+    case FXM_SIN: return f64 ? sin(x) : sinf(xf);
+    case FXM_COS: return f64 ? cos(x) : cosf(xf);
+    case FXM_TANH: return f64 ? tanh(x) : tanhf(xf);
+    case FXM_FLOOR: return floor(x);
+    case FXM_CEIL: return ceil(x);
+    case FXM_ROUND: return round(x);
+    case FXM_TRUNC: return trunc(x);
+    default: return NAN;
+    }
+}
+
+static Val *math_call(Ctx *c, Args *a, FxMathFn fn, const char *fname)
+{
+    static const char *const kws[] = { "fastmath", NULL };
+    if (!check_kwargs(a, fname, kws) || !check_count(a, fname, 1, 1))
+        return NULL;
+    Val *v[1] = { a->pos[0] };
+    ScalarId s;
+    const Type *t;
+    unsigned fmf;
+    if (!op_fastmath(c, a, &fmf) || !unify(c, v, 1, NORM_FLOAT, fname, &s, &t))
+        return NULL;
+    if (v[0]->is_static) {
+        double r = host_math(fn, fold_as_double(v[0]), s);
+        return fold_make_float(c->arena, s, ff_from_double(type_info(s)->fmt, r, FF_RNE), a->loc);
+    }
+    FxInst *i = sema_emit(c, FX_MATH, fn, t, a->loc, 1, v[0]->ir);
+    i->fmf = fmf;
+    return val_runtime(c, t, i, a->loc);
+}
+
+/* fma with one rounding into format s: computed in binary64 with
+ * round-to-odd, which makes the second rounding to a narrower format exact. */
+static double fma_in_format(double x, double y, double z, ScalarId s)
+{
+    if (s == SC_FLOAT64)
+        return fma(x, y, z);
+    if (s == SC_FLOAT32)
+        return (double)fmaf((float)x, (float)y, (float)z);
+    int old = fegetround();
+    feclearexcept(FE_INEXACT);
+    fesetround(FE_TOWARDZERO);
+    volatile double r = fma(x, y, z);
+    bool inexact = fetestexcept(FE_INEXACT);
+    fesetround(old);
+    if (inexact && isfinite(r)) {
+        uint64_t bits;
+        double rr = r;
+        memcpy(&bits, &rr, 8);
+        bits |= 1;
+        memcpy(&rr, &bits, 8);
+        return rr;
+    }
+    return r;
+}
+
+static Val *fma_call(Ctx *c, Args *a)
+{
+    static const char *const kws[] = { "fastmath", NULL };
+    if (!check_kwargs(a, "fx.fma", kws) || !check_count(a, "fx.fma", 3, 3))
+        return NULL;
+    Val *v[3] = { a->pos[0], a->pos[1], a->pos[2] };
+    ScalarId s;
+    const Type *t;
+    unsigned fmf;
+    if (!op_fastmath(c, a, &fmf) || !unify(c, v, 3, NORM_FLOAT, "fx.fma", &s, &t))
+        return NULL;
+    if (v[0]->is_static && v[1]->is_static && v[2]->is_static) {
+        double r = fma_in_format(fold_as_double(v[0]), fold_as_double(v[1]), fold_as_double(v[2]), s);
+        return fold_make_float(c->arena, s, ff_from_double(type_info(s)->fmt, r, FF_RNE), a->loc);
+    }
+    FxInst *i = sema_emit(c, FX_FMA, 0, t, a->loc, 3, sema_materialize(c, v[0]),
+                          sema_materialize(c, v[1]), sema_materialize(c, v[2]));
+    i->fmf = fmf;
+    return val_runtime(c, t, i, a->loc);
+}
+
+/* ---- kernels: barrier, atomics, lanes ---- */
+
+static bool in_kernel_code(Ctx *c, Loc loc, const char *what)
+{
+    if (c->fn && !c->fn->is_eval)
+        return true;
+    diag_error(loc, "%s is only available inside a kernel or fn", what);
+    return false;
+}
+
+static Val *void_val(Ctx *c, Loc loc)
+{
+    Val *v = new_static(c, VOID_TYPE, loc);
+    v->is_static = false;
+    return v;
+}
+
+static Val *atomic_call(Ctx *c, Args *a, FxAtomic kind, const char *fname)
+{
+    int want = kind == FXA_CAS ? 4 : 3;
+    if (!check_kwargs(a, fname, NULL) || !check_count(a, fname, want, want) || !in_kernel_code(c, a->loc, fname))
+        return NULL;
+    Val *p = a->pos[0];
+    bool is_ptr = p->type->kind == TY_PTR;
+    bool is_shared = p->type->kind == TY_ARRAY && p->ir && p->ir->op == FX_ALLOCA && p->ir->space == FXSPACE_SHARED;
+    if (!(is_ptr || (is_shared && p->type->ndims == 1))) {
+        diag_error(p->loc, "%s() needs a Ptr or a one-dimensional shared array, got %s", fname,
+                   type_name(c->arena, p->type));
+        return NULL;
+    }
+    if (is_ptr && p->type->is_const) {
+        diag_error(p->loc, "%s() writes through a const Ptr", fname);
+        return NULL;
+    }
+    const Type *et = p->type->elem;
+    if (et->kind != TY_SCALAR || (!type_is_int(et->scalar) && et->scalar != SC_FLOAT32 &&
+                                  et->scalar != SC_FLOAT64) || type_info(et->scalar)->width < 32) {
+        diag_error(p->loc, "%s() works on 32- and 64-bit integers and on Float32/Float64, not %s", fname,
+                   type_name(c->arena, et));
+        return NULL;
+    }
+    if (kind == FXA_CAS && type_is_float(et->scalar)) {
+        diag_error(p->loc, "fx.atomic_cas() works on integers; bitcast floats to Int32/Int64");
+        return NULL;
+    }
+    Val *idx = a->pos[1];
+    if (!(idx->type->kind == TY_LITINT || (idx->type->kind == TY_SCALAR && type_is_int(idx->type->scalar)))) {
+        diag_error(idx->loc, "an index must be an integer, got %s", type_name(c->arena, idx->type));
+        return NULL;
+    }
+    if (idx->type->kind == TY_LITINT)
+        idx = fold_convert(c->arena, idx, SC_INT32, FF_RNE, idx->loc);
+    FxInst *i = fxir_new(c->arena, FX_ATOMIC, et, want, a->loc);
+    i->sub = kind;
+    i->ops[0] = p->ir;
+    i->ops[1] = sema_materialize(c, idx);
+    for (int k = 2; k < want; k++) {
+        Val *v = sema_assign_convert(c, a->pos[k], et, a->pos[k]->loc);
+        if (!v)
+            return NULL;
+        i->ops[k] = sema_materialize(c, v);
+    }
+    fxir_append(c->block, i);
+    return val_runtime(c, et, i, a->loc);
+}
+
+/* ---- type constructors and conversions ---- */
+
+static Val *construct(Ctx *c, const Type *t, Args *a)
+{
+    const char *tn = type_name(c->arena, t);
+    if (!check_kwargs(a, tn, NULL))
+        return NULL;
+    if (t->kind == TY_VECTOR && a->npos == t->lanes && a->npos > 1) {
+        /* Float32x4(a, b, c, d): build from lanes. */
+        const Type *et = type_scalar(t->scalar);
+        FxInst *vec = NULL;
+        Val *first = sema_convert(c, a->pos[0], t, FF_RNE, false, a->loc);
+        if (!first)
+            return NULL;
+        vec = first->ir;
+        for (int k = 1; k < a->npos; k++) {
+            if (!sema_is_numeric(a->pos[k]) || a->pos[k]->type->kind == TY_VECTOR) {
+                diag_error(a->pos[k]->loc, "%s() lanes must be scalars", tn);
+                return NULL;
+            }
+            Val *lane = sema_convert(c, a->pos[k], et, FF_RNE, false, a->pos[k]->loc);
+            FxInst *idx = fxir_new(c->arena, FX_CONST, type_scalar(SC_INT32), 0, a->loc);
+            idx->cval.lo = (uint64_t)k;
+            fxir_append(c->block, idx);
+            vec = sema_emit(c, FX_INSERT, 0, t, a->loc, 3, vec, sema_materialize(c, lane), idx);
+        }
+        return val_runtime(c, t, vec, a->loc);
+    }
+    if (t->kind != TY_SCALAR && t->kind != TY_VECTOR) {
+        diag_error(a->loc, "%s cannot be called as a constructor", tn);
+        return NULL;
+    }
+    if (!check_count(a, tn, 1, 1))
+        return NULL;
+    Val *x = a->pos[0];
+    if (!sema_is_numeric(x)) {
+        diag_error(x->loc, "cannot convert %s to %s", type_name(c->arena, x->type), tn);
+        return NULL;
+    }
+    return sema_convert(c, x, t, FF_RNE, false, a->loc);
+}
+
+static const char *const rounding_names[] = { "to_nearest_even", "downward", "upward", "toward_zero",
+                                              "to_nearest_away" };
+
+static bool is_floatish(ScalarId s) { return type_info(s)->fmt != NULL; }
+
+static Val *method_to(Ctx *c, Val *x, Args *a)
+{
+    static const char *const kws[] = { "rounding_mode", NULL };
+    if (!check_kwargs(a, "to", kws) || !check_count(a, "to", 1, 1))
+        return NULL;
+    if (a->pos[0]->type->kind != TY_TYPE) {
+        diag_error(a->pos[0]->loc, "to() expects a type, e.g. x.to(Float32)");
+        return NULL;
+    }
+    const Type *t = a->pos[0]->tval;
+    if (t->kind != TY_SCALAR) {
+        diag_error(a->pos[0]->loc, "to() expects a scalar type; vectors convert elementwise to their element type");
+        return NULL;
+    }
+    bool ok;
+    ScalarId from = elem_of(c, x, &ok);
+    if (!ok)
+        return NULL;
+    const Type *target = sema_vector_of(x->type, t->scalar);
+    Val *rmv = kwarg(a, "rounding_mode");
+    FfRound rm = FF_RNE;
+    if (rmv) {
+        if (rmv->type->kind != TY_ROUNDING) {
+            diag_error(rmv->loc, "rounding_mode= expects fx.RoundingMode.X, got %s", type_name(c->arena, rmv->type));
+            return NULL;
+        }
+        if (!is_floatish(from) || !is_floatish(t->scalar)) {
+            diag_error(rmv->loc, "rounding_mode= applies only to float-to-float conversions, not %s to %s",
+                       type_info(from)->name, type_info(t->scalar)->name);
+            return NULL;
+        }
+        if (x->is_static) {
+            diag_error(rmv->loc, "rounding_mode= needs a run-time value: a static value is narrowed on the "
+                       "host with round-to-nearest-even (drop the rounding mode, or convert a run-time value)");
+            return NULL;
+        }
+        rm = (FfRound)rmv->flags;
+    }
+    return sema_convert(c, x, target, rm, rmv != NULL, a->loc);
+}
+
+static const int allowed_lanes[] = { 1, 2, 3, 4, 8, 16, 32, 64 };
+
+static Val *method_bitcast(Ctx *c, Val *x, Args *a)
+{
+    if (!check_kwargs(a, "bitcast", NULL) || !check_count(a, "bitcast", 1, 1))
+        return NULL;
+    if (a->pos[0]->type->kind != TY_TYPE || a->pos[0]->tval->kind != TY_SCALAR) {
+        diag_error(a->pos[0]->loc, "bitcast() expects a scalar type, e.g. x.bitcast(Int32)");
+        return NULL;
+    }
+    ScalarId to = a->pos[0]->tval->scalar;
+    if (is_lit(x) || x->type->kind != (x->type->kind == TY_VECTOR ? TY_VECTOR : TY_SCALAR)) {
+        diag_error(x->loc, "bitcast() needs a typed value; write e.g. Float32(1.0).bitcast(Int32)");
+        return NULL;
+    }
+    int from_w = type_info(x->type->scalar)->width, to_w = type_info(to)->width;
+    if (x->type->scalar == SC_BOOLEAN || to == SC_BOOLEAN) {
+        diag_error(a->loc, "bitcast() does not apply to Boolean");
+        return NULL;
+    }
+    if (x->type->kind == TY_SCALAR) {
+        if (from_w != to_w) {
+            diag_error(a->loc, "bitcast() between types of different widths: %s is %d bits, %s is %d bits",
+                       type_info(x->type->scalar)->name, from_w, type_info(to)->name, to_w);
+            return NULL;
+        }
+        if (x->is_static)
+            return fold_bitcast(c->arena, x, to, a->loc);
+        const Type *t = type_scalar(to);
+        return val_runtime(c, t, sema_emit(c, FX_BITCAST, 0, t, a->loc, 1, x->ir), a->loc);
+    }
+    int total = from_w * x->type->lanes;
+    bool lanes_ok = false;
+    for (size_t k = 0; k < sizeof allowed_lanes / sizeof allowed_lanes[0]; k++)
+        lanes_ok |= total % to_w == 0 && allowed_lanes[k] == total / to_w;
+    if (!lanes_ok) {
+        diag_error(a->loc, "bitcast() of %s (%d bits) to %s: the total width is not a whole number of "
+                   "supported lanes", type_name(c->arena, x->type), total, type_info(to)->name);
+        return NULL;
+    }
+    const Type *t = type_vector(to, total / to_w);
+    return val_runtime(c, t, sema_emit(c, FX_BITCAST, 0, t, a->loc, 1, x->ir), a->loc);
+}
+
+static Val *method_select(Ctx *c, Val *cond, Args *a)
+{
+    if (!check_kwargs(a, "select", NULL) || !check_count(a, "select", 2, 2))
+        return NULL;
+    if (!sema_is_numeric(cond)) {
+        diag_error(cond->loc, "select() needs a Boolean condition, got %s", type_name(c->arena, cond->type));
+        return NULL;
+    }
+    /* A non-Boolean condition converts by truthiness (nonzero). */
+    if (is_lit(cond) || cond->type->scalar != SC_BOOLEAN)
+        cond = sema_convert(c, cond, sema_vector_of(is_lit(cond) ? type_scalar(SC_INT32) : cond->type, SC_BOOLEAN),
+                            FF_RNE, false, cond->loc);
+    Val *v[2] = { a->pos[0], a->pos[1] };
+    ScalarId s;
+    const Type *t;
+    if (!unify(c, v, 2, NORM_SELECT, "select", &s, &t))
+        return NULL;
+    if (cond->type->kind == TY_VECTOR && t->kind == TY_VECTOR && cond->type->lanes != t->lanes) {
+        diag_error(a->loc, "select(): the condition has %d lanes, the values %d", cond->type->lanes, t->lanes);
+        return NULL;
+    }
+    if (cond->type->kind == TY_VECTOR && t->kind == TY_SCALAR) {
+        t = type_vector(s, cond->type->lanes);
+        v[0] = sema_convert(c, v[0], t, FF_RNE, false, v[0]->loc);
+        v[1] = sema_convert(c, v[1], t, FF_RNE, false, v[1]->loc);
+    }
+    if (cond->is_static && v[0]->is_static == v[1]->is_static) {
+        Val *r = arena_alloc(c->arena, sizeof *r);
+        *r = *(fold_truthy(cond) ? v[0] : v[1]);
+        r->loc = a->loc;
+        return r;
+    }
+    FxInst *i = sema_emit(c, FX_SELECT, 0, t, a->loc, 3, sema_materialize(c, cond),
+                          sema_materialize(c, v[0]), sema_materialize(c, v[1]));
+    return val_runtime(c, t, i, a->loc);
+}
+
+static Val *call_method(Ctx *c, const char *m, Val *recv, Args *a)
+{
+    if (strcmp(m, "to") == 0)
+        return method_to(c, recv, a);
+    if (strcmp(m, "bitcast") == 0)
+        return method_bitcast(c, recv, a);
+    if (strcmp(m, "select") == 0)
+        return method_select(c, recv, a);
+    if (strcmp(m, "is_static") == 0) {
+        if (!check_count(a, "is_static", 0, 0))
+            return NULL;
+        return fold_make_bool(c->arena, recv->is_static, a->loc);
+    }
+    diag_error(a->loc, "unknown method '%s'", m);
+    return NULL;
+}
+
+/* ---- len, abs, divmod ---- */
+
+static Val *len_call(Ctx *c, Args *a)
+{
+    if (!check_count(a, "len", 1, 1))
+        return NULL;
+    Val *x = a->pos[0];
+    if (x->type->kind == TY_VECTOR)
+        return fold_make_litint(c->arena, big_from_i64(x->type->lanes), a->loc);
+    if (x->type->kind == TY_TUPLE)
+        return fold_make_litint(c->arena, big_from_i64(x->nelems), a->loc);
+    if (x->type->kind == TY_TYPE && x->tval->kind == TY_VECTOR)
+        return fold_make_litint(c->arena, big_from_i64(x->tval->lanes), a->loc);
+    diag_error(x->loc, "len() takes a vector, got %s", type_name(c->arena, x->type));
+    return NULL;
+}
+
+static Val *abs_call(Ctx *c, Args *a)
+{
+    if (!check_count(a, "abs", 1, 1))
+        return NULL;
+    Val *x = a->pos[0];
+    if (!sema_is_numeric(x) || sema_reject_narrow(c, x, "abs()"))
+        return x && !sema_is_numeric(x) ? (diag_error(x->loc, "abs() takes a number, got %s",
+                                                      type_name(c->arena, x->type)), NULL) : NULL;
+    if (!is_lit(x) && x->type->scalar == SC_BOOLEAN) {
+        diag_error(x->loc, "abs() of a Boolean is not defined; convert it with Int32(b) first");
+        return NULL;
+    }
+    Val *out;
+    if (x->is_static) {
+        fold_abs(c->arena, x, &out);
+        out->loc = a->loc;
+        return out;
+    }
+    FxInst *i = sema_emit(c, FX_UNOP, FXU_ABS, x->type, a->loc, 1, x->ir);
+    if (type_is_float(x->type->scalar))
+        i->fmf = c->fmf;
+    return val_runtime(c, x->type, i, a->loc);
+}
+
+static Val *divmod_call(Ctx *c, Args *a)
+{
+    if (!check_count(a, "divmod", 2, 2))
+        return NULL;
+    Val *q = sema_binary_values(c, OP_FLOORDIV, a->pos[0], a->pos[1], a->loc);
+    Val *r = q ? sema_binary_values(c, OP_MOD, a->pos[0], a->pos[1], a->loc) : NULL;
+    if (!r)
+        return NULL;
+    Val *t = arena_alloc(c->arena, sizeof *t);
+    t->nelems = 2;
+    t->elems = arena_alloc(c->arena, sizeof(Val *) * 2);
+    t->elems[0] = q;
+    t->elems[1] = r;
+    const Type *ts[2] = { q->type, r->type };
+    t->type = type_tuple(c->arena, 2, ts);
+    t->seq = '(';
+    t->is_static = q->is_static && r->is_static;
+    t->loc = a->loc;
+    return t;
+}
+
+/* ---- user fns ---- */
+
+static Val *call_user_fn(Ctx *c, Val *f, Args *a)
+{
+    AstNode *decl = f->decl;
+    if (decl->kind != AST_FN) {
+        diag_error(a->loc, "'%s' is a %s and cannot be called from device code", f->str,
+                   decl->kind == AST_KERNEL ? "kernel" : "program");
+        return NULL;
+    }
+    if (!in_kernel_code(c, a->loc, "calling a fn"))
+        return NULL;
+    if (a->nkw) {
+        diag_error(a->kw[0]->loc, "fn calls take positional arguments only");
+        return NULL;
+    }
+    Binding *b = sema_lookup(c, f->str);
+    FxFunc *fn = b ? sema_lower_fn(c->sema, b) : NULL;
+    if (!fn)
+        return NULL;
+    if (a->npos != fn->nparams) {
+        diag_error(a->loc, "%s() takes %d argument%s, got %d", f->str, fn->nparams, fn->nparams == 1 ? "" : "s",
+                   a->npos);
+        diag_note(decl->loc, "'%s' is defined here", f->str);
+        return NULL;
+    }
+    FxInst *call = fxir_new(c->arena, FX_CALL, fn->ret, a->npos, a->loc);
+    call->callee = fn;
+    for (int i = 0; i < a->npos; i++) {
+        Val *v = sema_assign_convert(c, a->pos[i], fn->params[i].type, a->pos[i]->loc);
+        if (!v) {
+            diag_note(fn->params[i].loc, "parameter '%s' is declared here", fn->params[i].name);
+            return NULL;
+        }
+        call->ops[i] = sema_materialize(c, v);
+    }
+    fxir_append(c->block, call);
+    return val_runtime(c, fn->ret, call, a->loc);
+}
+
+/* ---- dispatch ---- */
+
+static Val *call_builtin(Ctx *c, const char *n, Args *a)
+{
+    if (strcmp(n, "fx.max") == 0) return minmax(c, a, FXMM_MAX, n);
+    if (strcmp(n, "fx.min") == 0) return minmax(c, a, FXMM_MIN, n);
+    if (strcmp(n, "fx.maxnumf") == 0) return minmax(c, a, FXMM_MAXNUM, n);
+    if (strcmp(n, "fx.minnumf") == 0) return minmax(c, a, FXMM_MINNUM, n);
+    if (strcmp(n, "fx.ceildiv") == 0) return ceildiv(c, a);
+    if (strcmp(n, "fx.fma") == 0) return fma_call(c, a);
+    for (size_t k = 0; k < sizeof math_fns / sizeof math_fns[0]; k++)
+        if (strcmp(n, math_fns[k].name) == 0)
+            return math_call(c, a, math_fns[k].fn, n);
+    if (strcmp(n, "fx.barrier") == 0) {
+        if (!check_count(a, n, 0, 0) || !in_kernel_code(c, a->loc, "fx.barrier()"))
+            return NULL;
+        if (!c->fn->is_kernel && c->fn->func) {
+            /* fns are inlined into kernels, so a barrier in a fn is a kernel barrier. */
+        }
+        sema_emit(c, FX_BARRIER, 0, VOID_TYPE, a->loc, 0);
+        return void_val(c, a->loc);
+    }
+    if (strcmp(n, "fx.atomic_add") == 0) return atomic_call(c, a, FXA_ADD, n);
+    if (strcmp(n, "fx.atomic_max") == 0) return atomic_call(c, a, FXA_MAX, n);
+    if (strcmp(n, "fx.atomic_min") == 0) return atomic_call(c, a, FXA_MIN, n);
+    if (strcmp(n, "fx.atomic_cas") == 0) return atomic_call(c, a, FXA_CAS, n);
+    if (strcmp(n, "fx.lane_id") == 0) {
+        if (!check_count(a, n, 0, 0) || !in_kernel_code(c, a->loc, "fx.lane_id()"))
+            return NULL;
+        const Type *t = type_scalar(SC_INT32);
+        return val_runtime(c, t, sema_emit(c, FX_SPECIAL, FXS_LANE_ID, t, a->loc, 0), a->loc);
+    }
+    if (strcmp(n, "fx.wave_size") == 0) {
+        if (!check_count(a, n, 0, 0))
+            return NULL;
+        return fold_make_int(c->arena, SC_INT32, big_from_i64(c->sema->opts->wave_size), a->loc);
+    }
+    if (strcmp(n, "fx.fastmath") == 0) {
+        if (!check_count(a, n, 1, 1))
+            return NULL;
+        bool ok;
+        Val *v = sema_fastmath_spec(c, a->pos[0], a->loc, &ok);
+        return ok ? v : NULL;
+    }
+    if (strcmp(n, "len") == 0) return len_call(c, a);
+    if (strcmp(n, "abs") == 0) return abs_call(c, a);
+    if (strcmp(n, "divmod") == 0) return divmod_call(c, a);
+    if (strcmp(n, "range") == 0 || strcmp(n, "static_range") == 0) {
+        diag_error(a->loc, "%s() can only be used as the iterable of a for loop", n);
+        return NULL;
+    }
+    if (strncmp(n, "fx.reduce_", 10) == 0) {
+        diag_error(a->loc, "%s() is a tensor operation, allowed only in a program", n);
+        return NULL;
+    }
+    diag_error(a->loc, "'%s' is not callable", n);
+    return NULL;
+}
+
+Val *sema_call(Ctx *c, AstNode *call)
+{
+    Val *f = sema_expr(c, call->a);
+    if (!f)
+        return NULL;
+    Args a;
+    if (!eval_args(c, call, &a))
+        return NULL;
+    if (f->type->kind == TY_TYPE)
+        return construct(c, f->tval, &a);
+    if (f->type->kind != TY_FUNC) {
+        diag_error(call->a->loc, "a value of type %s is not callable", type_name(c->arena, f->type));
+        return NULL;
+    }
+    if (f->decl)
+        return call_user_fn(c, f, &a);
+    if (strncmp(f->str, "method:", 7) == 0)
+        return call_method(c, f->str + 7, f->elems[0], &a);
+    return call_builtin(c, f->str, &a);
+}
+
+/* ---- attributes ---- */
+
+static const char *const fx_functions[] = {
+    "max", "min", "maxnumf", "minnumf", "ceildiv", "fma", "exp", "exp2", "log", "log2", "sqrt", "rsqrt",
+    "sin", "cos", "tanh", "floor", "ceil", "round", "trunc", "barrier", "atomic_add", "atomic_max",
+    "atomic_min", "atomic_cas", "lane_id", "wave_size", "fastmath", "reduce_sum", "reduce_max", "reduce_min",
+    "abs", NULL
+};
+
+static Val *fx_member(Ctx *c, const char *m, Loc loc)
+{
+    for (const char *const *p = fx_functions; *p; p++)
+        if (strcmp(*p, m) == 0)
+            return builtin_func(c, arena_printf(c->arena, "fx.%s", m), NULL, loc);
+    if (strcmp(m, "inf") == 0)
+        return fold_make_litfloat(c->arena, INFINITY, loc);
+    if (strcmp(m, "nan") == 0)
+        return fold_make_litfloat(c->arena, NAN, loc);
+    if (strcmp(m, "pi") == 0)
+        return fold_make_litfloat(c->arena, 3.14159265358979323846, loc);
+    if (strcmp(m, "RoundingMode") == 0 || strcmp(m, "FastMathFlags") == 0) {
+        Val *v = new_static(c, type_simple(TY_MODULE), loc);
+        v->str = arena_printf(c->arena, "fx.%s", m);
+        return v;
+    }
+    diag_error(loc, "module 'fx' has no member '%s'", m);
+    return NULL;
+}
+
+static Val *enum_member(Ctx *c, Val *mod, const char *m, Loc loc)
+{
+    if (strcmp(mod->str, "fx.RoundingMode") == 0) {
+        for (int k = 0; k < 5; k++)
+            if (strcmp(rounding_names[k], m) == 0) {
+                Val *v = new_static(c, type_simple(TY_ROUNDING), loc);
+                v->flags = (unsigned)k;
+                return v;
+            }
+        diag_error(loc, "fx.RoundingMode has no member '%s'; expected to_nearest_even, downward, upward, "
+                   "toward_zero or to_nearest_away", m);
+        return NULL;
+    }
+    unsigned f;
+    if (!flag_by_name(m, strlen(m), &f)) {
+        diag_error(loc, "fx.FastMathFlags has no member '%s'; expected none, reassoc, nnan, ninf, nsz, arcp, "
+                   "contract, afn or fast", m);
+        return NULL;
+    }
+    Val *v = new_static(c, type_simple(TY_FASTMATH), loc);
+    v->flags = f;
+    return v;
+}
+
+static Val *special_member(Ctx *c, Val *base, const char *m, Loc loc)
+{
+    int dim = strcmp(m, "x") == 0 ? 0 : strcmp(m, "y") == 0 ? 1 : strcmp(m, "z") == 0 ? 2 : -1;
+    if (dim < 0) {
+        diag_error(loc, "%s has members x, y and z, not '%s'", base->str, m);
+        return NULL;
+    }
+    if (!in_kernel_code(c, loc, base->str))
+        return NULL;
+    FxSpecial s = strcmp(base->str, "thread_idx") == 0 ? FXS_THREAD_IDX
+                : strcmp(base->str, "block_idx") == 0 ? FXS_BLOCK_IDX
+                : strcmp(base->str, "block_dim") == 0 ? FXS_BLOCK_DIM : FXS_GRID_DIM;
+    const Type *t = type_scalar(SC_INT32);
+    FxInst *i = sema_emit(c, FX_SPECIAL, s, t, loc, 0);
+    i->dim = dim;
+    return val_runtime(c, t, i, loc);
+}
+
+static Val *type_member(Ctx *c, Val *base, const char *m, Loc loc)
+{
+    const Type *t = base->tval;
+    if (t->kind == TY_SCALAR && (strcmp(m, "width") == 0 || strcmp(m, "log_width") == 0)) {
+        int w = type_info(t->scalar)->width;
+        return fold_make_litint(c->arena, big_from_i64(m[0] == 'w' ? w : type_log_width(w)), loc);
+    }
+    diag_error(loc, "type %s has no attribute '%s' (types have .width and .log_width)",
+               type_name(c->arena, t), m);
+    return NULL;
+}
+
+Val *sema_attr(Ctx *c, AstNode *e)
+{
+    Val *base = sema_expr(c, e->a);
+    if (!base)
+        return NULL;
+    const char *m = e->name;
+    switch (base->type->kind) {
+    case TY_MODULE:
+        return strcmp(base->str, "fx") == 0 ? fx_member(c, m, e->loc) : enum_member(c, base, m, e->loc);
+    case TY_SPECIAL:
+        return special_member(c, base, m, e->loc);
+    case TY_TYPE:
+        return type_member(c, base, m, e->loc);
+    default:
+        break;
+    }
+    if (strcmp(m, "dtype") == 0) {
+        if (base->type->kind == TY_SCALAR || base->type->kind == TY_VECTOR)
+            return type_val(c, type_scalar(base->type->scalar), e->loc);
+        if (is_lit(base)) {
+            bool ok;
+            ScalarId s = sema_literal_type(c, base, &ok);
+            return ok ? type_val(c, type_scalar(s), e->loc) : NULL;
+        }
+    }
+    if (strcmp(m, "to") == 0 || strcmp(m, "bitcast") == 0 || strcmp(m, "select") == 0 ||
+        strcmp(m, "is_static") == 0) {
+        if (!sema_is_numeric(base)) {
+            diag_error(e->loc, "a value of type %s has no method '%s'", type_name(c->arena, base->type), m);
+            return NULL;
+        }
+        return builtin_func(c, arena_printf(c->arena, "method:%s", m), base, e->loc);
+    }
+    diag_error(e->loc, "a value of type %s has no attribute '%s'", type_name(c->arena, base->type), m);
+    return NULL;
+}

@@ -1,0 +1,381 @@
+/* scope.c - scopes and bindings, builtin names, top-level items, imports,
+ * consts with -D overrides, and the entry points of sema.h. */
+#include "sema/sema_int.h"
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- scopes ---- */
+
+static Binding *find_in(Scope *s, const char *name)
+{
+    for (Binding *b = s->first; b; b = b->next)
+        if (strcmp(b->name, name) == 0)
+            return b;
+    return NULL;
+}
+
+static Binding *add_binding(Arena *a, Scope *s, const char *name, BindingKind kind, AstNode *decl)
+{
+    Binding *b = arena_alloc(a, sizeof *b);
+    b->name = name;
+    b->kind = kind;
+    b->decl = decl;
+    b->next = s->first;
+    s->first = b;
+    return b;
+}
+
+static Val *static_val(Arena *a, TypeKind k, const char *str)
+{
+    Val *v = arena_alloc(a, sizeof *v);
+    v->type = type_simple(k);
+    v->is_static = true;
+    v->str = str;
+    return v;
+}
+
+Binding *sema_lookup(Ctx *c, const char *name)
+{
+    for (Scope *s = c->scope; s; s = s->parent) {
+        Binding *b = find_in(s, name);
+        if (b)
+            return b;
+    }
+    Binding *b = find_in(&c->sema->builtins, name);
+    if (b)
+        return b;
+    /* Vector aliases (Float32x4, Int8x16, ...) are made on first use. */
+    const Type *t = type_from_name(name);
+    if (!t)
+        return NULL;
+    b = add_binding(c->sema->arena, &c->sema->builtins, arena_strdup(c->sema->arena, name), B_BUILTIN, NULL);
+    b->val = static_val(c->sema->arena, TY_TYPE, NULL);
+    b->val->tval = t;
+    return b;
+}
+
+Binding *sema_bind(Ctx *c, const char *name, BindingKind kind, AstNode *decl)
+{
+    return add_binding(c->arena, c->scope, name, kind, decl);
+}
+
+void sema_push_scope(Ctx *c, Scope *s)
+{
+    s->first = NULL;
+    s->parent = c->scope;
+    c->scope = s;
+}
+
+void sema_pop_scope(Ctx *c)
+{
+    c->scope = c->scope->parent;
+}
+
+void sema_init_builtins(Sema *s)
+{
+    Arena *a = s->arena;
+    for (int k = 0; k < SC_COUNT; k++) {
+        Binding *b = add_binding(a, &s->builtins, type_scalars[k].name, B_BUILTIN, NULL);
+        b->val = static_val(a, TY_TYPE, NULL);
+        b->val->tval = type_scalar((ScalarId)k);
+    }
+    static const char *const funcs[] = { "Ptr", "Array", "Tensor", "range", "static_range", "len", "abs",
+                                         "divmod" };
+    for (size_t k = 0; k < sizeof funcs / sizeof funcs[0]; k++)
+        add_binding(a, &s->builtins, funcs[k], B_BUILTIN, NULL)->val = static_val(a, TY_FUNC, funcs[k]);
+    static const char *const specials[] = { "thread_idx", "block_idx", "block_dim", "grid_dim" };
+    for (size_t k = 0; k < 4; k++)
+        add_binding(a, &s->builtins, specials[k], B_BUILTIN, NULL)->val = static_val(a, TY_SPECIAL, specials[k]);
+    add_binding(a, &s->builtins, "fx", B_BUILTIN, NULL)->val = static_val(a, TY_MODULE, "fx");
+}
+
+/* ---- the global context ---- */
+
+static void global_ctx(Sema *s, Ctx *c)
+{
+    memset(c, 0, sizeof *c);
+    c->sema = s;
+    c->arena = s->arena;
+    c->scope = &s->globals;
+    c->fmf = s->opts->fastmath;
+}
+
+Sema *sema_new(Arena *arena, const SemaOptions *opts)
+{
+    Sema *s = arena_alloc(arena, sizeof *s);
+    s->arena = arena;
+    s->opts = opts;
+    s->module = fxir_module_new(arena, "");
+    sema_init_builtins(s);
+    return s;
+}
+
+void sema_free(Sema *s)
+{
+    for (int i = 0; s && i < s->files.len; i++)
+        diag_free_file(s->files.items[i]);
+}
+
+/* ---- consts ---- */
+
+Val *sema_const_value(Ctx *c, Binding *b, Loc use)
+{
+    if (b->val)
+        return b->val;
+    if (b->failed)
+        return NULL;
+    if (b->evaluating) {
+        diag_error(use, "const '%s' depends on itself", b->name);
+        b->failed = true;
+        return NULL;
+    }
+    b->evaluating = true;
+    Ctx g;
+    global_ctx(c->sema, &g);
+    AstNode *d = b->decl;
+    Val *v = sema_expr_static(&g, d->b, "a const initializer");
+    if (v && d->a) {
+        const Type *t = sema_type_expr(&g, d->a);
+        v = t ? sema_assign_convert(&g, v, t, d->b->loc) : NULL;
+    }
+    if (!v)
+        diag_note(d->loc, "in the value of const '%s'", b->name);
+    b->evaluating = false;
+    b->failed = v == NULL;
+    b->val = v;
+    return v;
+}
+
+/* ---- items ---- */
+
+static const char *item_name(AstNode *item)
+{
+    switch (item->kind) {
+    case AST_CONST: case AST_FN: case AST_KERNEL: case AST_PROGRAM:
+        return item->name;
+    default:
+        return NULL;
+    }
+}
+
+static BindingKind item_kind(AstNode *item)
+{
+    return item->kind == AST_CONST ? B_CONST : item->kind == AST_FN ? B_FN
+         : item->kind == AST_KERNEL ? B_KERNEL : B_PROGRAM;
+}
+
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return strdup(".");
+    return strndup(path, (size_t)(slash - path));
+}
+
+static char *find_import(Sema *s, const SrcFile *from, const char *path)
+{
+    char buf[PATH_MAX];
+    if (path[0] == '/')
+        return realpath(path, NULL);
+    char *dir = from ? dir_of(from->name) : strdup(".");
+    snprintf(buf, sizeof buf, "%s/%s", dir, path);
+    free(dir);
+    char *r = realpath(buf, NULL);
+    for (int i = 0; !r && i < s->opts->nincludes; i++) {
+        snprintf(buf, sizeof buf, "%s/%s", s->opts->include_dirs[i], path);
+        r = realpath(buf, NULL);
+    }
+    return r;
+}
+
+static bool already_imported(Sema *s, const char *real)
+{
+    for (int i = 0; i < s->imported.len; i++)
+        if (strcmp(s->imported.items[i], real) == 0)
+            return true;
+    return false;
+}
+
+static bool import_file(Sema *s, AstNode *item)
+{
+    char *real = find_import(s, item->loc.file, item->text);
+    if (!real) {
+        diag_error(item->loc, "cannot find imported file \"%s\" (searched beside the importing file "
+                   "and in the -I directories)", item->text);
+        return false;
+    }
+    if (already_imported(s, real)) {
+        free(real);
+        return true;
+    }
+    ptrvec_push(s->arena, &s->imported, arena_strdup(s->arena, real));
+    SrcFile *f = diag_load_file(real);
+    free(real);
+    if (!f) {
+        diag_error(item->loc, "cannot read \"%s\": %s", item->text, strerror(errno));
+        return false;
+    }
+    ptrvec_push(s->arena, &s->files, f);
+    ptrvec_push(s->arena, &s->deps, (void *)f->name);
+    AstNode *m = parse_file(s->arena, f);
+    return m && sema_add_module(s, m);
+}
+
+bool sema_add_module(Sema *s, AstNode *module)
+{
+    bool ok = true;
+    if (module->loc.file && module->loc.file->name) {
+        char *real = realpath(module->loc.file->name, NULL);
+        if (real && !already_imported(s, real))
+            ptrvec_push(s->arena, &s->imported, arena_strdup(s->arena, real));
+        free(real);
+    }
+    for (int i = 0; i < module->list.len; i++) {
+        AstNode *item = module->list.items[i];
+        if (item->kind == AST_IMPORT) {
+            ok &= import_file(s, item);
+            continue;
+        }
+        ptrvec_push(s->arena, &s->items, item);
+        const char *name = item_name(item);
+        if (!name)
+            continue;
+        Binding *prev = find_in(&s->globals, name);
+        if (prev) {
+            diag_error(item->loc, "duplicate definition of '%s'", name);
+            diag_note(prev->decl->loc, "'%s' was first defined here", name);
+            ok = false;
+            continue;
+        }
+        Binding *b = add_binding(s->arena, &s->globals, name, item_kind(item), item);
+        if (item->kind == AST_KERNEL)
+            ptrvec_push(s->arena, &s->kernels, b);
+    }
+    return ok;
+}
+
+/* -D NAME=VALUE replaces the initializer of const NAME. */
+static bool apply_defines(Sema *s)
+{
+    bool ok = true;
+    for (int i = 0; i < s->opts->ndefines; i++) {
+        const char *d = s->opts->defines[i];
+        const char *eq = strchr(d, '=');
+        char *name = eq ? arena_strndup(s->arena, d, (size_t)(eq - d)) : arena_strdup(s->arena, d);
+        Binding *b = find_in(&s->globals, name);
+        if (!b || b->kind != B_CONST) {
+            diag_error((Loc){ 0 }, "-D %s: there is no const named '%s' to override", d, name);
+            ok = false;
+            continue;
+        }
+        SrcFile *f = diag_file_from_string("<command line>", eq ? eq + 1 : "True");
+        ptrvec_push(s->arena, &s->files, f);
+        AstNode *e = parse_expression(s->arena, f);
+        if (!e) {
+            ok = false;
+            continue;
+        }
+        AstNode *copy = arena_alloc(s->arena, sizeof *copy);
+        *copy = *b->decl;
+        copy->b = e;
+        b->decl = copy;
+        b->val = NULL;
+    }
+    return ok;
+}
+
+static void check_static_assert(Ctx *c, AstNode *sa)
+{
+    Val *v = sema_expr(c, sa->a);
+    if (!v)
+        return;
+    if (!v->is_static) {
+        diag_error(sa->a->loc, "static_assert needs a static condition, but this is a run-time value");
+        return;
+    }
+    if (!(v->type->kind == TY_SCALAR && v->type->scalar == SC_BOOLEAN)) {
+        diag_error(sa->a->loc, "static_assert needs a Boolean condition, got %s", type_name(c->arena, v->type));
+        return;
+    }
+    if (fold_truthy(v))
+        return;
+    if (sa->b && sa->b->kind == AST_STRING)
+        diag_error(sa->loc, "static assertion failed: %s", sa->b->text);
+    else
+        diag_error(sa->loc, "static assertion failed");
+}
+
+void sema_check_static_assert(Ctx *c, AstNode *sa) { check_static_assert(c, sa); }
+
+FxModule *sema_lower(Sema *s)
+{
+    int errors = diag_error_count();
+    if (!s->defines_applied) {
+        s->defines_applied = true;
+        apply_defines(s);
+    }
+    Ctx g;
+    global_ctx(s, &g);
+    for (int i = 0; i < s->items.len; i++) {
+        AstNode *item = s->items.items[i];
+        if (item->kind == AST_STATIC_ASSERT)
+            check_static_assert(&g, item);
+        else if (item->kind == AST_CONST)
+            sema_const_value(&g, find_in(&s->globals, item->name), item->loc);
+    }
+    for (Binding *b = s->globals.first; b; b = b->next)
+        if (b->kind == B_FN)
+            sema_lower_fn(s, b);
+    for (int i = 0; i < s->kernels.len; i++)
+        sema_lower_kernel(s, s->kernels.items[i]);
+    for (Binding *b = s->globals.first; b; b = b->next)
+        if (b->kind == B_PROGRAM)
+            diag_error(b->decl->loc, "program '%s': tensor programs are not supported yet", b->name);
+    return diag_error_count() == errors ? s->module : NULL;
+}
+
+/* Evaluate in a scratch function so that run-time values (vectors) can be
+ * built; they just cannot be printed. */
+static Val *eval_in_scratch(Sema *s, AstNode *expr)
+{
+    if (!s->defines_applied) {
+        s->defines_applied = true;
+        if (!apply_defines(s))
+            return NULL;
+    }
+    Ctx c;
+    global_ctx(s, &c);
+    FnCtx fn = { 0 };
+    fn.is_eval = true;
+    FxBlock scratch = { 0 };
+    c.fn = &fn;
+    c.block = &scratch;
+    return sema_expr(&c, expr);
+}
+
+Val *sema_eval(Sema *s, AstNode *expr)
+{
+    return eval_in_scratch(s, expr);
+}
+
+Val *sema_eval_static(Sema *s, AstNode *expr)
+{
+    Val *v = eval_in_scratch(s, expr);
+    if (v && !v->is_static) {
+        diag_error(expr->loc, "expected a static value, but this is a run-time value");
+        return NULL;
+    }
+    return v;
+}
+
+int sema_dependency_count(Sema *s)
+{
+    return s->deps.len;
+}
+
+const char *sema_dependency(Sema *s, int i)
+{
+    return s->deps.items[i];
+}

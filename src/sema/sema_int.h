@@ -1,0 +1,117 @@
+/* sema_int.h - state shared by the files of src/sema. */
+#ifndef FX_SEMA_INT_H
+#define FX_SEMA_INT_H
+#include "sema/sema.h"
+#include "sema/fold.h"
+#include "sema/promote.h"
+
+typedef enum {
+    B_CONST,      /* top-level const: decl, evaluated lazily */
+    B_FN,         /* fn item: decl; lowered FxFunc in fn */
+    B_KERNEL,
+    B_PROGRAM,
+    B_VALUE,      /* let binding, parameter, static loop variable: val */
+    B_VAR,        /* var / shared / Array: slot (FX_ALLOCA) of type `type` */
+    B_BUILTIN     /* builtin name: val (types, fx, thread_idx, range, ...) */
+} BindingKind;
+
+typedef struct Binding Binding;
+struct Binding {
+    const char *name;
+    BindingKind kind;
+    AstNode *decl;
+    Val *val;
+    FxInst *slot;
+    const Type *type;
+    bool evaluating;      /* B_CONST: cycle detection */
+    bool failed;          /* B_CONST: its initializer had an error */
+    FxFunc *fn;           /* B_FN after lowering */
+    bool lowering;        /* B_FN: recursion detection */
+    Binding *next;        /* next in the same scope */
+};
+
+typedef struct Scope Scope;
+struct Scope {
+    Binding *first;
+    Scope *parent;
+};
+
+/* Where emitted instructions go, and the function-level facts they need. */
+typedef struct FnCtx {
+    FxFunc *func;
+    bool is_kernel;
+    bool is_eval;           /* --eval scratch context */
+    const Type *ret;
+    int loop_depth;
+    bool returned;          /* a return statement was seen (fn must return on all paths) */
+} FnCtx;
+
+typedef struct Ctx Ctx;
+struct Ctx {
+    Sema *sema;
+    Arena *arena;
+    Scope *scope;
+    FnCtx *fn;
+    FxBlock *block;         /* current insertion block */
+    unsigned fmf;           /* effective ambient fast-math flags */
+    bool discard;           /* checking an untaken static branch: emit into scratch */
+};
+
+struct Sema {
+    Arena *arena;
+    const SemaOptions *opts;
+    Scope globals;
+    Scope builtins;
+    FxModule *module;
+    PtrVec files;           /* SrcFile* loaded for imports (freed with the Sema) */
+    PtrVec deps;            /* names of imported files, for -MD */
+    PtrVec imported;        /* canonical paths already imported */
+    PtrVec items;           /* AstNode* of every item, all files */
+    PtrVec kernels;         /* Binding* of kernels in source order */
+    bool defines_applied;
+};
+
+/* scope.c */
+Binding *sema_lookup(Ctx *c, const char *name);
+Binding *sema_bind(Ctx *c, const char *name, BindingKind kind, AstNode *decl);
+void sema_push_scope(Ctx *c, Scope *s);
+void sema_pop_scope(Ctx *c);
+Val *sema_const_value(Ctx *c, Binding *b, Loc use);
+void sema_init_builtins(Sema *s);
+void sema_check_static_assert(Ctx *c, AstNode *sa);
+
+/* expr.c */
+Val *sema_expr(Ctx *c, AstNode *e);
+Val *sema_expr_static(Ctx *c, AstNode *e, const char *what);
+Val *sema_binary_values(Ctx *c, AstOp op, Val *x, Val *y, Loc loc);
+Val *sema_unary_value(Ctx *c, AstOp op, Val *x, Loc loc);
+const Type *sema_type_expr(Ctx *c, AstNode *e);
+bool sema_static_int(Ctx *c, AstNode *e, const char *what, int64_t *out);
+
+/* convert.c */
+Val *val_runtime(Ctx *c, const Type *t, FxInst *ir, Loc loc);
+FxInst *sema_materialize(Ctx *c, Val *v);
+Val *sema_convert(Ctx *c, Val *v, const Type *to, FfRound rm, bool explicit_rm, Loc loc);
+Val *sema_assign_convert(Ctx *c, Val *v, const Type *to, Loc loc);
+Val *sema_literal_as(Ctx *c, Val *lit, ScalarId to, Loc loc);
+ScalarId sema_literal_type(Ctx *c, Val *lit, bool *ok);
+bool sema_is_numeric(const Val *v);
+bool sema_reject_narrow(Ctx *c, const Val *v, const char *what);
+FxInst *sema_emit(Ctx *c, FxOpcode op, int sub, const Type *t, Loc loc, int nops, ...);
+const Type *sema_vector_of(const Type *shape, ScalarId s);
+Val *sema_splat(Ctx *c, Val *v, const Type *vt, Loc loc);
+void sema_fold_error(Ctx *c, FoldStatus st, Loc loc);
+
+/* builtins.c */
+Val *sema_call(Ctx *c, AstNode *call);
+Val *sema_attr(Ctx *c, AstNode *e);
+Val *sema_fastmath_spec(Ctx *c, Val *v, Loc loc, bool *ok);
+
+/* stmt.c */
+void sema_block(Ctx *c, AstNode *block);
+FxFunc *sema_lower_fn(Sema *s, Binding *b);
+FxFunc *sema_lower_kernel(Sema *s, Binding *b);
+
+#define VOID_TYPE type_simple(TY_VOID)
+
+#endif

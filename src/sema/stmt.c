@@ -1,0 +1,814 @@
+/* stmt.c - statements, and lowering of fns and kernels to FXIR. */
+#include "sema/sema_int.h"
+#include <string.h>
+
+static void stmt(Ctx *c, AstNode *s);
+
+static FxInst *const_int(Ctx *c, ScalarId t, int64_t v, Loc loc)
+{
+    FxInst *i = fxir_new(c->arena, FX_CONST, type_scalar(t), 0, loc);
+    BigInt b = big_wrap(big_from_i64(v), 128, false);
+    i->cval.lo = b.w[0];
+    i->cval.hi = b.w[1];
+    fxir_append(c->block, i);
+    return i;
+}
+
+static FxInst *zero_of(Ctx *c, const Type *t, Loc loc)
+{
+    FxInst *z = const_int(c, t->scalar, 0, loc);   /* all-zero bits: 0, +0.0, False */
+    z->type = type_scalar(t->scalar);
+    if (t->kind == TY_VECTOR)
+        return sema_emit(c, FX_SPLAT, 0, t, loc, 1, z);
+    return z;
+}
+
+/* Run `body` in a nested scope. */
+static void scoped_block(Ctx *c, AstNode *block)
+{
+    Scope s;
+    sema_push_scope(c, &s);
+    sema_block(c, block);
+    sema_pop_scope(c);
+}
+
+void sema_block(Ctx *c, AstNode *block)
+{
+    for (int i = 0; i < block->list.len; i++)
+        stmt(c, block->list.items[i]);
+}
+
+/* ---- declarations ---- */
+
+/* The type a `var` takes from its initializer when none is written:
+ * literals normalize as in seed 000 (Int32/Int64, Float32). */
+static const Type *inferred_type(Ctx *c, Val *v)
+{
+    if (v->type->kind == TY_LITINT || v->type->kind == TY_LITFLOAT) {
+        bool ok;
+        ScalarId s = sema_literal_type(c, v, &ok);
+        return ok ? type_scalar(s) : NULL;
+    }
+    if (v->type->kind == TY_SCALAR || v->type->kind == TY_VECTOR)
+        return v->type;
+    diag_error(v->loc, "a var must hold a number or a vector, not %s", type_name(c->arena, v->type));
+    return NULL;
+}
+
+static void let_stmt(Ctx *c, AstNode *s)
+{
+    Val *v = sema_expr(c, s->b);
+    if (!v)
+        return;
+    if (s->list2.len) {
+        if (v->type->kind != TY_TUPLE || v->nelems != s->list2.len) {
+            diag_error(s->b->loc, "cannot unpack %s into %d names", type_name(c->arena, v->type), s->list2.len);
+            return;
+        }
+        for (int i = 0; i < s->list2.len; i++)
+            sema_bind(c, s->list2.items[i]->name, B_VALUE, s)->val = v->elems[i];
+        return;
+    }
+    if (s->a) {
+        const Type *t = sema_type_expr(c, s->a);
+        if (!t || !(v = sema_assign_convert(c, v, t, s->b->loc)))
+            return;
+    }
+    if (v->ir && !v->ir->name)
+        v->ir->name = s->name;
+    sema_bind(c, s->name, B_VALUE, s)->val = v;
+}
+
+static bool in_kernel(Ctx *c, Loc loc, const char *what)
+{
+    if (c->fn && !c->fn->is_eval)
+        return true;
+    diag_error(loc, "%s is only allowed inside a kernel or fn", what);
+    return false;
+}
+
+static FxInst *new_slot(Ctx *c, const Type *t, FxSpace space, const char *name, Loc loc)
+{
+    FxInst *slot = sema_emit(c, FX_ALLOCA, 0, t, loc, 0);
+    slot->space = space;
+    slot->name = name;
+    return slot;
+}
+
+static void var_stmt(Ctx *c, AstNode *s)
+{
+    if (!in_kernel(c, s->loc, "var"))
+        return;
+    const Type *t = s->a ? sema_type_expr(c, s->a) : NULL;
+    if (s->a && !t)
+        return;
+    Val *init = s->b ? sema_expr(c, s->b) : NULL;
+    if (s->b && !init)
+        return;
+    if (!t && !(t = inferred_type(c, init)))
+        return;
+    if (t->kind == TY_ARRAY) {
+        if (init) {
+            diag_error(s->b->loc, "an Array var cannot have an initializer; it starts zero-filled");
+            return;
+        }
+    } else if (t->kind != TY_SCALAR && t->kind != TY_VECTOR) {
+        diag_error(s->a->loc, "a var must have a scalar, vector or Array type, not %s", type_name(c->arena, t));
+        return;
+    }
+    FxInst *slot = new_slot(c, t, FXSPACE_PRIVATE, s->name, s->loc);
+    if (t->kind != TY_ARRAY) {
+        FxInst *value;
+        if (init) {
+            Val *v = sema_assign_convert(c, init, t, s->b->loc);
+            if (!v)
+                return;
+            value = sema_materialize(c, v);
+        } else {
+            value = zero_of(c, t, s->loc);
+        }
+        sema_emit(c, FX_STORE, 0, VOID_TYPE, s->loc, 2, slot, value);
+    }
+    Binding *b = sema_bind(c, s->name, B_VAR, s);
+    b->slot = slot;
+    b->type = t;
+}
+
+static void shared_stmt(Ctx *c, AstNode *s)
+{
+    if (!c->fn || !c->fn->is_kernel) {
+        diag_error(s->loc, "shared arrays can only be declared in a kernel");
+        return;
+    }
+    const Type *t = sema_type_expr(c, s->a);
+    if (!t)
+        return;
+    if (t->kind != TY_ARRAY) {
+        diag_error(s->a->loc, "shared memory holds an Array type, e.g. Array[Float32, 256]; got %s",
+                   type_name(c->arena, t));
+        return;
+    }
+    Binding *b = sema_bind(c, s->name, B_VAR, s);
+    b->slot = new_slot(c, t, FXSPACE_SHARED, s->name, s->loc);
+    b->type = t;
+}
+
+/* ---- assignment ---- */
+
+static Val *apply_compound(Ctx *c, AstNode *s, Val *old, Val *rhs, const Type *t)
+{
+    if (s->op == OP_NONE)
+        return sema_assign_convert(c, rhs, t, s->b->loc);
+    Val *r = sema_binary_values(c, s->op, old, rhs, s->loc);
+    if (!r)
+        return NULL;
+    /* `x op= y` stores T(x op y), as C's compound assignment does: the result
+     * of the promoted operation is converted back to the target's type. */
+    if (!type_equal(r->type, t))
+        r = sema_convert(c, r, t, FF_RNE, false, s->loc);
+    return r;
+}
+
+static void assign_name(Ctx *c, AstNode *s)
+{
+    Binding *b = sema_lookup(c, s->a->name);
+    if (!b) {
+        diag_error(s->a->loc, "undefined name '%s'", s->a->name);
+        return;
+    }
+    if (b->kind != B_VAR || b->type->kind == TY_ARRAY) {
+        const char *why = b->kind == B_VALUE ? "it is immutable (declared with let, or a parameter); "
+                                               "declare it with var to assign to it"
+                        : b->kind == B_VAR ? "it is an array; assign to its elements"
+                        : "it is not a variable";
+        diag_error(s->a->loc, "cannot assign to '%s': %s", b->name, why);
+        return;
+    }
+    Val *rhs = sema_expr(c, s->b);
+    if (!rhs)
+        return;
+    Val *old = NULL;
+    if (s->op != OP_NONE)
+        old = val_runtime(c, b->type, sema_emit(c, FX_LOAD, 0, b->type, s->a->loc, 1, b->slot), s->a->loc);
+    Val *v = apply_compound(c, s, old, rhs, b->type);
+    if (v)
+        sema_emit(c, FX_STORE, 0, VOID_TYPE, s->loc, 2, b->slot, sema_materialize(c, v));
+}
+
+static FxInst *index_value(Ctx *c, AstNode *e)
+{
+    Val *i = sema_expr(c, e);
+    if (!i)
+        return NULL;
+    if (i->type->kind == TY_LITINT)
+        i = fold_convert(c->arena, i, big_fits(i->i, 32, true) ? SC_INT32 : SC_INT64, FF_RNE, i->loc);
+    if (i->type->kind != TY_SCALAR || !type_is_int(i->type->scalar)) {
+        diag_error(e->loc, "an index must be an integer, got %s", type_name(c->arena, i->type));
+        return NULL;
+    }
+    return sema_materialize(c, i);
+}
+
+static void assign_lane(Ctx *c, AstNode *s, AstNode *t)
+{
+    Binding *b = t->a->kind == AST_NAME ? sema_lookup(c, t->a->name) : NULL;
+    if (!b || b->kind != B_VAR || b->type->kind != TY_VECTOR) {
+        diag_error(t->loc, "only a vector declared with var can have a lane assigned");
+        return;
+    }
+    FxInst *idx = index_value(c, t->list.items[0]);
+    Val *rhs = idx ? sema_expr(c, s->b) : NULL;
+    if (!rhs)
+        return;
+    const Type *et = type_scalar(b->type->scalar);
+    FxInst *vec = sema_emit(c, FX_LOAD, 0, b->type, t->loc, 1, b->slot);
+    Val *old = NULL;
+    if (s->op != OP_NONE)
+        old = val_runtime(c, et, sema_emit(c, FX_EXTRACT, 0, et, t->loc, 2, vec, idx), t->loc);
+    Val *v = apply_compound(c, s, old, rhs, et);
+    if (!v)
+        return;
+    FxInst *nv = sema_emit(c, FX_INSERT, 0, b->type, s->loc, 3, vec, sema_materialize(c, v), idx);
+    sema_emit(c, FX_STORE, 0, VOID_TYPE, s->loc, 2, b->slot, nv);
+}
+
+static void assign_element(Ctx *c, AstNode *s)
+{
+    AstNode *t = s->a;
+    Val *base = sema_expr(c, t->a);
+    if (!base)
+        return;
+    if (base->type->kind == TY_VECTOR) {
+        assign_lane(c, s, t);
+        return;
+    }
+    if (base->type->kind != TY_PTR && base->type->kind != TY_ARRAY) {
+        diag_error(t->a->loc, "cannot assign to an element of %s", type_name(c->arena, base->type));
+        return;
+    }
+    if (base->type->kind == TY_PTR && base->type->is_const) {
+        diag_error(t->loc, "cannot store through a const Ptr parameter (it promises the kernel writes nothing "
+                   "through it)");
+        return;
+    }
+    int want = base->type->kind == TY_PTR ? 1 : base->type->ndims;
+    if (t->list.len != want) {
+        diag_error(t->loc, "%s takes %d index%s, got %d", type_name(c->arena, base->type), want,
+                   want == 1 ? "" : "es", t->list.len);
+        return;
+    }
+    FxInst **idx = arena_alloc(c->arena, sizeof(FxInst *) * (size_t)want);
+    for (int k = 0; k < want; k++) {
+        AstNode *ie = t->list.items[k];
+        if (!(idx[k] = index_value(c, ie)))
+            return;
+        if (base->type->kind == TY_ARRAY && idx[k]->op == FX_CONST) {
+            int64_t v = (int64_t)idx[k]->cval.lo;
+            if (v < 0 || v >= base->type->dims[k]) {
+                diag_error(ie->loc, "index out of range: dimension %d of %s has %lld elements", k,
+                           type_name(c->arena, base->type), (long long)base->type->dims[k]);
+                return;
+            }
+        }
+    }
+    const Type *et = base->type->elem;
+    Val *rhs = sema_expr(c, s->b);
+    if (!rhs)
+        return;
+    Val *old = NULL;
+    if (s->op != OP_NONE) {
+        FxInst *ld = fxir_new(c->arena, FX_LOAD, et, 1 + want, t->loc);
+        ld->ops[0] = base->ir;
+        for (int k = 0; k < want; k++)
+            ld->ops[1 + k] = idx[k];
+        fxir_append(c->block, ld);
+        old = val_runtime(c, et, ld, t->loc);
+    }
+    Val *v = apply_compound(c, s, old, rhs, et);
+    if (!v)
+        return;
+    FxInst *st = fxir_new(c->arena, FX_STORE, VOID_TYPE, 2 + want, s->loc);
+    st->ops[0] = base->ir;
+    st->ops[1] = sema_materialize(c, v);
+    for (int k = 0; k < want; k++)
+        st->ops[2 + k] = idx[k];
+    fxir_append(c->block, st);
+}
+
+static void assign_stmt(Ctx *c, AstNode *s)
+{
+    if (!in_kernel(c, s->loc, "assignment"))
+        return;
+    if (s->a->kind == AST_NAME)
+        assign_name(c, s);
+    else if (s->a->kind == AST_INDEX)
+        assign_element(c, s);
+    else
+        diag_error(s->a->loc, "cannot assign to this expression; expected a variable or an element "
+                   "such as p[i]");
+}
+
+/* ---- control flow ---- */
+
+static Val *condition(Ctx *c, AstNode *e, const char *what)
+{
+    Val *v = sema_expr(c, e);
+    if (!v)
+        return NULL;
+    if (v->type->kind != TY_SCALAR || v->type->scalar != SC_BOOLEAN) {
+        diag_error(e->loc, "the condition of '%s' must be a Boolean, got %s; compare explicitly (e.g. x != 0)",
+                   what, type_name(c->arena, v->type));
+        return NULL;
+    }
+    return v;
+}
+
+/* Type-check a branch that a static condition removes: its code is emitted
+ * into a scratch block that is then dropped. */
+static void check_discarded(Ctx *c, AstNode *branch)
+{
+    FxBlock scratch = { 0 };
+    FxBlock *saved = c->block;
+    bool saved_ret = c->fn ? c->fn->returned : false;
+    c->block = &scratch;
+    if (branch->kind == AST_IF)
+        stmt(c, branch);
+    else
+        scoped_block(c, branch);
+    c->block = saved;
+    if (c->fn)
+        c->fn->returned = saved_ret;
+}
+
+static void if_stmt(Ctx *c, AstNode *s)
+{
+    Val *cond = condition(c, s->a, "if");
+    if (!cond)
+        return;
+    if (cond->is_static) {
+        bool taken = fold_truthy(cond);
+        AstNode *live = taken ? s->b : s->c, *dead = taken ? s->c : s->b;
+        if (dead)
+            check_discarded(c, dead);
+        if (live) {
+            if (live->kind == AST_IF)
+                stmt(c, live);
+            else
+                scoped_block(c, live);
+        }
+        return;
+    }
+    if (!in_kernel(c, s->loc, "a run-time if"))
+        return;
+    FxInst *br = fxir_emit_if(c->arena, c->block, cond->ir, s->loc);
+    FxBlock *saved = c->block;
+    c->block = &br->blocks[0];
+    scoped_block(c, s->b);
+    if (s->c) {
+        c->block = &br->blocks[1];
+        if (s->c->kind == AST_IF)
+            stmt(c, s->c);
+        else
+            scoped_block(c, s->c);
+    }
+    c->block = saved;
+}
+
+static bool range_args(Ctx *c, AstNode *call, const char *fname, Val **start, Val **stop, Val **step)
+{
+    int n = call->list.len;
+    if (n < 1 || n > 3) {
+        diag_error(call->loc, "%s() takes 1 to 3 arguments (stop | start, stop | start, stop, step), got %d",
+                   fname, n);
+        return false;
+    }
+    Val *v[3];
+    for (int i = 0; i < n; i++) {
+        if (call->list.items[i]->kind == AST_KWARG) {
+            diag_error(call->list.items[i]->loc, "%s() takes no keyword arguments", fname);
+            return false;
+        }
+        if (!(v[i] = sema_expr(c, call->list.items[i])))
+            return false;
+        bool ok = v[i]->type->kind == TY_LITINT ||
+                  (v[i]->type->kind == TY_SCALAR && type_is_int(v[i]->type->scalar));
+        if (!ok) {
+            diag_error(v[i]->loc, "%s() bounds must be integers, got %s", fname, type_name(c->arena, v[i]->type));
+            return false;
+        }
+    }
+    *start = n == 1 ? fold_make_litint(c->arena, big_from_i64(0), call->loc) : v[0];
+    *stop = n == 1 ? v[0] : v[1];
+    *step = n == 3 ? v[2] : fold_make_litint(c->arena, big_from_i64(1), call->loc);
+    if ((*step)->is_static && big_is_zero((*step)->i)) {
+        diag_error((*step)->loc, "%s() step must not be zero", fname);
+        return false;
+    }
+    return true;
+}
+
+static void static_range_loop(Ctx *c, AstNode *s, AstNode *call)
+{
+    Val *start, *stop, *step;
+    if (!range_args(c, call, "static_range", &start, &stop, &step))
+        return;
+    if (!start->is_static || !stop->is_static || !step->is_static) {
+        diag_error(call->loc, "static_range() bounds must be static values; use range() for run-time bounds");
+        return;
+    }
+    int64_t a = big_to_i64(start->i), b = big_to_i64(stop->i), d = big_to_i64(step->i);
+    int64_t count = 0;
+    for (int64_t i = a; d > 0 ? i < b : i > b; i += d)
+        if (++count > 65536) {
+            diag_error(call->loc, "static_range() would unroll more than 65536 iterations");
+            return;
+        }
+    int saved_depth = c->fn ? c->fn->loop_depth : 0;
+    if (c->fn)
+        c->fn->loop_depth = -1000000;   /* break/continue cannot leave an unrolled loop */
+    for (int64_t i = a; d > 0 ? i < b : i > b; i += d) {
+        Scope sc;
+        sema_push_scope(c, &sc);
+        sema_bind(c, s->name, B_VALUE, s)->val = fold_make_int(c->arena, SC_INT32, big_from_i64(i), s->loc);
+        sema_block(c, s->b);
+        sema_pop_scope(c);
+    }
+    if (c->fn)
+        c->fn->loop_depth = saved_depth;
+}
+
+/* Bring the range bounds to one integer type (literals normalize to Int32). */
+static bool range_type(Ctx *c, Val **v, int n, ScalarId *out)
+{
+    ScalarId t = SC_COUNT;
+    for (int i = 0; i < n; i++) {
+        if (v[i]->type->kind == TY_LITINT)
+            continue;
+        t = t == SC_COUNT ? v[i]->type->scalar : promote_common(t, v[i]->type->scalar);
+    }
+    if (t == SC_COUNT) {
+        bool ok = true;
+        for (int i = 0; i < n && ok; i++) {
+            ScalarId s = sema_literal_type(c, v[i], &ok);
+            t = t == SC_COUNT ? s : promote_common(t, s);
+        }
+        if (!ok)
+            return false;
+    }
+    for (int i = 0; i < n; i++)
+        if (!(v[i] = sema_convert(c, v[i], type_scalar(t), FF_RNE, false, v[i]->loc)))
+            return false;
+    *out = t;
+    return true;
+}
+
+static void range_loop(Ctx *c, AstNode *s, AstNode *call)
+{
+    Val *v[3];
+    if (!range_args(c, call, "range", &v[0], &v[1], &v[2]))
+        return;
+    if (!in_kernel(c, s->loc, "a for loop"))
+        return;
+    ScalarId t;
+    if (!range_type(c, v, 3, &t))
+        return;
+    const Type *ty = type_scalar(t);
+    FxInst *slot = new_slot(c, ty, FXSPACE_PRIVATE, s->name, s->loc);
+    sema_emit(c, FX_STORE, 0, VOID_TYPE, s->loc, 2, slot, sema_materialize(c, v[0]));
+    FxInst *stop = sema_materialize(c, v[1]), *step = sema_materialize(c, v[2]);
+    FxInst *loop = fxir_emit_loop(c->arena, c->block, s->loc);
+    FxBlock *saved = c->block;
+    /* cond: i < stop for a positive step, i > stop for a negative one. */
+    c->block = &loop->blocks[0];
+    const Type *bt = type_scalar(SC_BOOLEAN);
+    FxInst *iv = sema_emit(c, FX_LOAD, 0, ty, s->loc, 1, slot);
+    FxInst *cond;
+    if (v[2]->is_static) {
+        bool up = big_sign(v[2]->i) > 0;
+        cond = sema_emit(c, FX_CMP, up ? FXC_LT : FXC_GT, bt, s->loc, 2, iv, stop);
+    } else {
+        FxInst *lt = sema_emit(c, FX_CMP, FXC_LT, bt, s->loc, 2, iv, stop);
+        FxInst *gt = sema_emit(c, FX_CMP, FXC_GT, bt, s->loc, 2, iv, stop);
+        FxInst *zero = const_int(c, t, 0, s->loc);
+        FxInst *up = sema_emit(c, FX_CMP, FXC_GT, bt, s->loc, 2, step, zero);
+        cond = sema_emit(c, FX_SELECT, 0, bt, s->loc, 3, up, lt, gt);
+    }
+    loop->ops[0] = cond;
+    /* body: the loop variable is an immutable value per iteration. */
+    c->block = &loop->blocks[1];
+    Scope sc;
+    sema_push_scope(c, &sc);
+    FxInst *cur = sema_emit(c, FX_LOAD, 0, ty, s->loc, 1, slot);
+    cur->name = s->name;
+    sema_bind(c, s->name, B_VALUE, s)->val = val_runtime(c, ty, cur, s->loc);
+    c->fn->loop_depth++;
+    sema_block(c, s->b);
+    c->fn->loop_depth--;
+    sema_pop_scope(c);
+    /* step */
+    c->block = &loop->blocks[2];
+    FxInst *old = sema_emit(c, FX_LOAD, 0, ty, s->loc, 1, slot);
+    FxInst *next = sema_emit(c, FX_BINOP, FXB_ADD, ty, s->loc, 2, old, step);
+    sema_emit(c, FX_STORE, 0, VOID_TYPE, s->loc, 2, slot, next);
+    c->block = saved;
+}
+
+static void for_stmt(Ctx *c, AstNode *s)
+{
+    AstNode *it = s->a;
+    const char *fname = it->kind == AST_CALL && it->a->kind == AST_NAME ? it->a->name : NULL;
+    if (fname && strcmp(fname, "static_range") == 0) {
+        static_range_loop(c, s, it);
+        return;
+    }
+    if (fname && strcmp(fname, "range") == 0) {
+        range_loop(c, s, it);
+        return;
+    }
+    diag_error(it->loc, "a for loop iterates over range(...) or static_range(...)");
+}
+
+static void while_stmt(Ctx *c, AstNode *s)
+{
+    if (!in_kernel(c, s->loc, "a while loop"))
+        return;
+    FxInst *loop = fxir_emit_loop(c->arena, c->block, s->loc);
+    FxBlock *saved = c->block;
+    c->block = &loop->blocks[0];
+    Val *cond = condition(c, s->a, "while");
+    if (!cond) {
+        c->block = saved;
+        return;
+    }
+    loop->ops[0] = sema_materialize(c, cond);
+    c->block = &loop->blocks[1];
+    c->fn->loop_depth++;
+    scoped_block(c, s->b);
+    c->fn->loop_depth--;
+    c->block = saved;
+}
+
+static void jump_stmt(Ctx *c, AstNode *s)
+{
+    const char *what = s->kind == AST_BREAK ? "break" : "continue";
+    if (!c->fn || c->fn->loop_depth <= 0) {
+        if (c->fn && c->fn->loop_depth < 0)
+            diag_error(s->loc, "'%s' inside a static_range loop is not allowed: the loop is unrolled at "
+                       "compile time; use a static if or range()", what);
+        else
+            diag_error(s->loc, "'%s' outside a loop", what);
+        return;
+    }
+    sema_emit(c, s->kind == AST_BREAK ? FX_BREAK : FX_CONTINUE, 0, VOID_TYPE, s->loc, 0);
+}
+
+static void return_stmt(Ctx *c, AstNode *s)
+{
+    if (!in_kernel(c, s->loc, "return"))
+        return;
+    const Type *rt = c->fn->ret;
+    if (!s->a) {
+        if (rt->kind != TY_VOID) {
+            diag_error(s->loc, "this fn returns %s; 'return' needs a value", type_name(c->arena, rt));
+            return;
+        }
+        sema_emit(c, FX_RETURN, 0, VOID_TYPE, s->loc, 0);
+        c->fn->returned = true;
+        return;
+    }
+    Val *v = sema_expr(c, s->a);
+    if (!v)
+        return;
+    if (rt->kind == TY_VOID) {
+        diag_error(s->a->loc, "%s has no return type, so it cannot return a value; declare one with '-> Type'",
+                   c->fn->is_kernel ? "a kernel" : "this fn");
+        return;
+    }
+    if (!(v = sema_assign_convert(c, v, rt, s->a->loc)))
+        return;
+    sema_emit(c, FX_RETURN, 0, VOID_TYPE, s->loc, 1, sema_materialize(c, v));
+    c->fn->returned = true;
+}
+
+static void with_stmt(Ctx *c, AstNode *s)
+{
+    Val *v = sema_expr_static(c, s->a, "the argument of 'with'");
+    if (!v)
+        return;
+    if (v->type->kind != TY_FASTMATH) {
+        diag_error(s->a->loc, "'with' takes fx.fastmath(...), got %s", type_name(c->arena, v->type));
+        return;
+    }
+    unsigned saved = c->fmf;
+    c->fmf = v->flags;
+    scoped_block(c, s->b);
+    c->fmf = saved;
+}
+
+static void expr_stmt(Ctx *c, AstNode *s)
+{
+    Val *v = sema_expr(c, s->a);
+    (void)v;
+}
+
+static void stmt(Ctx *c, AstNode *s)
+{
+    switch (s->kind) {
+    case AST_LET: let_stmt(c, s); break;
+    case AST_VAR: var_stmt(c, s); break;
+    case AST_SHARED: shared_stmt(c, s); break;
+    case AST_ASSIGN: assign_stmt(c, s); break;
+    case AST_EXPR_STMT: expr_stmt(c, s); break;
+    case AST_IF: if_stmt(c, s); break;
+    case AST_FOR: for_stmt(c, s); break;
+    case AST_WHILE: while_stmt(c, s); break;
+    case AST_BREAK: case AST_CONTINUE: jump_stmt(c, s); break;
+    case AST_RETURN: return_stmt(c, s); break;
+    case AST_WITH: with_stmt(c, s); break;
+    case AST_STATIC_ASSERT: sema_check_static_assert(c, s); break;
+    case AST_BLOCK: scoped_block(c, s); break;
+    default:
+        diag_error(s->loc, "expected a statement");
+        break;
+    }
+}
+
+/* ---- functions ---- */
+
+/* Whether control can reach the end of a block (conservatively). */
+static bool falls_through(AstNode *block)
+{
+    if (!block || block->list.len == 0)
+        return true;
+    AstNode *last = block->list.items[block->list.len - 1];
+    if (last->kind == AST_RETURN)
+        return false;
+    if (last->kind == AST_IF && last->c) {
+        bool else_falls = last->c->kind == AST_IF ? falls_through(&(AstNode){ .list = { &last->c, 1, 1 } })
+                                                  : falls_through(last->c);
+        return falls_through(last->b) || else_falls;
+    }
+    return true;
+}
+
+static const Type *param_type(Ctx *c, AstNode *p, bool kernel)
+{
+    const Type *t = sema_type_expr(c, p->a);
+    if (!t)
+        return NULL;
+    if (p->flag) {
+        if (t->kind != TY_PTR) {
+            diag_error(p->loc, "'const' applies only to Ptr parameters");
+            return NULL;
+        }
+        t = type_ptr(c->arena, t->elem, true);
+    }
+    bool ok = t->kind == TY_SCALAR || t->kind == TY_VECTOR || t->kind == TY_PTR;
+    if (!ok) {
+        diag_error(p->a->loc, "a %s parameter must be a scalar, a vector or a Ptr, not %s",
+                   kernel ? "kernel" : "fn", type_name(c->arena, t));
+        return NULL;
+    }
+    return t;
+}
+
+static bool check_params(Ctx *c, AstNode *decl, FxFunc *f, bool kernel)
+{
+    bool ok = true;
+    for (int i = 0; i < decl->list.len; i++) {
+        AstNode *p = decl->list.items[i];
+        for (int j = 0; j < i; j++)
+            if (strcmp(decl->list.items[j]->name, p->name) == 0) {
+                diag_error(p->loc, "duplicate parameter '%s'", p->name);
+                ok = false;
+            }
+        f->params[i].name = p->name;
+        f->params[i].loc = p->loc;
+        f->params[i].type = param_type(c, p, kernel);
+        ok &= f->params[i].type != NULL;
+    }
+    return ok;
+}
+
+static void bind_params(Ctx *c, AstNode *decl, FxFunc *f)
+{
+    for (int i = 0; i < f->nparams; i++) {
+        FxInst *p = fxir_new(c->arena, FX_PARAM, f->params[i].type, 0, f->params[i].loc);
+        p->param_index = i;
+        p->name = f->params[i].name;
+        fxir_append(&f->body, p);
+        sema_bind(c, f->params[i].name, B_VALUE, decl->list.items[i])->val =
+            val_runtime(c, f->params[i].type, p, f->params[i].loc);
+    }
+}
+
+static void function_ctx(Sema *s, Ctx *c, FnCtx *fc, FxFunc *f, bool kernel)
+{
+    memset(c, 0, sizeof *c);
+    memset(fc, 0, sizeof *fc);
+    c->sema = s;
+    c->arena = s->arena;
+    c->scope = &s->globals;
+    c->fmf = s->opts->fastmath;
+    fc->func = f;
+    fc->is_kernel = kernel;
+    fc->ret = f ? f->ret : VOID_TYPE;
+    c->fn = fc;
+    c->block = f ? &f->body : NULL;
+}
+
+/* Keep the module's functions in dependency order: a fn is listed after
+ * every fn it calls, because it finishes lowering after them. */
+static void move_to_end(FxModule *m, FxFunc *f)
+{
+    int k = 0;
+    for (int i = 0; i < m->funcs.len; i++)
+        if (m->funcs.items[i] != f)
+            m->funcs.items[k++] = m->funcs.items[i];
+    m->funcs.items[k] = f;
+}
+
+FxFunc *sema_lower_fn(Sema *s, Binding *b)
+{
+    if (b->fn)
+        return b->fn;
+    AstNode *d = b->decl;
+    if (b->lowering) {
+        diag_error(d->loc, "fn '%s' is recursive; recursion is not allowed in GPU code", b->name);
+        return NULL;
+    }
+    if (b->failed)
+        return NULL;
+    b->lowering = true;
+    Ctx c;
+    FnCtx fc;
+    function_ctx(s, &c, &fc, NULL, false);
+    const Type *ret = d->a ? sema_type_expr(&c, d->a) : VOID_TYPE;
+    if (ret && ret->kind != TY_VOID && ret->kind != TY_SCALAR && ret->kind != TY_VECTOR) {
+        diag_error(d->a->loc, "a fn returns a scalar or a vector, not %s", type_name(c.arena, ret));
+        ret = NULL;
+    }
+    for (int i = 0; i < d->list2.len; i++)
+        diag_error(d->list2.items[i]->loc, "unknown decorator '@%s' on a fn", d->list2.items[i]->name);
+    FxFunc *f = fxir_func_new(s->module, b->name, FXF_FN, d->list.len, ret ? ret : VOID_TYPE, d->loc);
+    function_ctx(s, &c, &fc, f, false);
+    Scope sc;
+    sema_push_scope(&c, &sc);
+    int errors = diag_error_count();
+    if (ret && check_params(&c, d, f, false)) {
+        bind_params(&c, d, f);
+        sema_block(&c, d->b);
+        if (ret->kind != TY_VOID && falls_through(d->b))
+            diag_error(d->b->loc, "fn '%s' returns %s but control can reach the end of its body without a return",
+                       b->name, type_name(c.arena, ret));
+    }
+    b->lowering = false;
+    if (diag_error_count() != errors || !ret) {
+        b->failed = true;
+        return NULL;
+    }
+    b->fn = f;
+    move_to_end(s->module, f);
+    return f;
+}
+
+static void kernel_decorators(Ctx *c, AstNode *d, FxFunc *f)
+{
+    for (int i = 0; i < d->list2.len; i++) {
+        AstNode *dec = d->list2.items[i];
+        if (strcmp(dec->name, "launch_bounds") != 0) {
+            diag_error(dec->loc, "unknown decorator '@%s'; kernels accept @launch_bounds(N)", dec->name);
+            continue;
+        }
+        int64_t n;
+        if (dec->list.len != 1) {
+            diag_error(dec->loc, "@launch_bounds takes one argument, the maximum threads per block");
+            continue;
+        }
+        if (!sema_static_int(c, dec->list.items[0], "@launch_bounds", &n))
+            continue;
+        if (n < 1 || n > 1024) {
+            diag_error(dec->list.items[0]->loc, "@launch_bounds must be between 1 and 1024, got %lld", (long long)n);
+            continue;
+        }
+        f->launch_bounds = (int)n;
+    }
+}
+
+FxFunc *sema_lower_kernel(Sema *s, Binding *b)
+{
+    AstNode *d = b->decl;
+    FxFunc *f = fxir_func_new(s->module, b->name, FXF_KERNEL, d->list.len, VOID_TYPE, d->loc);
+    Ctx c;
+    FnCtx fc;
+    function_ctx(s, &c, &fc, f, true);
+    kernel_decorators(&c, d, f);
+    Scope sc;
+    sema_push_scope(&c, &sc);
+    if (check_params(&c, d, f, true)) {
+        bind_params(&c, d, f);
+        sema_block(&c, d->b);
+    }
+    b->fn = f;
+    return f;
+}

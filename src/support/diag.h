@@ -1,0 +1,46 @@
+/* diag.h - source files, source locations and gcc-style diagnostics. */
+#ifndef FX_DIAG_H
+#define FX_DIAG_H
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdarg.h>
+
+typedef struct SrcFile {
+    const char *name;   /* as given on the command line, or "<eval>" */
+    const char *text;   /* whole contents, NUL-terminated */
+    long len;
+} SrcFile;
+
+/* A source range; lines and columns are 1-based, end is inclusive.
+ * line == 0 means "no location" (command-line errors). */
+typedef struct Loc {
+    const SrcFile *file;
+    int line, col;
+    int end_line, end_col;
+} Loc;
+
+typedef enum { DIAG_TEXT, DIAG_JSON } DiagFormat;
+
+/* Process-wide diagnostic settings and counters (one compilation at a time). */
+void diag_reset(void);
+void diag_set_stream(FILE *out);      /* default stderr */
+void diag_set_format(DiagFormat f);
+void diag_set_werror(bool on);
+void diag_set_no_warnings(bool on);
+int diag_error_count(void);
+
+void diag_error(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void diag_warning(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void diag_note(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* An optimization remark (-Rpass / -Rpass-missed): printed as "remark:". */
+void diag_remark(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void diag_vreport(const char *severity, Loc loc, const char *fmt, va_list ap);
+
+/* Read a whole file into a SrcFile allocated with malloc; NULL (errno set) on failure. */
+SrcFile *diag_load_file(const char *path);
+SrcFile *diag_file_from_string(const char *name, const char *text);
+void diag_free_file(SrcFile *f);
+
+Loc loc_span(Loc a, Loc b);  /* from the start of a to the end of b */
+
+#endif
