@@ -1,0 +1,158 @@
+/* rt_host.c - loading a host-target module into ORC LLJIT and finding its
+ * kernels' entry points. */
+#include "runtime/rt_internal.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+
+char *rt_strdupf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    va_end(ap);
+    return s;
+}
+
+static char *take_error(LLVMErrorRef e, const char *what)
+{
+    char *m = LLVMGetErrorMessage(e);
+    char *r = rt_strdupf("%s: %s", what, m);
+    LLVMDisposeErrorMessage(m);
+    return r;
+}
+
+static void init_native(void)
+{
+    static int done;
+    if (done)
+        return;
+    done = 1;
+    LLVMInitializeNativeTarget();
+    LLVMInitializeNativeAsmPrinter();
+    LLVMInitializeNativeAsmParser();
+}
+
+/* Runtime-provided definitions that take precedence over the process's
+ * symbols (support routines the C library or libgcc may lack). */
+static LLVMErrorRef define_libcalls(LLVMOrcLLJITRef jit, LLVMOrcJITDylibRef jd)
+{
+    size_t n;
+    const RtLibcall *calls = rt_libcalls(&n);
+    LLVMOrcCSymbolMapPair *pairs = calloc(n ? n : 1, sizeof *pairs);
+    if (!pairs)
+        abort();
+    for (size_t k = 0; k < n; k++) {
+        pairs[k].Name = LLVMOrcLLJITMangleAndIntern(jit, calls[k].name);
+        pairs[k].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)calls[k].addr;
+        pairs[k].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported |
+                                          LLVMJITSymbolGenericFlagsCallable;
+        pairs[k].Sym.Flags.TargetFlags = 0;
+    }
+    LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(pairs, n);
+    free(pairs);
+    return LLVMOrcJITDylibDefine(jd, mu);
+}
+
+RtHostModule *rt_host_load(LLVMModuleRef mod, LLVMContextRef ctx, char **err)
+{
+    init_native();
+    *err = NULL;
+    /* The module moves into a ThreadSafeContext of its own (LLVM 19's C API
+     * cannot wrap an existing context): through bitcode. */
+    LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(mod);
+    LLVMDisposeModule(mod);
+    LLVMContextDispose(ctx);
+    LLVMOrcThreadSafeContextRef tsc = LLVMOrcCreateNewThreadSafeContext();
+    LLVMModuleRef nm = NULL;
+    if (LLVMParseBitcodeInContext2(LLVMOrcThreadSafeContextGetContext(tsc), bc, &nm)) {
+        LLVMDisposeMemoryBuffer(bc);
+        LLVMOrcDisposeThreadSafeContext(tsc);
+        *err = rt_strdupf("cannot reload the host module");
+        return NULL;
+    }
+    LLVMDisposeMemoryBuffer(bc);
+
+    LLVMOrcLLJITRef jit = NULL;
+    LLVMErrorRef e = LLVMOrcCreateLLJIT(&jit, LLVMOrcCreateLLJITBuilder());
+    if (e) {
+        *err = take_error(e, "cannot create the JIT");
+        LLVMDisposeModule(nm);
+        LLVMOrcDisposeThreadSafeContext(tsc);
+        return NULL;
+    }
+    LLVMOrcJITDylibRef jd = LLVMOrcLLJITGetMainJITDylib(jit);
+    LLVMOrcDefinitionGeneratorRef gen = NULL;
+    e = define_libcalls(jit, jd);
+    if (!e)
+        e = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&gen, LLVMOrcLLJITGetGlobalPrefix(jit),
+                                                                 NULL, NULL);
+    if (e) {
+        *err = take_error(e, "cannot set up the JIT's symbols");
+        LLVMDisposeModule(nm);
+        LLVMOrcDisposeThreadSafeContext(tsc);
+        LLVMOrcDisposeLLJIT(jit);
+        return NULL;
+    }
+    LLVMOrcJITDylibAddGenerator(jd, gen);
+    LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(nm, tsc);
+    LLVMOrcDisposeThreadSafeContext(tsc);
+    e = LLVMOrcLLJITAddLLVMIRModule(jit, jd, tsm);
+    if (e) {
+        *err = take_error(e, "cannot add the module to the JIT");
+        LLVMOrcDisposeThreadSafeModule(tsm);
+        LLVMOrcDisposeLLJIT(jit);
+        return NULL;
+    }
+    RtHostModule *m = calloc(1, sizeof *m);
+    if (!m)
+        abort();
+    m->jit = jit;
+    return m;
+}
+
+static int lookup(RtHostModule *m, const char *kernel, const char *suffix, uintptr_t *addr, char **err)
+{
+    char *sym = rt_strdupf("%s%s", kernel, suffix);
+    LLVMOrcExecutorAddress a = 0;
+    LLVMErrorRef e = LLVMOrcLLJITLookup(m->jit, &a, sym);
+    if (e) {
+        char *msg = LLVMGetErrorMessage(e);
+        *err = rt_strdupf("no kernel '%s' in the module (%s)", kernel, msg);
+        LLVMDisposeErrorMessage(msg);
+        free(sym);
+        return -1;
+    }
+    free(sym);
+    *addr = (uintptr_t)a;
+    return 0;
+}
+
+int rt_host_kernel(RtHostModule *m, const char *name, RtKernel *k, char **err)
+{
+    uintptr_t fn, shared, barrier;
+    if (lookup(m, name, "__fxhost", &fn, err) || lookup(m, name, "__fxshared", &shared, err) ||
+        lookup(m, name, "__fxbarrier", &barrier, err))
+        return -1;
+    k->entry = (RtEntry)fn;
+    k->shared_bytes = *(const int64_t *)shared;
+    k->uses_barrier = *(const int32_t *)barrier != 0;
+    return 0;
+}
+
+void rt_host_free(RtHostModule *m)
+{
+    if (!m)
+        return;
+    LLVMOrcDisposeLLJIT(m->jit);
+    free(m);
+}

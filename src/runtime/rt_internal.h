@@ -1,0 +1,32 @@
+/* rt_internal.h - shared by the runtime's files. */
+#ifndef FX_RT_INTERNAL_H
+#define FX_RT_INTERNAL_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <llvm-c/LLJIT.h>
+#include "runtime/fxhost.h"
+#include "runtime/fxrt.h"
+
+struct RtHostModule {
+    LLVMOrcLLJITRef jit;
+};
+
+typedef void (*RtEntry)(void **args, FxHostCtx *ctx);
+
+typedef struct RtKernel {
+    RtEntry entry;
+    int64_t shared_bytes;
+    bool uses_barrier;
+} RtKernel;
+
+int rt_host_kernel(RtHostModule *m, const char *name, RtKernel *k, char **err);
+char *rt_strdupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+typedef struct RtLibcall {
+    const char *name;
+    void *addr;
+} RtLibcall;
+const RtLibcall *rt_libcalls(size_t *n);
+
+#endif
