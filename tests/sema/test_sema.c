@@ -1,5 +1,5 @@
 /* test_sema.c - CUnit suites for src/sema: the seed's tables cell by cell,
- * and the eval case files (eval/*.txt, thousands of folding cases whose
+ * and the eval case files (eval/NAME.txt, thousands of folding cases whose
  * answers gen_eval.py computes independently of this implementation). */
 #include <CUnit/Basic.h>
 #include <dirent.h>

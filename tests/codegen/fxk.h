@@ -1,0 +1,45 @@
+/* fxk.h - FXIR built by hand for the codegen and runtime tests (sema is
+ * written in parallel, so the tests do not depend on it). */
+#ifndef FX_TEST_FXK_H
+#define FX_TEST_FXK_H
+#include "fxir/fxir.h"
+
+typedef struct Kb {
+    Arena *a;
+    FxModule *m;
+    FxFunc *f;
+    FxBlock *b;     /* where instructions go */
+} Kb;
+
+extern const Loc fxk_noloc;
+
+FxFunc *fxk_func(Kb *k, const char *name, FxFuncKind kind, int nparams, const Type *ret);
+void fxk_param_decl(Kb *k, int i, const char *name, const Type *t);
+FxInst *fxk_param(Kb *k, int i);
+FxInst *fxk_int(Kb *k, ScalarId s, int64_t v);
+FxInst *fxk_int128(Kb *k, ScalarId s, uint64_t lo, uint64_t hi);
+FxInst *fxk_f32(Kb *k, float v);
+FxInst *fxk_op(Kb *k, FxOpcode op, int sub, const Type *t, int nops, ...);
+FxInst *fxk_special(Kb *k, FxSpecial s, int dim);
+const Type *fxk_s(ScalarId s);
+const Type *fxk_ptr(Kb *k, ScalarId s, bool is_const);
+
+/* The test kernels. */
+FxFunc *fxk_saxpy(Kb *k, const char *name);          /* the spec's saxpy, @launch_bounds(256) */
+FxFunc *fxk_axpy_fn(Kb *k);                          /* fn axpy1(a, x, y) -> a*x + y */
+FxFunc *fxk_saxpy_call(Kb *k, FxFunc *axpy1);        /* saxpy through axpy1 */
+FxFunc *fxk_loop(Kb *k);                             /* loop with break/continue and var slots */
+FxFunc *fxk_reverse(Kb *k);                          /* reverse each block of 64 through shared memory */
+/* out[i] = a[i] OP b[i] over type s; op is an FxBinop or -1 for fx.ceildiv */
+FxFunc *fxk_binop_kernel(Kb *k, const char *name, ScalarId s, int op);
+/* out[i] = CAST(a[i]) from -> to */
+FxFunc *fxk_cast_kernel(Kb *k, const char *name, ScalarId from, ScalarId to);
+/* out[i] = fma(a[i], b[i], c[i]) */
+FxFunc *fxk_fma_kernel(Kb *k, const char *name, ScalarId s);
+/* out[i] = atomic_add(counter, 0, 1) over a Ptr (device scope) */
+FxFunc *fxk_atomic_kernel(Kb *k, const char *name);
+
+Kb fxk_begin(const char *source_name);
+void fxk_end(Kb *k);
+
+#endif

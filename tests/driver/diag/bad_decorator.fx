@@ -1,0 +1,4 @@
+@inline
+kernel k(p: Ptr[Float32]) {
+    p[0] = 1.0
+}

@@ -1,0 +1,3 @@
+kernel k(p: Ptr[Float32]) {
+    p[0] = p[0] & p[1]
+}

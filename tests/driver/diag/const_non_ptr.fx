@@ -1,0 +1,2 @@
+kernel k(n: const Int32) {
+}

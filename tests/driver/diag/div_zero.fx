@@ -1,0 +1,3 @@
+kernel k(p: Ptr[Int32]) {
+    p[0] = p[1] // 0
+}

@@ -1,0 +1,3 @@
+kernel k(p: Ptr[Float32]) {
+    return 1.0
+}

@@ -1,0 +1,4 @@
+@launch_bounds(4096)
+kernel k(p: Ptr[Float32]) {
+    p[0] = 1.0
+}

@@ -1,0 +1,4 @@
+fn f() -> Int32 {
+    shared t: Array[Int32, 4]
+    return 0
+}

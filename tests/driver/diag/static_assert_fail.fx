@@ -1,0 +1,2 @@
+const N = 3
+static_assert(N % 2 == 0, "N must be even")

@@ -1,0 +1,1 @@
+k 'p=zeros(Int32, 1)' n=3 m=4

@@ -1,0 +1,7 @@
+# saxpy over 10 elements with a partial last block.
+kernel saxpy(x: const Ptr[Float32], y: Ptr[Float32], a: Float32, n: Int32) {
+    let i = block_idx.x * block_dim.x + thread_idx.x
+    if i < n {
+        y[i] = a * x[i] + y[i]
+    }
+}

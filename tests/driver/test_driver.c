@@ -1,0 +1,324 @@
+/* test_driver.c - end-to-end tests of the pipeline and the two programs:
+ * golden diagnostics (diag/NAME.fx beside NAME.expected), fxrun golden runs
+ * (run/NAME.fx, NAME.cmd, NAME.expected) and fxcc's command-line contract.
+ * usage: test_driver FXCC FXRUN   (paths of the built programs) */
+#include <CUnit/Basic.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "driver/pipeline.h"
+
+#ifndef TEST_DIR
+#define TEST_DIR "."
+#endif
+
+static const char *fxcc_path, *fxrun_path;
+static char tmpdir[256];
+
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = calloc(1, (size_t)n + 1);
+    if (fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    fclose(f);
+    return s;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+static bool updating(void)
+{
+    const char *u = getenv("FX_UPDATE_GOLDEN");
+    return u && *u == '1';
+}
+
+/* Compare `got` with the golden file; FX_UPDATE_GOLDEN=1 rewrites it. */
+static bool check_golden(const char *golden, const char *got)
+{
+    if (updating()) {
+        write_text(golden, got);
+        return true;
+    }
+    char *want = read_text(golden);
+    bool ok = want && strcmp(want, got) == 0;
+    if (!ok)
+        fprintf(stderr, "\n  MISMATCH %s\n--- want\n%s--- got\n%s", golden, want ? want : "(missing)\n", got);
+    free(want);
+    return ok;
+}
+
+/* Runs a shell command; returns its exit status and its stdout/stderr. */
+static int run(const char *cmd, char **out, char **err)
+{
+    char full[8192], ofile[512], efile[512];
+    snprintf(ofile, sizeof ofile, "%s/out.txt", tmpdir);
+    snprintf(efile, sizeof efile, "%s/err.txt", tmpdir);
+    snprintf(full, sizeof full, "%s >%s 2>%s", cmd, ofile, efile);
+    int st = system(full);
+    if (out)
+        *out = read_text(ofile);
+    if (err)
+        *err = read_text(efile);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+/* ---- golden diagnostics, in process ---- */
+
+static char *compile_for_diagnostics(const char *file)
+{
+    char *text;
+    size_t len;
+    FILE *m = open_memstream(&text, &len);
+    FxOptions o;
+    opt_defaults(&o);
+    o.input = file;
+    FxCompilation c;
+    pipe_init(&c, &o);
+    diag_set_stream(m);
+    if (pipe_parse(&c))
+        pipe_lower(&c);
+    diag_set_stream(NULL);
+    pipe_free(&c);
+    fclose(m);
+    return text;
+}
+
+static void test_diagnostics(void)
+{
+    char cwd[1024];
+    CU_ASSERT_FATAL(getcwd(cwd, sizeof cwd) != NULL);
+    CU_ASSERT_FATAL(chdir(TEST_DIR "/diag") == 0);
+    DIR *d = opendir(".");
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (len < 4 || strcmp(e->d_name + len - 3, ".fx") != 0)
+            continue;
+        char golden[512];
+        snprintf(golden, sizeof golden, "%.*s.expected", (int)(len - 3), e->d_name);
+        char *got = compile_for_diagnostics(e->d_name);
+        CU_ASSERT(strstr(got, "error:") != NULL);
+        CU_ASSERT(check_golden(golden, got));
+        free(got);
+        n++;
+    }
+    closedir(d);
+    CU_ASSERT(chdir(cwd) == 0);
+    CU_ASSERT(n >= 20);
+}
+
+/* ---- fxrun golden runs ---- */
+
+static void test_fxrun_golden(void)
+{
+    DIR *d = opendir(TEST_DIR "/run");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".cmd") != 0)
+            continue;
+        char base[512], cmd[4096], golden[600];
+        snprintf(base, sizeof base, "%s/run/%.*s", TEST_DIR, (int)(len - 4), e->d_name);
+        snprintf(golden, sizeof golden, "%s.expected", base);
+        char cmdfile[600];
+        snprintf(cmdfile, sizeof cmdfile, "%s.cmd", base);
+        char *args = read_text(cmdfile);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(args);
+        args[strcspn(args, "\n")] = 0;
+        snprintf(cmd, sizeof cmd, "cd %s/run && %s %.*s.fx %s", TEST_DIR, fxrun_path, (int)(len - 4), e->d_name, args);
+        char *out = NULL, *err = NULL;
+        int rc = run(cmd, &out, &err);
+        char *got = malloc(strlen(out ? out : "") + strlen(err ? err : "") + 64);
+        sprintf(got, "%s%sexit %d\n", out ? out : "", err ? err : "", rc);
+        CU_ASSERT(check_golden(golden, got));
+        free(got);
+        free(out);
+        free(err);
+        free(args);
+        n++;
+    }
+    closedir(d);
+    CU_ASSERT(n >= 1);
+}
+
+/* ---- fxcc's command line ---- */
+
+static const char *saxpy(void) { return TEST_DIR "/../../examples/saxpy.fx"; }
+
+static bool file_contains(const char *path, const char *needle, size_t nlen)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return false;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    bool ok = fread(buf, 1, (size_t)n, f) == (size_t)n;
+    fclose(f);
+    bool found = false;
+    for (long i = 0; ok && i + (long)nlen <= n && !found; i++)
+        found = memcmp(buf + i, needle, nlen) == 0;
+    free(buf);
+    return found;
+}
+
+static void test_hsaco_per_arch(void)
+{
+    static const char *const archs[] = { "gfx90a", "gfx942", "gfx1100", "gfx1201" };
+    for (int i = 0; i < 4; i++) {
+        char cmd[2048], out[512];
+        snprintf(out, sizeof out, "%s/saxpy-%s.hsaco", tmpdir, archs[i]);
+        snprintf(cmd, sizeof cmd, "%s %s --offload-arch=%s -o %s", fxcc_path, saxpy(), archs[i], out);
+        CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 0);
+        CU_ASSERT(file_contains(out, "saxpy.kd", 8));
+        CU_ASSERT(file_contains(out, archs[i], strlen(archs[i])));
+    }
+}
+
+static void test_output_kinds(void)
+{
+    char cmd[2048], *out = NULL;
+    snprintf(cmd, sizeof cmd, "%s %s -S -o -", fxcc_path, saxpy());
+    CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
+    CU_ASSERT(out && strstr(out, "global_load_dword") && strstr(out, ".amdhsa_kernel saxpy"));
+    free(out);
+    snprintf(cmd, sizeof cmd, "%s %s -S --emit-llvm -o -", fxcc_path, saxpy());
+    CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
+    CU_ASSERT(out && strstr(out, "amdgpu_kernel void @saxpy") && strstr(out, "amdhsa_code_object_version"));
+    free(out);
+    const char *kinds[][2] = { { "-c", "saxpy.o" }, { "--emit-llvm", "saxpy.bc" }, { "-S", "saxpy.s" },
+                               { "", "saxpy.hsaco" }, { "-S --emit-llvm", "saxpy.ll" } };
+    char abs_saxpy[1024];
+    CU_ASSERT_FATAL(realpath(saxpy(), abs_saxpy) != NULL);
+    for (int i = 0; i < 5; i++) {
+        snprintf(cmd, sizeof cmd, "cd %s && %s %s %s", tmpdir, fxcc_path, abs_saxpy, kinds[i][0]);
+        CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 0);
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", tmpdir, kinds[i][1]);
+        struct stat st;
+        CU_ASSERT(stat(path, &st) == 0 && st.st_size > 0);
+    }
+}
+
+static void test_exit_statuses(void)
+{
+    char cmd[2048], *out = NULL, *err = NULL;
+    snprintf(cmd, sizeof cmd, "%s --version", fxcc_path);
+    CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
+    CU_ASSERT(out && strncmp(out, "fxcc ", 5) == 0);
+    free(out);
+    snprintf(cmd, sizeof cmd, "%s --help", fxcc_path);
+    CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 0);
+    snprintf(cmd, sizeof cmd, "%s --no-such-option x.fx", fxcc_path);
+    CU_ASSERT_EQUAL(run(cmd, NULL, &err), 2);
+    CU_ASSERT(err && strstr(err, "unknown option"));
+    free(err);
+    snprintf(cmd, sizeof cmd, "%s", fxcc_path);
+    CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 2);
+    snprintf(cmd, sizeof cmd, "%s %s --offload-arch=gfx9999", fxcc_path, saxpy());
+    CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 2);
+    snprintf(cmd, sizeof cmd, "%s %s/no-such-file.fx", fxcc_path, tmpdir);
+    CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 1);
+    snprintf(cmd, sizeof cmd, "%s --eval 'Int32(7) // Int32(0)'", fxcc_path);
+    CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 1);
+    snprintf(cmd, sizeof cmd, "%s --eval 'Int32(3) + Int32(4)'", fxcc_path);
+    CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
+    CU_ASSERT(out && strcmp(out, "Int32(7)\n") == 0);
+    free(out);
+}
+
+/* A failed compile leaves no output file behind (and does not clobber an old one). */
+static void test_no_partial_output(void)
+{
+    char bad[512], out[512], cmd[2048];
+    snprintf(bad, sizeof bad, "%s/bad.fx", tmpdir);
+    snprintf(out, sizeof out, "%s/bad.hsaco", tmpdir);
+    write_text(bad, "kernel k(p: Ptr[Float32]) {\n    p[0] = undefined\n}\n");
+    remove(out);
+    snprintf(cmd, sizeof cmd, "%s %s -o %s", fxcc_path, bad, out);
+    CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 1);
+    struct stat st;
+    CU_ASSERT(stat(out, &st) != 0);
+    DIR *d = opendir(tmpdir);
+    for (struct dirent *e; d && (e = readdir(d));)
+        CU_ASSERT(strstr(e->d_name, ".tmp") == NULL);
+    if (d)
+        closedir(d);
+}
+
+static void test_defines_and_depfile(void)
+{
+    char src[512], inc[512], cmd[2048], *out = NULL;
+    snprintf(inc, sizeof inc, "%s/common.fx", tmpdir);
+    snprintf(src, sizeof src, "%s/main.fx", tmpdir);
+    write_text(inc, "const SCALE = 2\n");
+    write_text(src, "import \"common.fx\"\nconst N = 10\nconst T = Float32\n"
+                    "kernel k(p: Ptr[T]) {\n    p[0] = T(N * SCALE)\n}\n");
+    snprintf(cmd, sizeof cmd, "%s %s -D N=21 -D T=Float64 --eval 'T(N * SCALE)'", fxcc_path, src);
+    CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
+    CU_ASSERT(out && strcmp(out, "Float64(42.0)\n") == 0);
+    free(out);
+    snprintf(cmd, sizeof cmd, "%s %s -D NOPE=1 --eval 'N'", fxcc_path, src);
+    CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 1);
+    snprintf(cmd, sizeof cmd, "cd %s && %s main.fx -c -o main.o -MD", tmpdir, fxcc_path);
+    CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 0);
+    char dep[512];
+    snprintf(dep, sizeof dep, "%s/main.d", tmpdir);
+    char *d = read_text(dep);
+    CU_ASSERT(d && strncmp(d, "main.o: main.fx", 15) == 0 && strstr(d, "common.fx"));
+    free(d);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: test_driver FXCC FXRUN\n");
+        return 2;
+    }
+    static char fxcc_abs[1024], fxrun_abs[1024];
+    fxcc_path = realpath(argv[1], fxcc_abs) ? fxcc_abs : argv[1];
+    fxrun_path = realpath(argv[2], fxrun_abs) ? fxrun_abs : argv[2];
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/fxcc-test-XXXXXX");
+    if (!mkdtemp(tmpdir))
+        return 2;
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 2;
+    CU_pSuite s = CU_add_suite("driver", NULL, NULL);
+    CU_add_test(s, "golden diagnostics", test_diagnostics);
+    CU_add_test(s, "fxrun golden runs", test_fxrun_golden);
+    CU_add_test(s, ".hsaco for gfx90a, gfx942, gfx1100, gfx1201", test_hsaco_per_arch);
+    CU_add_test(s, "output kinds", test_output_kinds);
+    CU_add_test(s, "exit statuses", test_exit_statuses);
+    CU_add_test(s, "no partial output", test_no_partial_output);
+    CU_add_test(s, "-D, import and -MD", test_defines_and_depfile);
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned failures = CU_get_number_of_failures();
+    CU_cleanup_registry();
+    char rm[512];
+    snprintf(rm, sizeof rm, "rm -rf %s", tmpdir);
+    if (system(rm) != 0)
+        failures++;
+    return failures != 0;
+}
