@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "driver/pipeline.h"
 #include "fx_config.h"
+#include "passes/passes.h"
 #include "sema/fold.h"
 
 static int eval_expression(FxCompilation *c, const char *text)
@@ -90,14 +91,8 @@ static int compile(FxCompilation *c)
     }
     if (!pipe_lower(c))
         return 1;
-    if (o->print_after) {
-        if (strcmp(o->print_after, "sema") != 0) {
-            opt_usage_error("--print-after: unknown pass '%s'; available: sema", o->print_after);
-            return 2;
-        }
-        fxir_print_module(stdout, c->module);
+    if (o->print_after)
         return 0;
-    }
     CgModule *m = pipe_codegen(c, o->host);
     if (!m)
         return 1;
@@ -155,6 +150,10 @@ int main(int argc, char **argv)
     }
     if (!opt_finish(&o))
         goto done;
+    if (o.print_after && !pass_name_known(o.print_after)) {
+        opt_usage_error("--print-after: unknown pass '%s'; the passes are: %s", o.print_after, pass_names());
+        goto done;
+    }
     FxCompilation c;
     pipe_init(&c, &o);
     if (!pipe_parse(&c))

@@ -53,7 +53,7 @@ void opt_print_help(const char *prog)
            "  --quantize-rescaling=pow2|direct\n"
            "Inspection:\n"
            "  --emit-ast             print the syntax tree\n"
-           "  --print-after=PASS     print FXIR after PASS (sema, or a pass name)\n"
+           "  --print-after=PASS     print FXIR after PASS (sema, fp-contraction) and stop\n"
            "  --print-plan           print the launch plan of programs\n"
            "  --eval EXPR            print the static value of EXPR, e.g. Uint32(1)\n"
            "Diagnostics:\n"

@@ -1,5 +1,6 @@
 /* pipeline.c - parse -> sema -> FXIR -> (passes) -> LLVM. */
 #include "driver/pipeline.h"
+#include "passes/passes.h"
 #include <errno.h>
 #include <string.h>
 
@@ -44,7 +45,11 @@ bool pipe_lower(FxCompilation *c)
     if (!c->module)
         return false;
     c->module->source_name = c->opts->input;
-    return true;
+    const FxOptions *o = c->opts;
+    PassOptions po = { o->fp_contract, o->rpass, o->rpass_missed, o->print_after, stdout };
+    int errors = diag_error_count();
+    pass_run_pipeline(c->module, &po);
+    return diag_error_count() == errors;
 }
 
 CgModule *pipe_codegen(FxCompilation *c, bool host)

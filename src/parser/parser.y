@@ -68,6 +68,11 @@ typedef struct ParseCtx {
     int line, col;            /* position of the next character */
     int last_tok;             /* last token returned, 0 before the first */
     Loc last_end;             /* location of the last non-NEWLINE token */
+    long line_off;            /* byte offset where the current line starts */
+    int indent_line, indent;  /* cached indentation of line indent_line */
+    long indent_end;          /* offset of that line's first non-blank byte */
+    long layout_end;          /* the last look-ahead over blank lines ended here, */
+    bool layout_else;         /* ... at an `else` */
     LexBracket *brackets;     /* open brackets, innermost last (malloc'd) */
     int nbrackets, cap_brackets;
     bool have_suspect;        /* a block '{' closed by a mis-indented '}' */

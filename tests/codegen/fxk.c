@@ -305,3 +305,202 @@ FxFunc *fxk_atomic_kernel(Kb *k, const char *name)
     fxk_op(k, FX_STORE, 0, NULL, 3, out, old, g);
     return f;
 }
+
+FxFunc *fxk_math_kernel(Kb *k, const char *name, ScalarId s, int fn)
+{
+    const Type *t = fxk_s(s);
+    FxFunc *f = fxk_func(k, name, FXF_KERNEL, 2, NULL);
+    fxk_param_decl(k, 0, "a", fxk_ptr(k, s, true));
+    fxk_param_decl(k, 1, "out", fxk_ptr(k, s, false));
+    FxInst *a = fxk_param(k, 0), *out = fxk_param(k, 1);
+    FxInst *i = fxk_special(k, FXS_THREAD_IDX, 0);
+    FxInst *x = fxk_op(k, FX_LOAD, 0, t, 2, a, i);
+    fxk_op(k, FX_STORE, 0, NULL, 3, out, fxk_op(k, FX_MATH, fn, t, 1, x), i);
+    return f;
+}
+
+static FxFunc *two_in(Kb *k, const char *name, ScalarId s, ScalarId rs, FxOpcode op, int sub)
+{
+    const Type *t = fxk_s(s);
+    FxFunc *f = fxk_func(k, name, FXF_KERNEL, 3, NULL);
+    fxk_param_decl(k, 0, "a", fxk_ptr(k, s, true));
+    fxk_param_decl(k, 1, "b", fxk_ptr(k, s, true));
+    fxk_param_decl(k, 2, "out", fxk_ptr(k, rs, false));
+    FxInst *a = fxk_param(k, 0), *b = fxk_param(k, 1), *out = fxk_param(k, 2);
+    FxInst *i = fxk_special(k, FXS_THREAD_IDX, 0);
+    FxInst *x = fxk_op(k, FX_LOAD, 0, t, 2, a, i);
+    FxInst *y = fxk_op(k, FX_LOAD, 0, t, 2, b, i);
+    fxk_op(k, FX_STORE, 0, NULL, 3, out, fxk_op(k, op, sub, fxk_s(rs), 2, x, y), i);
+    return f;
+}
+
+FxFunc *fxk_minmax_kernel(Kb *k, const char *name, ScalarId s, int which)
+{
+    return two_in(k, name, s, s, FX_MINMAX, which);
+}
+
+FxFunc *fxk_cmp_kernel(Kb *k, const char *name, ScalarId s, int cmp)
+{
+    return two_in(k, name, s, SC_BOOLEAN, FX_CMP, cmp);
+}
+
+FxFunc *fxk_unop_kernel(Kb *k, const char *name, ScalarId s, int unop)
+{
+    const Type *t = fxk_s(s);
+    FxFunc *f = fxk_func(k, name, FXF_KERNEL, 2, NULL);
+    fxk_param_decl(k, 0, "a", fxk_ptr(k, s, true));
+    fxk_param_decl(k, 1, "out", fxk_ptr(k, s, false));
+    FxInst *a = fxk_param(k, 0), *out = fxk_param(k, 1);
+    FxInst *i = fxk_special(k, FXS_THREAD_IDX, 0);
+    FxInst *x = fxk_op(k, FX_LOAD, 0, t, 2, a, i);
+    fxk_op(k, FX_STORE, 0, NULL, 3, out, fxk_op(k, FX_UNOP, unop, t, 1, x), i);
+    return f;
+}
+
+/* kernel(p: Ptr[T], v: Ptr[T], out: Ptr[T]):
+ *   old = atomic(p or shared s, 0, v[t] [, v[t] + 1 for CAS]); out[t] = old
+ * with a shared array the first work-item seeds s[0] from p[0] and the result
+ * is written back to p[0] after a barrier. */
+FxFunc *fxk_atomic_op_kernel(Kb *k, const char *name, ScalarId s, int op, bool shared)
+{
+    const Type *t = fxk_s(s);
+    FxFunc *f = fxk_func(k, name, FXF_KERNEL, 3, NULL);
+    fxk_param_decl(k, 0, "p", fxk_ptr(k, s, false));
+    fxk_param_decl(k, 1, "v", fxk_ptr(k, s, true));
+    fxk_param_decl(k, 2, "out", fxk_ptr(k, s, false));
+    FxInst *p = fxk_param(k, 0), *v = fxk_param(k, 1), *out = fxk_param(k, 2);
+    FxInst *ti = fxk_special(k, FXS_THREAD_IDX, 0);
+    FxInst *zero = fxk_int(k, SC_INT32, 0);
+    FxInst *base = p;
+    if (shared) {
+        int64_t dims[1] = { 4 };
+        base = fxk_op(k, FX_ALLOCA, 0, type_array(k->a, t, 1, dims), 0);
+        base->space = FXSPACE_SHARED;
+        base->name = "cell";
+        FxInst *first = fxk_op(k, FX_CMP, FXC_EQ, fxk_s(SC_BOOLEAN), 2, ti, zero);
+        FxInst *ifi = fxir_emit_if(k->a, k->b, first, fxk_noloc);
+        k->b = &ifi->blocks[0];
+        fxk_op(k, FX_STORE, 0, NULL, 3, base, fxk_op(k, FX_LOAD, 0, t, 2, p, zero), zero);
+        k->b = &f->body;
+        fxk_op(k, FX_BARRIER, 0, NULL, 0);
+    }
+    FxInst *x = fxk_op(k, FX_LOAD, 0, t, 2, v, ti);
+    FxInst *old;
+    if (op == FXA_CAS) {
+        /* CAS(expected = x, new = x + x) */
+        FxInst *nw = fxk_op(k, FX_BINOP, FXB_ADD, t, 2, x, x);
+        old = fxk_op(k, FX_ATOMIC, op, t, 4, base, zero, x, nw);
+    } else {
+        old = fxk_op(k, FX_ATOMIC, op, t, 3, base, zero, x);
+    }
+    fxk_op(k, FX_STORE, 0, NULL, 3, out, old, ti);
+    if (shared) {
+        fxk_op(k, FX_BARRIER, 0, NULL, 0);
+        FxInst *first = fxk_op(k, FX_CMP, FXC_EQ, fxk_s(SC_BOOLEAN), 2, ti, zero);
+        FxInst *ifi = fxir_emit_if(k->a, k->b, first, fxk_noloc);
+        k->b = &ifi->blocks[0];
+        fxk_op(k, FX_STORE, 0, NULL, 3, p, fxk_op(k, FX_LOAD, 0, t, 2, base, zero), zero);
+        k->b = &f->body;
+    }
+    return f;
+}
+
+/* kernel vec(a: Ptr[Float32x4], out: Ptr[Float32x4], lane: Ptr[Float32]):
+ *   v = a[t]; two = Float32x4(2.0)
+ *   r = (v > two).select(v * two, v)
+ *   m = fx.max(r, two)
+ *   e = m[1]
+ *   out[t] = m with lane 3 replaced by e; lane[t] = e */
+FxFunc *fxk_vector_kernel(Kb *k, const char *name)
+{
+    const Type *v4 = type_vector(SC_FLOAT32, 4), *f32 = fxk_s(SC_FLOAT32);
+    FxFunc *f = fxk_func(k, name, FXF_KERNEL, 3, NULL);
+    fxk_param_decl(k, 0, "a", type_ptr(k->a, v4, true));
+    fxk_param_decl(k, 1, "out", type_ptr(k->a, v4, false));
+    fxk_param_decl(k, 2, "lane", fxk_ptr(k, SC_FLOAT32, false));
+    FxInst *a = fxk_param(k, 0), *out = fxk_param(k, 1), *lane = fxk_param(k, 2);
+    FxInst *t = fxk_special(k, FXS_THREAD_IDX, 0);
+    FxInst *v = fxk_op(k, FX_LOAD, 0, v4, 2, a, t);
+    FxInst *two = fxk_op(k, FX_SPLAT, 0, v4, 1, fxk_f32(k, 2.0f));
+    FxInst *gt = fxk_op(k, FX_CMP, FXC_GT, type_vector(SC_BOOLEAN, 4), 2, v, two);
+    FxInst *r = fxk_op(k, FX_SELECT, 0, v4, 3, gt, fxk_op(k, FX_BINOP, FXB_MUL, v4, 2, v, two), v);
+    FxInst *m = fxk_op(k, FX_MINMAX, FXMM_MAX, v4, 2, r, two);
+    FxInst *e = fxk_op(k, FX_EXTRACT, 0, f32, 2, m, fxk_int(k, SC_INT32, 1));
+    FxInst *ins = fxk_op(k, FX_INSERT, 0, v4, 3, m, e, fxk_int(k, SC_UINT8, 3));
+    fxk_op(k, FX_STORE, 0, NULL, 3, out, ins, t);
+    fxk_op(k, FX_STORE, 0, NULL, 3, lane, e, t);
+    return f;
+}
+
+/* kernel narrow(a: Ptr[Int4], b: Ptr[Boolean], flag: Boolean, out: Ptr[Int4], outb: Ptr[Boolean]):
+ *   out[t] = a[t] * Int4(3); outb[t] = b[t] ^ flag */
+FxFunc *fxk_narrow_int_kernel(Kb *k, const char *name)
+{
+    const Type *i4 = fxk_s(SC_INT4), *bo = fxk_s(SC_BOOLEAN);
+    FxFunc *f = fxk_func(k, name, FXF_KERNEL, 5, NULL);
+    fxk_param_decl(k, 0, "a", fxk_ptr(k, SC_INT4, true));
+    fxk_param_decl(k, 1, "b", fxk_ptr(k, SC_BOOLEAN, true));
+    fxk_param_decl(k, 2, "flag", bo);
+    fxk_param_decl(k, 3, "out", fxk_ptr(k, SC_INT4, false));
+    fxk_param_decl(k, 4, "outb", fxk_ptr(k, SC_BOOLEAN, false));
+    FxInst *a = fxk_param(k, 0), *b = fxk_param(k, 1), *flag = fxk_param(k, 2);
+    FxInst *out = fxk_param(k, 3), *outb = fxk_param(k, 4);
+    FxInst *t = fxk_special(k, FXS_THREAD_IDX, 0);
+    FxInst *x = fxk_op(k, FX_LOAD, 0, i4, 2, a, t);
+    fxk_op(k, FX_STORE, 0, NULL, 3, out, fxk_op(k, FX_BINOP, FXB_MUL, i4, 2, x, fxk_int(k, SC_INT4, 3)), t);
+    FxInst *y = fxk_op(k, FX_LOAD, 0, bo, 2, b, t);
+    fxk_op(k, FX_STORE, 0, NULL, 3, outb, fxk_op(k, FX_BINOP, FXB_XOR, bo, 2, y, flag), t);
+    return f;
+}
+
+/* kernel arr(out: Ptr[Int32]):
+ *   var m: Array[Int32, 4, 8]
+ *   m[t % 4, t % 8] = t
+ *   out[t] = m[t % 4, t % 8] + m[3, 7] */
+FxFunc *fxk_array_kernel(Kb *k, const char *name)
+{
+    const Type *i32 = fxk_s(SC_INT32);
+    FxFunc *f = fxk_func(k, name, FXF_KERNEL, 1, NULL);
+    fxk_param_decl(k, 0, "out", fxk_ptr(k, SC_INT32, false));
+    FxInst *out = fxk_param(k, 0);
+    int64_t dims[2] = { 4, 8 };
+    FxInst *m = fxk_op(k, FX_ALLOCA, 0, type_array(k->a, i32, 2, dims), 0);
+    m->name = "m";
+    FxInst *t = fxk_special(k, FXS_THREAD_IDX, 0);
+    FxInst *r = fxk_op(k, FX_BINOP, FXB_MOD, i32, 2, t, fxk_int(k, SC_INT32, 4));
+    FxInst *c = fxk_op(k, FX_BINOP, FXB_MOD, i32, 2, t, fxk_int(k, SC_INT32, 8));
+    fxk_op(k, FX_STORE, 0, NULL, 4, m, t, r, c);
+    FxInst *x = fxk_op(k, FX_LOAD, 0, i32, 3, m, r, c);
+    FxInst *y = fxk_op(k, FX_LOAD, 0, i32, 3, m, fxk_int(k, SC_INT64, 3), fxk_int(k, SC_UINT8, 7));
+    fxk_op(k, FX_STORE, 0, NULL, 3, out, fxk_op(k, FX_BINOP, FXB_ADD, i32, 2, x, y), t);
+    return f;
+}
+
+FxFunc *fxk_specials_kernel(Kb *k, const char *name)
+{
+    const Type *i32 = fxk_s(SC_INT32);
+    FxFunc *f = fxk_func(k, name, FXF_KERNEL, 1, NULL);
+    fxk_param_decl(k, 0, "out", fxk_ptr(k, SC_INT32, false));
+    FxInst *out = fxk_param(k, 0);
+    /* linear id g = ((bz*gy + by)*gx + bx) * (dx*dy*dz) + (tz*dy + ty)*dx + tx */
+    FxInst *sp[4][3];
+    for (int s = 0; s < 4; s++)
+        for (int d = 0; d < 3; d++)
+            sp[s][d] = fxk_special(k, (FxSpecial)s, d);
+#define MUL(a, b) fxk_op(k, FX_BINOP, FXB_MUL, i32, 2, a, b)
+#define ADD(a, b) fxk_op(k, FX_BINOP, FXB_ADD, i32, 2, a, b)
+    FxInst *blk = ADD(MUL(ADD(MUL(sp[1][2], sp[3][1]), sp[1][1]), sp[3][0]), sp[1][0]);
+    FxInst *size = MUL(MUL(sp[2][0], sp[2][1]), sp[2][2]);
+    FxInst *thr = ADD(MUL(ADD(MUL(sp[0][2], sp[2][1]), sp[0][1]), sp[2][0]), sp[0][0]);
+    FxInst *g = ADD(MUL(blk, size), thr);
+    FxInst *base = MUL(g, fxk_int(k, SC_INT32, 16));
+    int j = 0;
+    for (int s = 0; s < 4; s++)
+        for (int d = 0; d < 3; d++, j++)
+            fxk_op(k, FX_STORE, 0, NULL, 3, out, sp[s][d], ADD(base, fxk_int(k, SC_INT32, j)));
+    FxInst *lane = fxk_special(k, FXS_LANE_ID, 0);
+    fxk_op(k, FX_STORE, 0, NULL, 3, out, lane, ADD(base, fxk_int(k, SC_INT32, 12)));
+#undef MUL
+#undef ADD
+    return f;
+}

@@ -39,6 +39,25 @@ FxFunc *fxk_fma_kernel(Kb *k, const char *name, ScalarId s);
 /* out[i] = atomic_add(counter, 0, 1) over a Ptr (device scope) */
 FxFunc *fxk_atomic_kernel(Kb *k, const char *name);
 
+/* out[i] = fx.<fn>(a[i]) (FxMathFn) */
+FxFunc *fxk_math_kernel(Kb *k, const char *name, ScalarId s, int fn);
+/* out[i] = minmax(a[i], b[i]) (FxMinMax) */
+FxFunc *fxk_minmax_kernel(Kb *k, const char *name, ScalarId s, int which);
+/* out[i] = cmp(a[i], b[i]) as Boolean (FxCmp) */
+FxFunc *fxk_cmp_kernel(Kb *k, const char *name, ScalarId s, int cmp);
+/* out[i] = unop(a[i]) (FxUnop) */
+FxFunc *fxk_unop_kernel(Kb *k, const char *name, ScalarId s, int unop);
+/* old = atomic op on p[idx] (a Ptr) or a shared array, written to out[thread] */
+FxFunc *fxk_atomic_op_kernel(Kb *k, const char *name, ScalarId s, int op, bool shared);
+/* vector ops on Float32x4: splat, select on a lane compare, max, extract, insert */
+FxFunc *fxk_vector_kernel(Kb *k, const char *name);
+/* Int4 and Boolean storage, a Boolean parameter */
+FxFunc *fxk_narrow_int_kernel(Kb *k, const char *name);
+/* a private 4x8 Array: zero-initialized, row-major */
+FxFunc *fxk_array_kernel(Kb *k, const char *name);
+/* reads every special value: out[16*g + j] */
+FxFunc *fxk_specials_kernel(Kb *k, const char *name);
+
 Kb fxk_begin(const char *source_name);
 void fxk_end(Kb *k);
 

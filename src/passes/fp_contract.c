@@ -1,0 +1,181 @@
+/* fp_contract.c - seed 003 FuseFMA / UnfuseFMA / FPContractionPass on FXIR.
+ *
+ * FuseFMA(add): t = a * b; d = t + c  ->  d = fma(a, b, c), legal exactly when
+ * t is a transient scalar (or vector, elementwise) written by the multiply and
+ * read only by the add, both in the same block, all operands of one precision.
+ * Subtraction is contracted too, because negating an operand is exact:
+ *   a * b - c  ->  fma(a, b, -c)        c - a * b  ->  fma(-a, b, c)
+ * The fma carries the fast-math flags both operations share (their
+ * intersection), as LLVM does when it merges two instructions. */
+#include "passes/passes.h"
+
+static bool is_float_type(const Type *t)
+{
+    return (t->kind == TY_SCALAR || t->kind == TY_VECTOR) && type_is_float(t->scalar);
+}
+
+static bool is_fmul(const FxInst *i)
+{
+    return i->op == FX_BINOP && i->sub == FXB_MUL && is_float_type(i->type);
+}
+
+static bool is_fadd_or_fsub(const FxInst *i)
+{
+    return i->op == FX_BINOP && (i->sub == FXB_ADD || i->sub == FXB_SUB) && is_float_type(i->type);
+}
+
+/* For operand `p` of an add: NULL if p is no product at all, "" if the
+ * product can be fused, otherwise the reason it cannot. */
+static const char *fusion_blocker(FxFunc *f, const FxInst *add, const FxInst *p)
+{
+    if (p->op == FX_CAST && is_fmul(p->ops[0]))
+        return "the product is computed in another precision and converted before the add";
+    if (!is_fmul(p))
+        return NULL;
+    if (p->parent != add->parent)
+        return "the product is computed in another block";
+    if (!type_equal(p->type, add->type))
+        return "the operands differ in precision";
+    if (fxir_count_uses(f, p) != 1)
+        return "the product has more than one reader";
+    return "";
+}
+
+static FxInst *negate_before(Arena *a, FxInst *before, FxInst *v, unsigned fmf)
+{
+    FxInst *n = fxir_new(a, FX_UNOP, v->type, 1, v->loc);
+    n->sub = FXU_NEG;
+    n->ops[0] = v;
+    n->fmf = fmf;
+    fxir_insert_before(before, n);
+    return n;
+}
+
+bool pass_fuse_fma(FxModule *m, FxFunc *f, FxInst *add, const PassOptions *o)
+{
+    if (!is_fadd_or_fsub(add))
+        return false;
+    const char *why0 = fusion_blocker(f, add, add->ops[0]);
+    const char *why1 = fusion_blocker(f, add, add->ops[1]);
+    int k = why0 && !*why0 ? 0 : why1 && !*why1 ? 1 : -1;
+    if (k < 0) {
+        const char *why = why0 ? why0 : why1;
+        if (why && o && o->remarks_missed)
+            diag_remark(add->loc, "fp-contraction: multiply-add not fused: %s", why);
+        return false;
+    }
+    FxInst *mul = add->ops[k];
+    FxInst *a = mul->ops[0], *b = mul->ops[1], *c = add->ops[1 - k];
+    unsigned fmf = mul->fmf & add->fmf;
+    if (add->sub == FXB_SUB) {
+        if (k == 0)
+            c = negate_before(m->arena, add, c, fmf);   /* a*b - c == fma(a, b, -c) */
+        else
+            a = negate_before(m->arena, add, a, fmf);   /* c - a*b == fma(-a, b, c) */
+    }
+    /* The add becomes the fma in place: it keeps its position, its readers
+     * and its source location. */
+    FxInst **ops = arena_alloc(m->arena, sizeof(FxInst *) * 3);
+    ops[0] = a;
+    ops[1] = b;
+    ops[2] = c;
+    add->op = FX_FMA;
+    add->sub = 0;
+    add->ops = ops;
+    add->nops = 3;
+    add->fmf = fmf;
+    fxir_remove(mul);
+    if (o && o->remarks)
+        diag_remark(add->loc, "fp-contraction: fused multiply-add");
+    return true;
+}
+
+/* One sweep over a block and its nested blocks; returns the fusions made. */
+static int fuse_block(FxModule *m, FxFunc *f, FxBlock *b, const PassOptions *o)
+{
+    int n = 0;
+    for (FxInst *i = b->first, *next; i; i = next) {
+        next = i->next;
+        for (int k = 0; k < i->nblocks; k++)
+            n += fuse_block(m, f, &i->blocks[k], o);
+        n += pass_fuse_fma(m, f, i, o);
+    }
+    return n;
+}
+
+int pass_fp_contraction(FxModule *m, const PassOptions *o)
+{
+    PassOptions fusing = *o, reporting = { 0 };
+    fusing.remarks_missed = false;          /* say why only once, at the fixed point */
+    reporting.remarks_missed = o->remarks_missed;
+    int total = 0;
+    for (int i = 0; i < m->funcs.len; i++) {
+        FxFunc *f = m->funcs.items[i];
+        /* Each fusion removes a multiply, so the sweeps reach a fixed point. */
+        for (int n; (n = fuse_block(m, f, &f->body, &fusing)) > 0;)
+            total += n;
+        if (o->remarks_missed)
+            fuse_block(m, f, &f->body, &reporting);   /* fuses nothing; explains each candidate */
+    }
+    return total;
+}
+
+/* ---- UnfuseFMA ---- */
+
+static bool is_neg(const FxInst *i)
+{
+    return i->op == FX_UNOP && i->sub == FXU_NEG;
+}
+
+void pass_unfuse_fma(Arena *arena, FxInst *fma)
+{
+    FxInst *a = fma->ops[0], *b = fma->ops[1], *c = fma->ops[2];
+    int sub = FXB_ADD;
+    bool c_first = false;
+    /* Undo the exact negations FuseFMA introduced for subtraction. */
+    if (is_neg(c) && c->parent == fma->parent && c->next == fma) {
+        c = c->ops[0];
+        sub = FXB_SUB;
+        fxir_remove(fma->ops[2]);
+    } else if (is_neg(a) && a->parent == fma->parent && a->next == fma) {
+        a = a->ops[0];
+        sub = FXB_SUB;
+        c_first = true;
+        fxir_remove(fma->ops[0]);
+    }
+    FxInst *t = fxir_new(arena, FX_BINOP, fma->type, 2, fma->loc);
+    t->sub = FXB_MUL;
+    t->ops[0] = a;
+    t->ops[1] = b;
+    t->fmf = fma->fmf;
+    fxir_insert_before(fma, t);
+    FxInst **ops = arena_alloc(arena, sizeof(FxInst *) * 2);
+    ops[0] = c_first ? c : t;
+    ops[1] = c_first ? t : c;
+    fma->op = FX_BINOP;
+    fma->sub = sub;
+    fma->ops = ops;
+    fma->nops = 2;
+}
+
+static int unfuse_block(Arena *arena, FxBlock *b)
+{
+    int n = 0;
+    for (FxInst *i = b->first; i; i = i->next) {
+        for (int k = 0; k < i->nblocks; k++)
+            n += unfuse_block(arena, &i->blocks[k]);
+        if (i->op == FX_FMA) {
+            pass_unfuse_fma(arena, i);
+            n++;
+        }
+    }
+    return n;
+}
+
+int pass_unfuse_all(FxModule *m)
+{
+    int n = 0;
+    for (int i = 0; i < m->funcs.len; i++)
+        n += unfuse_block(m->arena, &((FxFunc *)m->funcs.items[i])->body);
+    return n;
+}

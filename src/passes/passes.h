@@ -1,0 +1,37 @@
+/* passes.h - the FXIR pass pipeline (spec §8): named passes in a fixed
+ * order, each optionally printed after it runs, with optimization remarks. */
+#ifndef FX_PASSES_H
+#define FX_PASSES_H
+#include <stdbool.h>
+#include <stdio.h>
+#include "fxir/fxir.h"
+
+typedef struct PassOptions {
+    bool fp_contract;           /* --fp-contract=on|off */
+    bool remarks;               /* -Rpass=fp-contraction */
+    bool remarks_missed;        /* -Rpass-missed */
+    const char *print_after;    /* --print-after=PASS, or NULL */
+    FILE *print_out;            /* where --print-after writes (stdout) */
+} PassOptions;
+
+/* Runs every pass in order. Returns false if print_after names no pass. */
+bool pass_run_pipeline(FxModule *m, const PassOptions *o);
+/* Whether `name` is a pass (or "sema", the FXIR as lowered). */
+bool pass_name_known(const char *name);
+const char *pass_names(void);   /* "sema, fp-contraction" for messages */
+
+/* fp-contraction: FuseFMA applied in every block to a fixed point.
+ * Returns the number of fusions. */
+int pass_fp_contraction(FxModule *m, const PassOptions *o);
+/* One FuseFMA rewrite at `add` (an FXB_ADD or FXB_SUB); false (and, with
+ * remarks_missed, a remark saying why) when it is not legal. */
+bool pass_fuse_fma(FxModule *m, FxFunc *f, FxInst *add, const PassOptions *o);
+/* UnfuseFMA: fma(a, b, c) -> t = a * b; d = t + c, with t a new transient
+ * placed right before the add. Explicit fx.fma calls are unfused too when a
+ * caller asks; the pipeline never does. */
+void pass_unfuse_fma(Arena *arena, FxInst *fma);
+/* Unfuse every FMA of a module (the target hook for units that prefer the
+ * split form, and the inverse used by the tests). Returns the count. */
+int pass_unfuse_all(FxModule *m);
+
+#endif

@@ -1,0 +1,259 @@
+/* test_passes.c - the fp-contraction legality matrix (seed 003 FuseFMA) for
+ * Float16, BFloat16, Float32, Float64 and a vector type, UnfuseFMA as its
+ * inverse, golden FXIR dumps, and the LLVM IR each case produces. */
+#include <CUnit/Basic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "driver/pipeline.h"
+#include "passes/passes.h"
+
+#ifndef TEST_DIR
+#define TEST_DIR "."
+#endif
+
+static const char *const types[] = { "Float16", "BFloat16", "Float32", "Float64", "Float32x4" };
+
+typedef struct Case {
+    const char *name;
+    const char *body;   /* kernel body; T is the element type, p: Ptr[T], a b c: T */
+    int fmas;           /* FX_FMA expected after the pass */
+    int muls;           /* FX_BINOP mul left after the pass */
+} Case;
+
+/* The legality matrix. */
+static const Case cases[] = {
+    { "mul_add", "p[0] = a * b + c", 1, 0 },
+    { "add_mul", "p[0] = c + a * b", 1, 0 },
+    { "let_product", "let t = a * b\n    p[0] = t + c", 1, 0 },
+    { "mul_sub", "p[0] = a * b - c", 1, 0 },
+    { "sub_mul", "p[0] = c - a * b", 1, 0 },
+    { "chain", "p[0] = a * b + c * a + b", 2, 0 },
+    { "second_reader", "let t = a * b\n    p[0] = t + c\n    p[1] = t", 0, 1 },
+    { "other_block", "let t = a * b\n    if a < b {\n        p[0] = t + c\n    }", 0, 1 },
+    { "explicit_fma", "p[0] = fx.fma(a, b, c)", 1, 0 },
+    { "mul_only", "p[0] = a * b", 0, 1 },
+};
+
+typedef struct Counts {
+    int fmas, muls, casts;
+} Counts;
+
+static void count_block(const FxBlock *b, Counts *c)
+{
+    for (const FxInst *i = b->first; i; i = i->next) {
+        c->fmas += i->op == FX_FMA;
+        c->muls += i->op == FX_BINOP && i->sub == FXB_MUL;
+        c->casts += i->op == FX_CAST;
+        for (int k = 0; k < i->nblocks; k++)
+            count_block(&i->blocks[k], c);
+    }
+}
+
+static char *kernel_source(const char *t, const char *body)
+{
+    char *s = NULL;
+    size_t n;
+    FILE *f = open_memstream(&s, &n);
+    fprintf(f, "kernel k(p: Ptr[%s], a: %s, b: %s, c: %s) {\n    %s\n}\n", t, t, t, t, body);
+    fclose(f);
+    return s;
+}
+
+/* Compile `src` to FXIR with the passes; returns the compilation (caller frees). */
+static bool lower_source(const char *src, bool contract, FxCompilation *c, FxOptions *o, char **diag)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "/tmp/fxcc-passes-%d.fx", (int)getpid());
+    FILE *f = fopen(path, "w");
+    fputs(src, f);
+    fclose(f);
+    opt_defaults(o);
+    o->input = path;
+    o->fp_contract = contract;
+    o->rpass = o->rpass_missed = true;
+    size_t n;
+    FILE *m = open_memstream(diag, &n);
+    pipe_init(c, o);
+    diag_set_stream(m);
+    bool ok = pipe_parse(c) && pipe_lower(c);
+    diag_set_stream(NULL);
+    fclose(m);
+    remove(path);
+    return ok;
+}
+
+static Counts counts_of(FxCompilation *c)
+{
+    Counts n = { 0 };
+    for (int i = 0; i < c->module->funcs.len; i++)
+        count_block(&((FxFunc *)c->module->funcs.items[i])->body, &n);
+    return n;
+}
+
+static void test_legality_matrix(void)
+{
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+        for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+            char *src = kernel_source(types[t], cases[k].body), *diag = NULL;
+            FxCompilation c;
+            FxOptions o;
+            bool ok = lower_source(src, true, &c, &o, &diag);
+            CU_ASSERT(ok);
+            if (ok) {
+                Counts n = counts_of(&c);
+                bool good = n.fmas == cases[k].fmas && n.muls == cases[k].muls;
+                if (!good)
+                    fprintf(stderr, "\n  %s/%s: %d fma, %d mul (want %d, %d)\n%s", types[t], cases[k].name, n.fmas,
+                            n.muls, cases[k].fmas, cases[k].muls, diag);
+                CU_ASSERT(good);
+                /* Every candidate left unfused is explained by a remark. */
+                if (cases[k].muls && strstr(cases[k].body, "+"))
+                    CU_ASSERT(strstr(diag, "not fused") != NULL);
+                if (cases[k].fmas && strcmp(cases[k].name, "explicit_fma") != 0)
+                    CU_ASSERT(strstr(diag, "fused multiply-add") != NULL);
+            }
+            pipe_free(&c);
+            free(src);
+            free(diag);
+        }
+}
+
+static void test_mixed_precision_stays_unfused(void)
+{
+    const char *src = "kernel k(p: Ptr[Float32], a: Float16, b: Float16, c: Float32) {\n"
+                      "    p[0] = a * b + c\n}\n";
+    FxCompilation c;
+    FxOptions o;
+    char *diag = NULL;
+    CU_ASSERT_FATAL(lower_source(src, true, &c, &o, &diag));
+    Counts n = counts_of(&c);
+    CU_ASSERT_EQUAL(n.fmas, 0);
+    CU_ASSERT_EQUAL(n.muls, 1);
+    CU_ASSERT(strstr(diag, "another precision") != NULL);
+    pipe_free(&c);
+    free(diag);
+}
+
+static void test_contract_off(void)
+{
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+        char *src = kernel_source(types[t], "p[0] = a * b + c\n    p[1] = fx.fma(a, b, c)"), *diag = NULL;
+        FxCompilation c;
+        FxOptions o;
+        CU_ASSERT_FATAL(lower_source(src, false, &c, &o, &diag));
+        Counts n = counts_of(&c);
+        CU_ASSERT_EQUAL(n.fmas, 1);   /* the explicit one is kept */
+        CU_ASSERT_EQUAL(n.muls, 1);
+        pipe_free(&c);
+        free(src);
+        free(diag);
+    }
+}
+
+static char *print_module(FxModule *m)
+{
+    char *s = NULL;
+    size_t n;
+    FILE *f = open_memstream(&s, &n);
+    fxir_print_module(f, m);
+    fclose(f);
+    return s;
+}
+
+/* UnfuseFMA inverts FuseFMA: printing after unfuse equals printing before fuse. */
+static void test_unfuse_inverts_fuse(void)
+{
+    /* (A let-bound product is fused too, but unfusing places the new product
+     * right before the add, so only its position differs from the source.) */
+    static const char *const bodies[] = { "p[0] = a * b + c", "p[0] = a * b - c", "p[0] = c - a * b" };
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+        for (size_t k = 0; k < sizeof bodies / sizeof bodies[0]; k++) {
+            char *src = kernel_source(types[t], bodies[k]), *diag = NULL;
+            FxCompilation c;
+            FxOptions o;
+            CU_ASSERT_FATAL(lower_source(src, false, &c, &o, &diag));
+            char *before = print_module(c.module);
+            PassOptions po = { .fp_contract = true };
+            CU_ASSERT_EQUAL(pass_fp_contraction(c.module, &po), 1);
+            char *fused = print_module(c.module);
+            CU_ASSERT(strcmp(before, fused) != 0);
+            CU_ASSERT_EQUAL(pass_unfuse_all(c.module), 1);
+            char *after = print_module(c.module);
+            bool same = strcmp(before, after) == 0;
+            if (!same)
+                fprintf(stderr, "\n--- before\n%s--- after unfuse\n%s", before, after);
+            CU_ASSERT(same);
+            free(before);
+            free(fused);
+            free(after);
+            pipe_free(&c);
+            free(src);
+            free(diag);
+        }
+}
+
+/* Golden FXIR for one real kernel before and after the pass. */
+static void test_golden_dumps(void)
+{
+    static const char *const names[] = { "axpy_dot" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char path[512], *src;
+        snprintf(path, sizeof path, "%s/golden/%s.fx", TEST_DIR, names[i]);
+        FILE *f = fopen(path, "r");
+        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+        fseek(f, 0, SEEK_END);
+        long n = ftell(f);
+        fseek(f, 0, SEEK_SET);
+        src = calloc(1, (size_t)n + 1);
+        CU_ASSERT((long)fread(src, 1, (size_t)n, f) == n);
+        fclose(f);
+        for (int on = 0; on < 2; on++) {
+            FxCompilation c;
+            FxOptions o;
+            char *diag = NULL;
+            CU_ASSERT_FATAL(lower_source(src, on, &c, &o, &diag));
+            char *got = print_module(c.module), golden[600];
+            snprintf(golden, sizeof golden, "%s/golden/%s.%s.fxir", TEST_DIR, names[i], on ? "fused" : "unfused");
+            const char *u = getenv("FX_UPDATE_GOLDEN");
+            if (u && *u == '1') {
+                FILE *g = fopen(golden, "w");
+                fputs(got, g);
+                fclose(g);
+            } else {
+                FILE *g = fopen(golden, "r");
+                char want[65536] = "";
+                size_t r = g ? fread(want, 1, sizeof want - 1, g) : 0;
+                want[r] = 0;
+                if (g)
+                    fclose(g);
+                bool same = strcmp(want, got) == 0;
+                if (!same)
+                    fprintf(stderr, "\n--- want %s\n%s--- got\n%s", golden, want, got);
+                CU_ASSERT(same);
+            }
+            free(got);
+            free(diag);
+            pipe_free(&c);
+        }
+        free(src);
+    }
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 2;
+    CU_pSuite s = CU_add_suite("fp-contraction", NULL, NULL);
+    CU_add_test(s, "legality matrix x 5 types", test_legality_matrix);
+    CU_add_test(s, "mixed precision stays unfused", test_mixed_precision_stays_unfused);
+    CU_add_test(s, "--fp-contract=off keeps explicit fma only", test_contract_off);
+    CU_add_test(s, "unfuse inverts fuse", test_unfuse_inverts_fuse);
+    CU_add_test(s, "golden FXIR", test_golden_dumps);
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned failures = CU_get_number_of_failures();
+    CU_cleanup_registry();
+    return failures != 0;
+}
