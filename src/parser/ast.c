@@ -83,10 +83,15 @@ static void dump_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
-/* Shortest %g form that reads back as the same double. */
+/* Integral values as "25000.0", others in the shortest %g form that reads
+ * back as the same double. */
 static void dump_double(FILE *out, double v)
 {
     char buf[64];
+    if (v == v && v > -1e16 && v < 1e16 && v == (double)(long long)v) {
+        fprintf(out, "%.1f", v);
+        return;
+    }
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(buf, sizeof buf, "%.*g", prec, v);
         if (strtod(buf, NULL) == v)

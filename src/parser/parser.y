@@ -18,7 +18,7 @@
  *   - The '{' of a block must be on the same line as its header (`if c {`),
  *     as in Go; a '{' on the next line gets a dedicated hint.
  *   - A '{' is a block opener when the previous token ends an expression
- *     (a name, literal, ')' ']' '}') or is `else`; anywhere else it opens a
+ *     (a name, literal, ')' ']' '}') or is `else` or `->`; elsewhere it opens a
  *     set literal and is returned as LSET. Sets appear in expression position
  *     only (`fx.fastmath({fx.FastMathFlags.nnan, ...})`).
  *
@@ -114,8 +114,6 @@ void parse_error(Loc *lloc, ParseCtx *ctx, const char *msg);
 /* Print the syntax error bison detected, unless something better was
  * already printed. Called by the driver when parse_parse fails. */
 void parse_report_pending(ParseCtx *ctx);
-/* Human-readable description of a token kind ("end of line", "'+='"). */
-const char *parse_token_desc(int tok);
 }
 
 %define api.pure full
@@ -200,6 +198,8 @@ static bool is_elif(const ParseCtx *ctx);
 %token START_FILE "start of file" START_EXPR "start of expression"
 %token NEWLINE "end of line"
 %token <str> NAME "a name" INT "an integer" FLOAT "a float" STRING "a string"
+/* Keywords, KERNEL through FALSE: keep them contiguous, is_keyword() and the
+ * "a keyword cannot be a name" hints test the range. */
 %token KERNEL "'kernel'" FN "'fn'" PROGRAM "'program'" CONST "'const'" LET "'let'"
 %token VAR "'var'" SHARED "'shared'" IF "'if'" ELSE "'else'" FOR "'for'" IN "'in'"
 %token WHILE "'while'" BREAK "'break'" CONTINUE "'continue'" RETURN "'return'"
@@ -771,6 +771,9 @@ else_opt
           if (LA == ':')
               FAIL(ctx->err_loc, "expected '{' or 'if' after 'else', found ':' (blocks are "
                    "written in braces: `else { ... }`)");
+          if (LA == TOK_NEWLINE && lex_peek_char(ctx) == '{')
+              FAIL(ctx->err_loc, "expected '{' or 'if' after 'else', found end of line (the "
+                   "'{' must be on the same line)");
           FAIL(ctx->err_loc, "expected '{' or 'if' after 'else', found %s", found(ctx));
       }
     ;
@@ -1154,29 +1157,6 @@ static void block_brace_error(ParseCtx *ctx, const char *what)
 
 /* ------------------------------------------------- tokens and messages */
 
-const char *parse_token_desc(int tok)
-{
-    switch (tok) {
-    case TOK_END: return "end of file";
-    case TOK_NEWLINE: return "end of line";
-    case TOK_NAME: return "name";
-    case TOK_INT: return "integer";
-    case TOK_FLOAT: return "float";
-    case TOK_STRING: return "string";
-    case TOK_LSET: return "'{'";
-    case TOK_AUGASSIGN: return "compound assignment";
-    case TOK_LEX_ERROR: return "invalid token";
-    case TOK_START_FILE: case TOK_START_EXPR: return "start of input";
-    default: break;
-    }
-    if (tok > 0 && tok < 128) {
-        static char buf[128][4];
-        snprintf(buf[tok], sizeof buf[tok], "'%c'", tok);
-        return buf[tok];
-    }
-    return yysymbol_name(YYTRANSLATE(tok));
-}
-
 static bool is_keyword(int tok)
 {
     return tok >= TOK_KERNEL && tok <= TOK_FALSE;
@@ -1282,6 +1262,16 @@ static char opener_char(char kind)
     return kind == 's' ? '{' : kind;
 }
 
+/* The source byte just before `loc` on its line, or 0. */
+static int char_before(const ParseCtx *ctx, Loc loc)
+{
+    const char *p = ctx->file->text, *end = p + ctx->file->len;
+    for (int line = 1; line < loc.line && p < end; p++)
+        if (*p == '\n')
+            line++;
+    return loc.col >= 2 && p + loc.col - 2 < end ? (unsigned char)p[loc.col - 2] : 0;
+}
+
 void parse_report_pending(ParseCtx *ctx)
 {
     if (ctx->error_reported)
@@ -1306,8 +1296,9 @@ void parse_report_pending(ParseCtx *ctx)
         const LexBracket *b = open;
         if (ctx->have_suspect && ctx->suspect.offset > open->offset)
             b = &ctx->suspect;
-        diag_error(b->loc, "unclosed '%c' opened at line %d: expected '%c' before the end of the file",
-                   opener_char(b->kind), b->loc.line, closer_of(b->kind));
+        diag_error(b->loc, "unclosed '%c' opened at line %d: expected '%c' before the end of the %s",
+                   opener_char(b->kind), b->loc.line, closer_of(b->kind),
+                   ctx->mode == PARSE_MODE_EXPR ? "input" : "file");
         return;
     }
     if (is_elif(ctx)) {
@@ -1390,6 +1381,14 @@ void parse_report_pending(ParseCtx *ctx)
         return;
     }
 
+    if ((ctx->err_prev_tok == '+' || ctx->err_prev_tok == '-') && !starts_expression(tok) &&
+        char_before(ctx, ctx->err_prev_loc) == ctx->err_prev_tok) {
+        Loc both = ctx->err_prev_loc;
+        both.col--;
+        diag_error(both, "there is no '%c%c' operator; write `x %c= 1`",
+                   ctx->err_prev_tok, ctx->err_prev_tok, ctx->err_prev_tok);
+        return;
+    }
     if (!starts_expression(tok) && wants_operand(ctx->err_prev_tok)) {
         diag_error(loc, "expected an expression after '%s', found %s", ctx->err_prev_text, fnd);
         return;

@@ -1,0 +1,1 @@
+import "c:\dir\x.fx"

@@ -1,0 +1,1 @@
+const X = 0x

@@ -1,0 +1,3 @@
+fn f(a: Boolean) {
+    return !a
+}

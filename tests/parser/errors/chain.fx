@@ -1,0 +1,3 @@
+fn f(a: Int32, b: Int32, c: Int32) {
+    return a < b <= c
+}

@@ -1,0 +1,2 @@
+@launch_bounds(256)
+const X = 1

@@ -1,0 +1,5 @@
+fn f(a: Int32) {
+    if a {
+    } elif a {
+    }
+}

@@ -1,0 +1,5 @@
+fn f(a: Int32) {
+    let x = 1
+    else {
+    }
+}

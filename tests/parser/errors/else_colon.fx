@@ -1,0 +1,5 @@
+fn f(a: Boolean) {
+    if a {
+    } else:
+    }
+}

@@ -1,0 +1,4 @@
+fn f(a: Int32) {
+    return a
+}
+}

@@ -1,0 +1,4 @@
+fn f(n: Int32) {
+    for i range(n) {
+    }
+}

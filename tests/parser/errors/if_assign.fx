@@ -1,0 +1,5 @@
+kernel k(n: Int32) {
+    if n = 0 {
+        return
+    }
+}

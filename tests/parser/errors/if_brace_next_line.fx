@@ -1,0 +1,6 @@
+fn f(n: Int32) {
+    if n == 0
+    {
+        return
+    }
+}

@@ -1,0 +1,4 @@
+kernel k(n: Int32) {
+    if n > 0
+        return
+}

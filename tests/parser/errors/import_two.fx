@@ -1,0 +1,1 @@
+import "x.fx" "y.fx"

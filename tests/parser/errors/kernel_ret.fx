@@ -1,0 +1,2 @@
+kernel k(n: Int32) -> Int32 {
+}

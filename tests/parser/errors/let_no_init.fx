@@ -1,0 +1,3 @@
+fn f(n: Int32) {
+    let x
+}

@@ -1,0 +1,3 @@
+fn f(a: Int32) {
+    let x = g(a, b]
+}

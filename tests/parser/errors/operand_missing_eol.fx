@@ -1,0 +1,3 @@
+program p(A: Tensor[Float32, 4, 4]) {
+    A = A @
+}

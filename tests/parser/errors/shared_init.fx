@@ -1,0 +1,3 @@
+kernel k() {
+    shared t: Array[Float32, 4] = 0
+}

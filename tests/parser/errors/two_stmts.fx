@@ -1,0 +1,3 @@
+fn f(a: Int32) {
+    let x = 1 let y = 2
+}

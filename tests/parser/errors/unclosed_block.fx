@@ -1,0 +1,5 @@
+fn f(n: Int32) {
+    if n == 0 {
+        return
+    let x = 1
+}

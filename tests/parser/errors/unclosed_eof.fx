@@ -1,0 +1,2 @@
+fn f(n: Int32) {
+    let x = 1

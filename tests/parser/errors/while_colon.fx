@@ -1,0 +1,4 @@
+fn f(a: Boolean) {
+    while a:
+        break
+}

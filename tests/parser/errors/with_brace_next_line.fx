@@ -1,0 +1,5 @@
+kernel k(a: Int32) {
+    with fx.fastmath("fast")
+    {
+    }
+}
