@@ -13,8 +13,16 @@
  * calls it. K__fxshared (i64) and K__fxbarrier (i32) describe the kernel to
  * the runtime. */
 #include "codegen/cg_internal.h"
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include "runtime/fxhost.h"
+
+/* cg_host_ctx_type() mirrors struct FxHostCtx field by field */
+_Static_assert(offsetof(FxHostCtx, block_idx) == 12 && offsetof(FxHostCtx, block_dim) == 24 &&
+               offsetof(FxHostCtx, grid_dim) == 36 && offsetof(FxHostCtx, shared) == 48 &&
+               offsetof(FxHostCtx, barrier) == 56 && offsetof(FxHostCtx, rt) == 64,
+               "FxHostCtx layout changed: update cg_host_ctx_type");
 
 static void add_fn_attr(CgCtx *c, LLVMValueRef fn, const char *name)
 {

@@ -10,6 +10,7 @@
  * Other rounding modes and the narrow storage floats come in a later stage and
  * are reported as "not supported yet". */
 #include "codegen/cg_internal.h"
+#include <math.h>
 
 static LLVMValueRef fabs_of(CgCtx *c, LLVMValueRef v)
 {
@@ -86,6 +87,47 @@ static LLVMValueRef int_to_half(CgCtx *c, LLVMValueRef v, ScalarId fs, LLVMTypeR
     return LLVMBuildFPTrunc(c->B, f, dst, "");
 }
 
+/* float -> Int128/Uint128, truncating and saturating, NaN -> 0, for AMDGPU
+ * (whose backend cannot legalize llvm.fpto[su]i.sat to i128). In f64 (exact
+ * for every source format) the truncated magnitude m < 2^128 splits exactly
+ * into hi = trunc(m / 2^64) and lo = m - hi * 2^64, both below 2^64. */
+static LLVMValueRef float_to_wide_int(CgCtx *c, LLVMValueRef v, ScalarId ts, LLVMTypeRef dst)
+{
+    LLVMTypeRef ty = LLVMTypeOf(v);
+    LLVMTypeRef d = cg_same_shape(c, ty, LLVMDoubleTypeInContext(c->C));
+    LLVMTypeRef i64 = cg_same_shape(c, ty, LLVMInt64TypeInContext(c->C));
+    bool sgn = cg_is_signed(ts);
+    int w = cg_width(ts);
+    if (LLVMGetTypeKind(cg_elem_llty(ty)) != LLVMDoubleTypeKind)
+        v = LLVMBuildFPExt(c->B, v, d, "");
+    LLVMValueRef t = cg_intrinsic(c, "llvm.trunc", &d, 1, &v, 1);
+    LLVMValueRef zero = LLVMConstNull(d);
+    LLVMValueRef neg = LLVMBuildFCmp(c->B, LLVMRealOLT, t, zero, "");
+    LLVMValueRef m = sgn ? fabs_of(c, t) : t;
+    /* clamp the magnitude into range first so that the split is defined */
+    double lim = ldexp(1.0, sgn ? w - 1 : w);
+    LLVMValueRef big = LLVMBuildFCmp(c->B, LLVMRealOGE, m, cg_fconst(d, lim), "");
+    LLVMValueRef bad = LLVMBuildFCmp(c->B, LLVMRealUNO, t, t, "");
+    if (!sgn)
+        bad = LLVMBuildOr(c->B, bad, LLVMBuildFCmp(c->B, LLVMRealOLE, t, zero, ""), "");
+    LLVMValueRef mm = LLVMBuildSelect(c->B, LLVMBuildOr(c->B, big, bad, ""), zero, m, "");
+    LLVMValueRef hi = cg_intrinsic(c, "llvm.trunc", &d, 1, (LLVMValueRef[]){
+        LLVMBuildFMul(c->B, mm, cg_fconst(d, 0x1p-64), "") }, 1);
+    LLVMValueRef lo = LLVMBuildFSub(c->B, mm, LLVMBuildFMul(c->B, hi, cg_fconst(d, 0x1p64), ""), "");
+    LLVMValueRef hi_i = LLVMBuildZExt(c->B, LLVMBuildFPToUI(c->B, hi, i64, ""), dst, "");
+    LLVMValueRef lo_i = LLVMBuildZExt(c->B, LLVMBuildFPToUI(c->B, lo, i64, ""), dst, "");
+    LLVMValueRef r = LLVMBuildOr(c->B, LLVMBuildShl(c->B, hi_i, cg_iconst(dst, 64), ""), lo_i, "");
+    LLVMValueRef maxv = sgn ? LLVMBuildSub(c->B, cg_imin(dst), cg_iconst(dst, 1), "") : LLVMConstAllOnes(dst);
+    if (sgn) {
+        r = LLVMBuildSelect(c->B, neg, LLVMBuildSub(c->B, LLVMConstNull(dst), r, ""), r, "");
+        LLVMValueRef sat = LLVMBuildSelect(c->B, neg, cg_imin(dst), maxv, "");
+        r = LLVMBuildSelect(c->B, big, sat, r, "");
+    } else {
+        r = LLVMBuildSelect(c->B, big, maxv, r, "");
+    }
+    return LLVMBuildSelect(c->B, LLVMBuildFCmp(c->B, LLVMRealUNO, t, t, ""), LLVMConstNull(dst), r, "");
+}
+
 static const char *round_desc(FfRound r)
 {
     return r == FF_RNE ? "to_nearest_even" : "a directed or ties-away";
@@ -135,6 +177,8 @@ LLVMValueRef cg_cast(CgCtx *c, FxInst *i)
         return cg_is_signed(fs) ? LLVMBuildSIToFP(c->B, v, dst, "") : LLVMBuildUIToFP(c->B, v, dst, "");
     }
     if (!tfloat) {
+        if (!c->host && cg_width(ts) > 64)
+            return float_to_wide_int(c, v, ts, dst);
         LLVMTypeRef over[2] = { dst, LLVMTypeOf(v) };
         return cg_intrinsic(c, cg_is_signed(ts) ? "llvm.fptosi.sat" : "llvm.fptoui.sat", over, 2, &v, 1);
     }

@@ -68,6 +68,23 @@ static LLVMValueRef int_mod(CgCtx *c, LLVMValueRef a, LLVMValueRef b, bool sgn)
     return LLVMBuildSelect(c->B, bz, zero_of(r), r, "");
 }
 
+/* Division of integers narrower than 32 bits is done in i32 (the operands
+ * extended by their signedness, the result truncated): no value overflows
+ * there, truncation gives the wrapped result (MIN // -1 == MIN), and AMDGPU
+ * cannot select i8/i16 division at -O0. */
+typedef LLVMValueRef (*DivFn)(CgCtx *, LLVMValueRef, LLVMValueRef, bool);
+
+static LLVMValueRef widen_div(CgCtx *c, DivFn fn, LLVMValueRef a, LLVMValueRef b, bool sgn)
+{
+    LLVMTypeRef ty = LLVMTypeOf(a);
+    if (LLVMGetIntTypeWidth(cg_elem_llty(ty)) >= 32)
+        return fn(c, a, b, sgn);
+    LLVMTypeRef wide = cg_same_shape(c, ty, LLVMInt32TypeInContext(c->C));
+    LLVMValueRef wa = sgn ? LLVMBuildSExt(c->B, a, wide, "") : LLVMBuildZExt(c->B, a, wide, "");
+    LLVMValueRef wb = sgn ? LLVMBuildSExt(c->B, b, wide, "") : LLVMBuildZExt(c->B, b, wide, "");
+    return LLVMBuildTrunc(c->B, fn(c, wa, wb, sgn), ty, "");
+}
+
 /* Shifts: a count >= width (unsigned compare, so negative counts too) gives 0,
  * or the sign fill for a signed >>. Widths are powers of two, so masking the
  * count keeps every shift defined. */
@@ -183,6 +200,22 @@ static const char *binop_name(int op)
     return op >= 0 && op < FXB_COUNT ? n[op] : "?";
 }
 
+/* Float16 division on AMDGPU: the backend's native sequence is not always
+ * correctly rounded; a correctly rounded Float32 quotient rounded once more to
+ * Float16 is (24 >= 2*11 + 2 bits). Kept native under arcp/afn. */
+static LLVMValueRef fdiv(CgCtx *c, LLVMValueRef a, LLVMValueRef b, unsigned fmf)
+{
+    LLVMTypeRef ty = LLVMTypeOf(a);
+    if (!c->host && LLVMGetTypeKind(cg_elem_llty(ty)) == LLVMHalfTypeKind &&
+        !(fmf & (FMF_ARCP | FMF_AFN))) {
+        LLVMTypeRef f32 = cg_same_shape(c, ty, LLVMFloatTypeInContext(c->C));
+        LLVMValueRef q = cg_fmf(LLVMBuildFDiv(c->B, LLVMBuildFPExt(c->B, a, f32, ""),
+                                              LLVMBuildFPExt(c->B, b, f32, ""), ""), fmf);
+        return LLVMBuildFPTrunc(c->B, q, ty, "");
+    }
+    return cg_fmf(LLVMBuildFDiv(c->B, a, b, ""), fmf);
+}
+
 LLVMValueRef cg_binop(CgCtx *c, FxInst *i)
 {
     LLVMValueRef a = cg_val(c, i->ops[0]), b = cg_val(c, i->ops[1]);
@@ -193,9 +226,9 @@ LLVMValueRef cg_binop(CgCtx *c, FxInst *i)
         case FXB_ADD: return cg_fmf(LLVMBuildFAdd(c->B, a, b, ""), fmf);
         case FXB_SUB: return cg_fmf(LLVMBuildFSub(c->B, a, b, ""), fmf);
         case FXB_MUL: return cg_fmf(LLVMBuildFMul(c->B, a, b, ""), fmf);
-        case FXB_DIV: return cg_fmf(LLVMBuildFDiv(c->B, a, b, ""), fmf);
+        case FXB_DIV: return fdiv(c, a, b, fmf);
         case FXB_FLOORDIV: {
-            LLVMValueRef q = cg_fmf(LLVMBuildFDiv(c->B, a, b, ""), fmf);
+            LLVMValueRef q = fdiv(c, a, b, fmf);
             LLVMTypeRef ty = LLVMTypeOf(q);
             return cg_fmf(cg_intrinsic(c, "llvm.floor", &ty, 1, &q, 1), fmf);
         }
@@ -219,8 +252,8 @@ LLVMValueRef cg_binop(CgCtx *c, FxInst *i)
             case FXB_ADD: return LLVMBuildAdd(c->B, a, b, "");
             case FXB_SUB: return LLVMBuildSub(c->B, a, b, "");
             case FXB_MUL: return LLVMBuildMul(c->B, a, b, "");
-            case FXB_FLOORDIV: return int_floordiv(c, a, b, sgn);
-            case FXB_MOD: return int_mod(c, a, b, sgn);
+            case FXB_FLOORDIV: return widen_div(c, int_floordiv, a, b, sgn);
+            case FXB_MOD: return widen_div(c, int_mod, a, b, sgn);
             case FXB_POW: return int_pow(c, a, b, sgn);
             default: break;
             }
@@ -304,15 +337,8 @@ LLVMValueRef cg_minmax(CgCtx *c, FxInst *i)
 /* Ceiling division without overflowing intermediates:
  * signed: q = a/b (truncating) + 1 when the remainder is nonzero and a, b have
  * the same sign; unsigned: a/b + (a%b != 0); b == 0 -> 0; MIN / -1 -> MIN. */
-LLVMValueRef cg_ceildiv(CgCtx *c, FxInst *i)
+static LLVMValueRef int_ceildiv(CgCtx *c, LLVMValueRef a, LLVMValueRef b, bool sgn)
 {
-    LLVMValueRef a = cg_val(c, i->ops[0]), b = cg_val(c, i->ops[1]);
-    ScalarId s = type_elem_scalar(i->type);
-    if (!type_is_int(s)) {
-        cg_error(c, i->loc, "fx.ceildiv on %s: integers only", cg_tyname(c, i->type));
-        return LLVMGetPoison(LLVMTypeOf(a));
-    }
-    bool sgn = cg_is_signed(s);
     LLVMValueRef bz;
     LLVMValueRef bs = safe_divisor(c, a, b, sgn, &bz);
     LLVMValueRef q, r, up;
@@ -330,6 +356,17 @@ LLVMValueRef cg_ceildiv(CgCtx *c, FxInst *i)
     }
     q = LLVMBuildAdd(c->B, q, LLVMBuildZExt(c->B, up, LLVMTypeOf(q), ""), "");
     return LLVMBuildSelect(c->B, bz, zero_of(q), q, "");
+}
+
+LLVMValueRef cg_ceildiv(CgCtx *c, FxInst *i)
+{
+    LLVMValueRef a = cg_val(c, i->ops[0]), b = cg_val(c, i->ops[1]);
+    ScalarId s = type_elem_scalar(i->type);
+    if (!type_is_int(s)) {
+        cg_error(c, i->loc, "fx.ceildiv on %s: integers only", cg_tyname(c, i->type));
+        return LLVMGetPoison(LLVMTypeOf(a));
+    }
+    return widen_div(c, int_ceildiv, a, b, cg_is_signed(s));
 }
 
 /* Correctly rounded a*b+c for Float16/BFloat16 where the target would
@@ -392,13 +429,17 @@ LLVMValueRef cg_vector_op(CgCtx *c, FxInst *i)
     switch (i->op) {
     case FX_SPLAT:
         return cg_splat_value(c, ty, cg_val(c, i->ops[0]));
+    /* a run-time lane index out of range gives an unspecified value (frozen,
+     * so it cannot turn into undefined behaviour further on) */
     case FX_EXTRACT: {
         LLVMValueRef idx = cg_index64(c, cg_val(c, i->ops[1]), type_elem_scalar(i->ops[1]->type));
-        return LLVMBuildExtractElement(c->B, cg_val(c, i->ops[0]), idx, "");
+        LLVMValueRef v = LLVMBuildExtractElement(c->B, cg_val(c, i->ops[0]), idx, "");
+        return LLVMIsConstant(idx) ? v : LLVMBuildFreeze(c->B, v, "");
     }
     case FX_INSERT: {
         LLVMValueRef idx = cg_index64(c, cg_val(c, i->ops[2]), type_elem_scalar(i->ops[2]->type));
-        return LLVMBuildInsertElement(c->B, cg_val(c, i->ops[0]), cg_val(c, i->ops[1]), idx, "");
+        LLVMValueRef v = LLVMBuildInsertElement(c->B, cg_val(c, i->ops[0]), cg_val(c, i->ops[1]), idx, "");
+        return LLVMIsConstant(idx) ? v : LLVMBuildFreeze(c->B, v, "");
     }
     case FX_SELECT: {
         LLVMValueRef v = LLVMBuildSelect(c->B, cg_val(c, i->ops[0]), cg_val(c, i->ops[1]),

@@ -44,6 +44,7 @@ struct CgModule {
     bool host;
     int opt_level;
     char *what;             /* "kernel(s) a, b" for internal-error messages */
+    char *backend_error;    /* first error LLVM reported through the context */
 };
 
 typedef struct CgCtx {

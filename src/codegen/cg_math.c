@@ -130,8 +130,14 @@ LLVMValueRef cg_math(CgCtx *c, FxInst *i)
     default:
         break;
     }
-    /* BFloat16 always, Float16 for tanh: compute in Float32, round once */
-    if (s == SC_BFLOAT16 || (s == SC_FLOAT16 && i->sub == FXM_TANH)) {
+    /* BFloat16 always; Float16 for tanh and rsqrt (1/sqrt in Float32, as the
+     * folder computes it), and on AMDGPU for sqrt unless afn allows the
+     * approximate native instruction: compute in Float32 (a correctly
+     * rounded sqrt there), round once */
+    bool f16_via_f32 = s == SC_FLOAT16 &&
+        (i->sub == FXM_TANH || i->sub == FXM_RSQRT ||
+         (!c->host && i->sub == FXM_SQRT && !(i->fmf & FMF_AFN)));
+    if (s == SC_BFLOAT16 || f16_via_f32) {
         LLVMTypeRef f32 = cg_same_shape(c, LLVMTypeOf(v), LLVMFloatTypeInContext(c->C));
         LLVMValueRef r = math_f(c, i, LLVMBuildFPExt(c->B, v, f32, ""), SC_FLOAT32);
         return LLVMBuildFPTrunc(c->B, r, LLVMTypeOf(v), "");
@@ -155,6 +161,102 @@ LLVMValueRef cg_fpow(CgCtx *c, FxInst *i, LLVMValueRef a, LLVMValueRef b)
     return cg_fmf(cg_intrinsic(c, "llvm.pow", &ty, 1, args, 2), i->fmf);
 }
 
+/* Exact fmod for AMDGPU, whose frem lowering (x - trunc(x/y)*y) is inexact
+ * once the quotient exceeds the significand. An internal function per type:
+ *   r = |x|; while r >= |y|: t = |y| scaled to r's binade (halved if above r);
+ *   r -= t   (exact: t <= r < 2t)
+ * Each step at least halves r, so it ends within the exponent range. */
+static LLVMValueRef fmod_func(CgCtx *c, LLVMTypeRef fty_el)
+{
+    bool dbl = LLVMGetTypeKind(fty_el) == LLVMDoubleTypeKind;
+    const char *name = dbl ? "__fx_fmod_f64" : "__fx_fmod_f32";
+    LLVMValueRef fn = LLVMGetNamedFunction(c->M, name);
+    if (fn)
+        return fn;
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c->C);
+    LLVMTypeRef pt[2] = { fty_el, fty_el };
+    LLVMTypeRef fty = LLVMFunctionType(fty_el, pt, 2, 0);
+    fn = LLVMAddFunction(c->M, name, fty);
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    unsigned k = LLVMGetEnumAttributeKindForName("nounwind", 8);
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c->C, k, 0));
+
+    LLVMBuilderRef saved = c->B;
+    c->B = LLVMCreateBuilderInContext(c->C);
+    LLVMValueRef x = LLVMGetParam(fn, 0), y = LLVMGetParam(fn, 1);
+    LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(c->C, fn, "entry");
+    LLVMBasicBlockRef special = LLVMAppendBasicBlockInContext(c->C, fn, "special");
+    LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->C, fn, "head");
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->C, fn, "body");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->C, fn, "done");
+    LLVMPositionBuilderAtEnd(c->B, entry);
+    LLVMValueRef ax = cg_intrinsic(c, "llvm.fabs", &fty_el, 1, &x, 1);
+    LLVMValueRef ay = cg_intrinsic(c, "llvm.fabs", &fty_el, 1, &y, 1);
+    LLVMValueRef inf = cg_fconst(fty_el, __builtin_inf());
+    /* NaN when y is 0 or NaN, or x is infinite or NaN */
+    LLVMValueRef ybad = LLVMBuildFCmp(c->B, LLVMRealUGE, LLVMConstNull(fty_el), ay, "");
+    LLVMValueRef xbad = LLVMBuildFCmp(c->B, LLVMRealUGE, ax, inf, "");
+    LLVMBuildCondBr(c->B, LLVMBuildOr(c->B, ybad, xbad, ""), special, head);
+    LLVMPositionBuilderAtEnd(c->B, special);
+    LLVMBuildRet(c->B, cg_fconst(fty_el, __builtin_nan("")));
+
+    LLVMPositionBuilderAtEnd(c->B, head);
+    LLVMValueRef r = LLVMBuildPhi(c->B, fty_el, "r");
+    LLVMValueRef more = LLVMBuildFCmp(c->B, LLVMRealOGE, r, ay, "");
+    LLVMBuildCondBr(c->B, more, body, done);
+
+    LLVMPositionBuilderAtEnd(c->B, body);
+    LLVMTypeRef fx[2] = { fty_el, i32 };
+    LLVMValueRef fr = cg_intrinsic(c, "llvm.frexp", fx, 2, &r, 1);
+    LLVMValueRef fyv = cg_intrinsic(c, "llvm.frexp", fx, 2, &ay, 1);
+    LLVMValueRef er = LLVMBuildExtractValue(c->B, fr, 1, "");
+    LLVMValueRef ey = LLVMBuildExtractValue(c->B, fyv, 1, "");
+    LLVMValueRef d = LLVMBuildSub(c->B, er, ey, "");
+    LLVMValueRef la[2] = { ay, d };
+    LLVMValueRef t = cg_intrinsic(c, "llvm.ldexp", fx, 2, la, 2);
+    LLVMValueRef over = LLVMBuildFCmp(c->B, LLVMRealOGT, t, r, "");
+    la[1] = LLVMBuildSub(c->B, d, LLVMConstInt(i32, 1, 0), "");
+    LLVMValueRef t2 = cg_intrinsic(c, "llvm.ldexp", fx, 2, la, 2);
+    t = LLVMBuildSelect(c->B, over, t2, t, "");
+    LLVMValueRef rn = LLVMBuildFSub(c->B, r, t, "");
+    LLVMBuildBr(c->B, head);
+    LLVMValueRef iv[2] = { ax, rn };
+    LLVMBasicBlockRef from[2] = { entry, body };
+    LLVMAddIncoming(r, iv, from, 2);
+
+    LLVMPositionBuilderAtEnd(c->B, done);
+    LLVMValueRef cs[2] = { r, x };
+    LLVMBuildRet(c->B, cg_intrinsic(c, "llvm.copysign", &fty_el, 1, cs, 2));
+    LLVMDisposeBuilder(c->B);
+    c->B = saved;
+    return fn;
+}
+
+static LLVMValueRef device_fmod(CgCtx *c, LLVMValueRef a, LLVMValueRef b)
+{
+    LLVMTypeRef ty = LLVMTypeOf(a);
+    LLVMTypeRef ety = cg_elem_llty(ty);
+    if (LLVMGetTypeKind(ety) == LLVMHalfTypeKind) { /* exact in Float32, and representable back */
+        LLVMTypeRef f32 = cg_same_shape(c, ty, LLVMFloatTypeInContext(c->C));
+        LLVMValueRef r = device_fmod(c, LLVMBuildFPExt(c->B, a, f32, ""), LLVMBuildFPExt(c->B, b, f32, ""));
+        return LLVMBuildFPTrunc(c->B, r, ty, "");
+    }
+    LLVMValueRef fn = fmod_func(c, ety);
+    LLVMTypeRef pt[2] = { ety, ety };
+    LLVMTypeRef fty = LLVMFunctionType(ety, pt, 2, 0);
+    if (LLVMGetTypeKind(ty) != LLVMVectorTypeKind)
+        return LLVMBuildCall2(c->B, fty, fn, (LLVMValueRef[]){ a, b }, 2, "");
+    LLVMValueRef r = LLVMGetPoison(ty);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c->C);
+    for (unsigned k = 0; k < LLVMGetVectorSize(ty); k++) {
+        LLVMValueRef idx = LLVMConstInt(i32, k, 0);
+        LLVMValueRef args[2] = { LLVMBuildExtractElement(c->B, a, idx, ""),
+                                 LLVMBuildExtractElement(c->B, b, idx, "") };
+        r = LLVMBuildInsertElement(c->B, r, LLVMBuildCall2(c->B, fty, fn, args, 2, ""), idx, "");
+    }
+    return r;
+}
+
 /* Python's float modulo: r = fmod(a, b); r += b when r is nonzero and its sign
  * differs from b's; a zero r takes the sign of b. BFloat16 is computed in
  * Float32 (fmod is exact, the one addition is rounded once). */
@@ -167,7 +269,7 @@ LLVMValueRef cg_fmod_py(CgCtx *c, LLVMValueRef a, LLVMValueRef b, unsigned fmf)
         return LLVMBuildFPTrunc(c->B, r, ty, "");
     }
     LLVMValueRef zero = LLVMConstNull(ty);
-    LLVMValueRef r = cg_fmf(LLVMBuildFRem(c->B, a, b, ""), fmf);
+    LLVMValueRef r = c->host ? cg_fmf(LLVMBuildFRem(c->B, a, b, ""), fmf) : device_fmod(c, a, b);
     LLVMValueRef nz = cg_fmf(LLVMBuildFCmp(c->B, LLVMRealUNE, r, zero, ""), fmf);
     LLVMValueRef bneg = cg_fmf(LLVMBuildFCmp(c->B, LLVMRealOLT, b, zero, ""), fmf);
     LLVMValueRef rneg = cg_fmf(LLVMBuildFCmp(c->B, LLVMRealOLT, r, zero, ""), fmf);

@@ -128,6 +128,20 @@ void cg_install_fatal_handler(void)
     LLVMInstallFatalErrorHandler(fatal_handler);
 }
 
+/* Errors the backend reports through the context (e.g. "no libcall
+ * available") would otherwise print and exit(1): keep the first one, and let
+ * the emission fail with an internal compiler error instead. */
+static void diag_handler(LLVMDiagnosticInfoRef di, void *arg)
+{
+    CgModule *cm = arg;
+    if (LLVMGetDiagInfoSeverity(di) != LLVMDSError)
+        return;
+    char *d = LLVMGetDiagInfoDescription(di);
+    if (!cm->backend_error)
+        cm->backend_error = strdup(d);
+    LLVMDisposeMessage(d);
+}
+
 /* ---- targets ---- */
 
 static void init_targets(void)
@@ -185,6 +199,22 @@ static LLVMCodeGenOptLevel cg_level(int o)
          : o == 2 ? LLVMCodeGenLevelDefault : LLVMCodeGenLevelAggressive;
 }
 
+/* The host's features, minus the x86 BFloat16 conversion instructions
+ * (vcvtneps2bf16 flushes subnormals to zero; the language rounds them
+ * exactly). Without them LLVM calls __truncsfbf2, which libfxrt provides. */
+static char *host_features(void)
+{
+    static const char *const drop[] = { "+avx512bf16", "+avxneconvert" };
+    char *f = LLVMGetHostCPUFeatures();
+    for (size_t k = 0; k < sizeof drop / sizeof drop[0]; k++) {
+        size_t n = strlen(drop[k]);
+        for (char *p = strstr(f, drop[k]); p; p = strstr(p + 1, drop[k]))
+            if (p[n] == ',' || p[n] == 0)
+                *p = '-';
+    }
+    return f;
+}
+
 static LLVMTargetMachineRef make_tm(const CgOptions *o, char **triple_out)
 {
     char *triple, *cpu, *features;
@@ -193,7 +223,7 @@ static LLVMTargetMachineRef make_tm(const CgOptions *o, char **triple_out)
         triple = LLVMNormalizeTargetTriple(t);
         LLVMDisposeMessage(t);
         cpu = LLVMGetHostCPUName();
-        features = LLVMGetHostCPUFeatures();
+        features = host_features();
     } else {
         triple = LLVMCreateMessage("amdgcn-amd-amdhsa");
         cpu = LLVMCreateMessage(o->arch ? o->arch : "gfx942");
@@ -275,15 +305,22 @@ static void describe(CgModule *cm, FxModule *m)
 {
     size_t n = 0;
     char buf[512] = "";
-    for (int k = 0; k < m->funcs.len; k++) {
+    int nk = 0, shown = 0;
+    for (int k = 0; k < m->funcs.len; k++)
+        nk += ((FxFunc *)m->funcs.items[k])->kind == FXF_KERNEL;
+    for (int k = 0; k < m->funcs.len && shown < 4; k++) {
         FxFunc *f = m->funcs.items[k];
         if (f->kind != FXF_KERNEL)
             continue;
-        int w = snprintf(buf + n, sizeof buf - n, "%s%s", n ? ", " : "kernel ", f->name);
-        if (w < 0 || (size_t)w >= sizeof buf - n)
+        int w = snprintf(buf + n, sizeof buf - n, "%s%s", n ? ", " : nk > 1 ? "kernels " : "kernel ",
+                         f->name);
+        if (w < 0 || (size_t)w >= sizeof buf - n - 64)
             break;
         n += (size_t)w;
+        shown++;
     }
+    if (shown < nk)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, " and %d more", nk - shown);
     if (m->source_name && n + 8 < sizeof buf)
         snprintf(buf + n, sizeof buf - n, "%s(%s)", n ? " " : "", m->source_name);
     cm->what = strdup(buf);
@@ -308,7 +345,15 @@ CgModule *cg_build(FxModule *m, const CgOptions *o)
         LLVMDisposeMessage(triple);
         return NULL;
     }
+    CgModule *cm = calloc(1, sizeof *cm);
+    if (!cm) {
+        fputs("fxcc: out of memory\n", stderr);
+        abort();
+    }
+    describe(cm, m);
+    snprintf(g_what, sizeof g_what, "%s", cm->what ? cm->what : "");
     c->C = LLVMContextCreate();
+    LLVMContextSetDiagnosticHandler(c->C, diag_handler, cm);
     c->M = LLVMModuleCreateWithNameInContext(m->source_name ? m->source_name : "fx", c->C);
     LLVMSetTarget(c->M, triple);
     c->TD = LLVMCreateTargetDataLayout(c->TM);
@@ -316,7 +361,9 @@ CgModule *cg_build(FxModule *m, const CgOptions *o)
     LLVMSetDataLayout(c->M, dl);
     LLVMDisposeMessage(dl);
     if (!c->host) {
-        LLVMValueRef v = LLVMConstInt(LLVMInt32TypeInContext(c->C), 500, 0);
+        /* code object v5; the generic processors (gfx9-generic, ...) exist only from v6 on */
+        bool generic = strstr(o->arch ? o->arch : "", "-generic") != NULL;
+        LLVMValueRef v = LLVMConstInt(LLVMInt32TypeInContext(c->C), generic ? 600 : 500, 0);
         LLVMAddModuleFlag(c->M, LLVMModuleFlagBehaviorError, "amdhsa_code_object_version", 26,
                           LLVMValueAsMetadata(v));
     }
@@ -334,6 +381,25 @@ CgModule *cg_build(FxModule *m, const CgOptions *o)
             cg_host_entry_points(c, cf);
     }
     bool ok = c->errors == 0 && link_helpers(c, triple);
+    if (ok && cm->backend_error) {
+        diag_error(no_loc, "internal compiler error: %s", cm->backend_error);
+        ok = false;
+    }
+    if (ok && c->host) {
+        /* pin CPU and features per function: the JIT's own target machine
+         * would otherwise use every feature of the host */
+        char *cpu = LLVMGetHostCPUName(), *feat = host_features();
+        for (LLVMValueRef fn = LLVMGetFirstFunction(c->M); fn; fn = LLVMGetNextFunction(fn)) {
+            if (LLVMIsDeclaration(fn))
+                continue;
+            LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                LLVMCreateStringAttribute(c->C, "target-cpu", 10, cpu, (unsigned)strlen(cpu)));
+            LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                LLVMCreateStringAttribute(c->C, "target-features", 15, feat, (unsigned)strlen(feat)));
+        }
+        LLVMDisposeMessage(cpu);
+        LLVMDisposeMessage(feat);
+    }
     if (ok) {
         char *msg = NULL;
         if (LLVMVerifyModule(c->M, LLVMReturnStatusAction, &msg)) {
@@ -354,19 +420,16 @@ CgModule *cg_build(FxModule *m, const CgOptions *o)
         LLVMDisposeModule(c->M);
         LLVMContextDispose(c->C);
         LLVMDisposeTargetMachine(c->TM);
+        free(cm->backend_error);
+        free(cm->what);
+        free(cm);
         return NULL;
-    }
-    CgModule *cm = calloc(1, sizeof *cm);
-    if (!cm) {
-        fputs("fxcc: out of memory\n", stderr);
-        abort();
     }
     cm->ctx = c->C;
     cm->mod = c->M;
     cm->tm = c->TM;
     cm->host = c->host;
     cm->opt_level = o->opt_level;
-    describe(cm, m);
     return cm;
 }
 
@@ -379,6 +442,11 @@ bool cg_optimize(CgModule *cm)
     LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
     LLVMErrorRef err = LLVMRunPasses(cm->mod, passes, cm->tm, opts);
     LLVMDisposePassBuilderOptions(opts);
+    if (!err && cm->backend_error) {
+        diag_error(no_loc, "internal compiler error: %s while optimizing %s", cm->backend_error,
+                   cm->what ? cm->what : "the module");
+        return false;
+    }
     if (err) {
         char *msg = LLVMGetErrorMessage(err);
         diag_error(no_loc, "internal compiler error: LLVM passes failed: %s", msg);
@@ -397,8 +465,10 @@ void cg_release(CgModule *cm, LLVMModuleRef *mod, LLVMContextRef *ctx)
 {
     *mod = cm->mod;
     *ctx = cm->ctx;
+    LLVMContextSetDiagnosticHandler(cm->ctx, NULL, NULL);
     LLVMDisposeTargetMachine(cm->tm);
     free(cm->what);
+    free(cm->backend_error);
     free(cm);
 }
 
@@ -410,6 +480,7 @@ void cg_free(CgModule *cm)
     LLVMContextDispose(cm->ctx);
     LLVMDisposeTargetMachine(cm->tm);
     free(cm->what);
+    free(cm->backend_error);
     free(cm);
 }
 
@@ -498,9 +569,16 @@ static LLVMMemoryBufferRef emit(CgModule *cm, LLVMCodeGenFileType type)
     LLVMModuleRef clone = LLVMCloneModule(cm->mod);
     char *err = NULL;
     LLVMMemoryBufferRef buf = NULL;
+    free(cm->backend_error);
+    cm->backend_error = NULL;
     if (LLVMTargetMachineEmitToMemoryBuffer(cm->tm, clone, type, &err, &buf)) {
         diag_error(no_loc, "internal compiler error: code generation failed: %s", err ? err : "?");
         LLVMDisposeMessage(err);
+        buf = NULL;
+    } else if (cm->backend_error) {
+        diag_error(no_loc, "internal compiler error: %s while compiling %s", cm->backend_error,
+                   cm->what ? cm->what : "the module");
+        LLVMDisposeMemoryBuffer(buf);
         buf = NULL;
     }
     LLVMDisposeModule(clone);

@@ -85,6 +85,19 @@ static void sched_free(Sched *s)
     free(s->fibers);
 }
 
+/* A separate function keeps getcontext (returns_twice) away from the
+ * scheduler's loop variables. */
+static __attribute__((noinline)) int fiber_setup(Sched *s, Fiber *f, size_t n)
+{
+    if (getcontext(&f->uc) != 0)
+        return -1;
+    f->uc.uc_stack.ss_sp = s->stacks + n * (s->stack_size + s->page) + s->page;
+    f->uc.uc_stack.ss_size = s->stack_size;
+    f->uc.uc_link = &s->main;
+    makecontext(&f->uc, fiber_main, 0);
+    return 0;
+}
+
 static int run_block_fibers(Sched *s, const FxHostCtx *proto, const unsigned block[3], char **err)
 {
     size_t n = 0;
@@ -100,14 +113,10 @@ static int run_block_fibers(Sched *s, const FxHostCtx *proto, const unsigned blo
                 f->ctx.rt = f;
                 f->sched = s;
                 f->state = F_RUNNABLE;
-                if (getcontext(&f->uc) != 0) {
+                if (fiber_setup(s, f, n) != 0) {
                     *err = rt_strdupf("getcontext failed");
                     return -1;
                 }
-                f->uc.uc_stack.ss_sp = s->stacks + n * (s->stack_size + s->page) + s->page;
-                f->uc.uc_stack.ss_size = s->stack_size;
-                f->uc.uc_link = &s->main;
-                makecontext(&f->uc, fiber_main, 0);
             }
     for (;;) {
         size_t waiting = 0;

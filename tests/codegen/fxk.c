@@ -504,3 +504,59 @@ FxFunc *fxk_specials_kernel(Kb *k, const char *name)
 #undef ADD
     return f;
 }
+
+FxFunc *fxk_vbinop_kernel(Kb *k, const char *name, const Type *t, int op)
+{
+    FxFunc *f = fxk_func(k, name, FXF_KERNEL, 3, NULL);
+    fxk_param_decl(k, 0, "a", type_ptr(k->a, t, true));
+    fxk_param_decl(k, 1, "b", type_ptr(k->a, t, true));
+    fxk_param_decl(k, 2, "out", type_ptr(k->a, t, false));
+    FxInst *a = fxk_param(k, 0), *b = fxk_param(k, 1), *out = fxk_param(k, 2);
+    FxInst *i = fxk_special(k, FXS_THREAD_IDX, 0);
+    FxInst *x = fxk_op(k, FX_LOAD, 0, t, 2, a, i);
+    FxInst *y = fxk_op(k, FX_LOAD, 0, t, 2, b, i);
+    FxInst *r = op < 0 ? fxk_op(k, FX_CEILDIV, 0, t, 2, x, y) : fxk_op(k, FX_BINOP, op, t, 2, x, y);
+    fxk_op(k, FX_STORE, 0, NULL, 3, out, r, i);
+    return f;
+}
+
+FxFunc *fxk_vconv_kernel(Kb *k, const char *name, const Type *from, const Type *to, FxOpcode op)
+{
+    FxFunc *f = fxk_func(k, name, FXF_KERNEL, 2, NULL);
+    fxk_param_decl(k, 0, "a", type_ptr(k->a, from, true));
+    fxk_param_decl(k, 1, "out", type_ptr(k->a, to, false));
+    FxInst *a = fxk_param(k, 0), *out = fxk_param(k, 1);
+    FxInst *i = fxk_special(k, FXS_THREAD_IDX, 0);
+    FxInst *x = fxk_op(k, FX_LOAD, 0, from, 2, a, i);
+    fxk_op(k, FX_STORE, 0, NULL, 3, out, fxk_op(k, op, 0, to, 1, x), i);
+    return f;
+}
+
+FxFunc *fxk_early_return(Kb *k)
+{
+    const Type *i32 = fxk_s(SC_INT32), *bo = fxk_s(SC_BOOLEAN);
+    FxFunc *relu = fxk_func(k, "relu", FXF_FN, 1, i32);
+    fxk_param_decl(k, 0, "x", i32);
+    FxInst *x = fxk_param(k, 0);
+    FxInst *neg = fxk_op(k, FX_CMP, FXC_LT, bo, 2, x, fxk_int(k, SC_INT32, 0));
+    FxInst *ifn = fxir_emit_if(k->a, k->b, neg, fxk_noloc);
+    k->b = &ifn->blocks[0];
+    fxk_op(k, FX_RETURN, 0, NULL, 1, fxk_int(k, SC_INT32, 0));
+    k->b = &relu->body;
+    fxk_op(k, FX_RETURN, 0, NULL, 1, x);
+
+    FxFunc *f = fxk_func(k, "early", FXF_KERNEL, 2, NULL);
+    fxk_param_decl(k, 0, "out", fxk_ptr(k, SC_INT32, false));
+    fxk_param_decl(k, 1, "n", i32);
+    FxInst *out = fxk_param(k, 0), *n = fxk_param(k, 1);
+    FxInst *t = fxk_special(k, FXS_THREAD_IDX, 0);
+    FxInst *ge = fxk_op(k, FX_CMP, FXC_GE, bo, 2, t, n);
+    FxInst *ifk = fxir_emit_if(k->a, k->b, ge, fxk_noloc);
+    k->b = &ifk->blocks[0];
+    fxk_op(k, FX_RETURN, 0, NULL, 0);
+    k->b = &f->body;
+    FxInst *call = fxk_op(k, FX_CALL, 0, i32, 1, fxk_op(k, FX_BINOP, FXB_SUB, i32, 2, t, fxk_int(k, SC_INT32, 5)));
+    call->callee = relu;
+    fxk_op(k, FX_STORE, 0, NULL, 3, out, call, t);
+    return f;
+}

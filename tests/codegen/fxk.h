@@ -58,6 +58,15 @@ FxFunc *fxk_array_kernel(Kb *k, const char *name);
 /* reads every special value: out[16*g + j] */
 FxFunc *fxk_specials_kernel(Kb *k, const char *name);
 
+/* out[i] = a[i] OP b[i] over any scalar/vector type t (FxBinop, or -1 for ceildiv) */
+FxFunc *fxk_vbinop_kernel(Kb *k, const char *name, const Type *t, int op);
+/* out[i] = CAST or BITCAST of a[i] between any scalar/vector types */
+FxFunc *fxk_vconv_kernel(Kb *k, const char *name, const Type *from, const Type *to, FxOpcode op);
+/* fn relu(x: Int32) -> Int32 with an early return, and
+ * kernel early(out: Ptr[Int32], n: Int32): returns early when thread_idx.x >= n,
+ * else out[t] = relu(t - 5) */
+FxFunc *fxk_early_return(Kb *k);
+
 Kb fxk_begin(const char *source_name);
 void fxk_end(Kb *k);
 

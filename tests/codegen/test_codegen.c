@@ -1,0 +1,648 @@
+/* test_codegen.c - FXIR printing and FXIR -> LLVM for the AMDGPU and host
+ * targets: modules verify, code objects link and carry the kernel descriptor
+ * and the processor name, every construct of stage 1 compiles for gfx90a,
+ * gfx942, gfx1100 and gfx1201 without tripping the backend, and unsupported
+ * constructs get located errors instead of wrong code or a crash. */
+#include <CUnit/Basic.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <llvm-c/Object.h>
+#include "codegen/codegen.h"
+#include "fxk.h"
+
+static const char *const archs[] = { "gfx90a", "gfx942", "gfx1100", "gfx1201" };
+enum { NARCH = 4 };
+static char g_dir[64];
+
+/* ---- helpers ---- */
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    size_t r = fread(buf, 1, (size_t)n, f);
+    fclose(f);
+    buf[r] = 0;
+    if (len)
+        *len = r;
+    return buf;
+}
+
+static bool contains(const char *hay, size_t n, const char *needle)
+{
+    size_t m = strlen(needle);
+    for (size_t i = 0; i + m <= n; i++)
+        if (memcmp(hay + i, needle, m) == 0)
+            return true;
+    return false;
+}
+
+static int count_dir_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            n++;
+    closedir(d);
+    return n;
+}
+
+static void clear_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char p[512];
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        unlink(p);
+    }
+    closedir(d);
+}
+
+static bool has_symbol(const char *path, const char *sym)
+{
+    LLVMMemoryBufferRef mb;
+    char *msg = NULL;
+    if (LLVMCreateMemoryBufferWithContentsOfFile(path, &mb, &msg)) {
+        LLVMDisposeMessage(msg);
+        return false;
+    }
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMBinaryRef bin = LLVMCreateBinary(mb, ctx, &msg);
+    bool found = false;
+    if (bin) {
+        LLVMSymbolIteratorRef si = LLVMObjectFileCopySymbolIterator(bin);
+        while (!LLVMObjectFileIsSymbolIteratorAtEnd(bin, si)) {
+            if (strcmp(LLVMGetSymbolName(si), sym) == 0)
+                found = true;
+            LLVMMoveToNextSymbol(si);
+        }
+        LLVMDisposeSymbolIterator(si);
+        LLVMDisposeBinary(bin);
+    } else {
+        LLVMDisposeMessage(msg);
+    }
+    LLVMDisposeMemoryBuffer(mb);
+    LLVMContextDispose(ctx);
+    return found;
+}
+
+/* Diagnostics go to a temporary file while `body` runs. */
+static FILE *g_diag;
+static void capture_diags(void)
+{
+    g_diag = tmpfile();
+    diag_set_stream(g_diag);
+    diag_reset();
+}
+static char *captured(void)
+{
+    fflush(g_diag);
+    long n = ftell(g_diag);
+    rewind(g_diag);
+    char *s = calloc(1, (size_t)n + 1);
+    if (fread(s, 1, (size_t)n, g_diag) != (size_t)n)
+        s[0] = 0;
+    fclose(g_diag);
+    diag_set_stream(stderr);
+    return s;
+}
+
+/* ---- printer ---- */
+
+static const char saxpy_text[] =
+    "@launch_bounds(256)\n"
+    "kernel saxpy(%x: const Ptr[Float32], %y: Ptr[Float32], %a: Float32, %n: Int32) {\n"
+    "  %0 = special.block_idx.x : Int32\n"
+    "  %1 = special.block_dim.x : Int32\n"
+    "  %2 = binop.mul %0, %1 : Int32\n"
+    "  %3 = special.thread_idx.x : Int32\n"
+    "  %4 = binop.add %2, %3 : Int32  # i\n"
+    "  %5 = cmp.lt %4, %n : Boolean\n"
+    "  if %5 {\n"
+    "    %6 = load %x[%4] : Float32\n"
+    "    %7 = binop.mul %a, %6 : Float32\n"
+    "    %8 = load %y[%4] : Float32\n"
+    "    %9 = binop.add %7, %8 : Float32\n"
+    "    store %y[%4] = %9\n"
+    "  }\n"
+    "}\n";
+
+static void test_print_saxpy(void)
+{
+    Kb k = fxk_begin("p.fx");
+    FxFunc *f = fxk_saxpy(&k, "saxpy");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    fxir_print_func(m, f);
+    fclose(m);
+    CU_ASSERT_STRING_EQUAL(buf, saxpy_text);
+    free(buf);
+    /* deterministic: printing twice gives the same text */
+    m = open_memstream(&buf, &len);
+    fxir_print_func(m, f);
+    fclose(m);
+    CU_ASSERT_STRING_EQUAL(buf, saxpy_text);
+    free(buf);
+    fxk_end(&k);
+}
+
+static void test_print_details(void)
+{
+    Kb k = fxk_begin("p.fx");
+    fxk_func(&k, "details", FXF_KERNEL, 1, NULL);
+    fxk_param_decl(&k, 0, "p", fxk_ptr(&k, SC_FLOAT16, false));
+    FxInst *p = fxk_param(&k, 0);
+    FxInst *c = fxk_int(&k, SC_INT8, -56);
+    FxInst *big = fxk_int128(&k, SC_UINT128, ~UINT64_C(0), ~UINT64_C(0));
+    FxInst *neg = fxk_int128(&k, SC_INT128, 0, UINT64_C(1) << 63);
+    FxInst *f = fxk_f32(&k, 0.1f);
+    FxInst *t = fxk_op(&k, FX_CONST, 0, fxk_s(SC_BOOLEAN), 0);
+    t->cval.lo = 1;
+    FxInst *h = fxk_op(&k, FX_CAST, 0, fxk_s(SC_FLOAT16), 1, f);
+    h->rounding = FF_DOWN;
+    h->fmf = FMF_NNAN | FMF_NINF;
+    FxInst *e = fxk_op(&k, FX_MATH, FXM_EXP, fxk_s(SC_FLOAT32), 1, f);
+    e->fmf = FMF_FAST;
+    fxk_op(&k, FX_STORE, 0, NULL, 3, p, h, c);
+    (void)big;
+    (void)neg;
+    (void)t;
+    fxk_op(&k, FX_BARRIER, 0, NULL, 0);
+    fxk_op(&k, FX_RETURN, 0, NULL, 0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    fxir_print_module(m, k.m);
+    fclose(m);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "%0 = const -56 : Int8\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "%1 = const 340282366920938463463374607431768211455 : Uint128\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "%2 = const -170141183460469231731687303715884105728 : Int128\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "%3 = const 0.1 : Float32\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "%4 = const True : Boolean\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "%5 = cast %3 : Float16 {nnan,ninf, round=downward}\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "%6 = math.exp %3 : Float32 {fast}\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "  store %p[%0] = %5\n  barrier\n  return\n}\n"));
+    CU_ASSERT_STRING_EQUAL(fxir_opcode_name(FX_ATOMIC), "atomic");
+    CU_ASSERT_STRING_EQUAL(fxir_opcode_name(FX_OPCODE_COUNT), "?");
+    free(buf);
+    /* loops: cond block, "while", body, step */
+    Kb k2 = fxk_begin("l.fx");
+    fxk_loop(&k2);
+    m = open_memstream(&buf, &len);
+    fxir_print_module(m, k2.m);
+    fclose(m);
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "  loop {\n    %4 = load %2 : Int32\n    %5 = cmp.lt %4, %n : Boolean\n"
+                                       "  } while %5 {\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "      continue\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(buf, "  } step {\n"));
+    free(buf);
+    fxk_end(&k2);
+    fxk_end(&k);
+}
+
+/* ---- targets ---- */
+
+static void test_arch_names(void)
+{
+    const char *good[] = { "gfx90a", "gfx942", "gfx1100", "gfx1201", "gfx900", "gfx11-generic", "gfx1036" };
+    const char *bad[] = { "gfx999", "sm_80", "", "GFX942", "gfx942:xnack+", "tahiti" };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        CU_ASSERT(cg_arch_known(good[i]));
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CU_ASSERT(!cg_arch_known(bad[i]));
+    CU_ASSERT(!cg_arch_known(NULL));
+    CgOptions o = { "gfx942", false, 3 };
+    CU_ASSERT_EQUAL(cg_wave_size(&o), 64);
+    o.arch = "gfx90a";
+    CU_ASSERT_EQUAL(cg_wave_size(&o), 64);
+    o.arch = "gfx1100";
+    CU_ASSERT_EQUAL(cg_wave_size(&o), 32);
+    o.arch = "gfx1201";
+    CU_ASSERT_EQUAL(cg_wave_size(&o), 32);
+    o.arch = "gfx10-3-generic";
+    CU_ASSERT_EQUAL(cg_wave_size(&o), 32);
+    o.host = true;
+    CU_ASSERT_EQUAL(cg_wave_size(&o), 1);
+
+    Kb k = fxk_begin("a.fx");
+    fxk_saxpy(&k, "saxpy");
+    capture_diags();
+    CgOptions bad_arch = { "gfx999", false, 3 };
+    CU_ASSERT_PTR_NULL(cg_build(k.m, &bad_arch));
+    char *d = captured();
+    CU_ASSERT_PTR_NOT_NULL(strstr(d, "unknown AMDGPU processor 'gfx999'"));
+    free(d);
+    fxk_end(&k);
+}
+
+static void test_saxpy_ir(void)
+{
+    Kb k = fxk_begin("saxpy.fx");
+    fxk_saxpy(&k, "saxpy");
+    CgOptions o = { "gfx942", false, 3 };
+    CgModule *cm = cg_build(k.m, &o);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+    char *ir = LLVMPrintModuleToString(cg_llvm_module(cm));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ir, "target triple = \"amdgcn-amd-amdhsa\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ir, "define amdgpu_kernel void @saxpy(ptr addrspace(1) noalias readonly %x, "
+                                      "ptr addrspace(1) %y, float %a, i32 %n)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ir, "\"amdgpu-flat-work-group-size\"=\"1,256\""));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ir, "!{i32 1, !\"amdhsa_code_object_version\", i32 500}"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ir, "@llvm.amdgcn.workitem.id.x()"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ir, "@llvm.amdgcn.workgroup.id.x()"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(ir, "@llvm.amdgcn.implicitarg.ptr()"));
+    LLVMDisposeMessage(ir);
+    CU_ASSERT(cg_optimize(cm));
+    LLVMValueRef fn = LLVMGetNamedFunction(cg_llvm_module(cm), "saxpy");
+    CU_ASSERT_PTR_NOT_NULL(fn);
+    if (fn)
+        CU_ASSERT_EQUAL(LLVMGetFunctionCallConv(fn), LLVMAMDGPUKERNELCallConv);
+    cg_free(cm);
+    fxk_end(&k);
+}
+
+static void test_hsaco_archs(void)
+{
+    Kb k = fxk_begin("saxpy.fx");
+    fxk_saxpy(&k, "saxpy");
+    for (int a = 0; a < NARCH; a++) {
+        clear_dir(g_dir);
+        CgOptions o = { archs[a], false, 3 };
+        CgModule *cm = cg_build(k.m, &o);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+        CU_ASSERT(cg_optimize(cm));
+        char path[256];
+        snprintf(path, sizeof path, "%s/saxpy-%s.hsaco", g_dir, archs[a]);
+        CU_ASSERT_FATAL(cg_write(cm, CG_OUT_HSACO, path));
+        CU_ASSERT_EQUAL(count_dir_entries(g_dir), 1); /* no temporaries left behind */
+        size_t len;
+        char *bin = slurp(path, &len);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(bin);
+        CU_ASSERT(len > 64 && memcmp(bin, "\177ELF", 4) == 0);
+        CU_ASSERT_EQUAL(bin[16], 3); /* ET_DYN: a linked code object */
+        char target[64];
+        snprintf(target, sizeof target, "amdgcn-amd-amdhsa--%s", archs[a]);
+        CU_ASSERT(contains(bin, len, target));
+        CU_ASSERT(has_symbol(path, "saxpy.kd"));
+        CU_ASSERT(has_symbol(path, "saxpy"));
+        free(bin);
+        cg_free(cm);
+    }
+    clear_dir(g_dir);
+    fxk_end(&k);
+}
+
+static void test_output_kinds(void)
+{
+    Kb k = fxk_begin("saxpy.fx");
+    fxk_saxpy(&k, "saxpy");
+    fxk_reverse(&k)->launch_bounds = 256; /* more than one wave: a real s_barrier */
+    CgOptions o = { "gfx942", false, 3 };
+    CgModule *cm = cg_build(k.m, &o);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+    CU_ASSERT(cg_optimize(cm));
+    char p[256];
+    size_t len;
+    char *s;
+    clear_dir(g_dir);
+
+    snprintf(p, sizeof p, "%s/k.s", g_dir);
+    CU_ASSERT_FATAL(cg_write(cm, CG_OUT_ASM, p));
+    s = slurp(p, &len);
+    CU_ASSERT(contains(s, len, "global_load_dword"));
+    CU_ASSERT(contains(s, len, ".amdhsa_kernel saxpy"));
+    CU_ASSERT(contains(s, len, "s_barrier"));
+    CU_ASSERT(contains(s, len, "ds_write_b32"));
+    free(s);
+    /* a second emission from the same module works (the module is cloned) */
+    CU_ASSERT(cg_write(cm, CG_OUT_ASM, p));
+
+    snprintf(p, sizeof p, "%s/k.ll", g_dir);
+    CU_ASSERT_FATAL(cg_write(cm, CG_OUT_LL, p));
+    s = slurp(p, &len);
+    CU_ASSERT(strncmp(s, "; ModuleID", 10) == 0);
+    CU_ASSERT(contains(s, len, "addrspace(3) global [64 x float]"));
+    CU_ASSERT(contains(s, len, "fence syncscope(\"workgroup\") release"));
+    free(s);
+
+    snprintf(p, sizeof p, "%s/k.bc", g_dir);
+    CU_ASSERT_FATAL(cg_write(cm, CG_OUT_BC, p));
+    s = slurp(p, &len);
+    CU_ASSERT(len > 4 && memcmp(s, "BC\xC0\xDE", 4) == 0);
+    free(s);
+
+    snprintf(p, sizeof p, "%s/k.o", g_dir);
+    CU_ASSERT_FATAL(cg_write(cm, CG_OUT_OBJ, p));
+    s = slurp(p, &len);
+    CU_ASSERT(len > 64 && memcmp(s, "\177ELF", 4) == 0 && s[16] == 1); /* ET_REL */
+    free(s);
+    CU_ASSERT(has_symbol(p, "saxpy.kd"));
+    CU_ASSERT_EQUAL(count_dir_entries(g_dir), 4);
+
+    /* failures leave nothing behind */
+    capture_diags();
+    CU_ASSERT(!cg_write(cm, CG_OUT_LL, "/nonexistent-dir/k.ll"));
+    snprintf(p, sizeof p, "%s/missing/k.hsaco", g_dir);
+    CU_ASSERT(!cg_write(cm, CG_OUT_HSACO, p));
+    char *d = captured();
+    CU_ASSERT_PTR_NOT_NULL(strstr(d, "cannot write '/nonexistent-dir/k.ll'"));
+    free(d);
+    CU_ASSERT_EQUAL(count_dir_entries(g_dir), 4);
+    clear_dir(g_dir);
+    cg_free(cm);
+    fxk_end(&k);
+}
+
+static void test_host_module(void)
+{
+    Kb k = fxk_begin("host.fx");
+    fxk_saxpy(&k, "saxpy");
+    fxk_reverse(&k);
+    fxk_saxpy_call(&k, fxk_axpy_fn(&k));
+    CgOptions o = { NULL, true, 2 };
+    CgModule *cm = cg_build(k.m, &o);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+    LLVMModuleRef m = cg_llvm_module(cm);
+    CU_ASSERT_PTR_NOT_NULL(LLVMGetNamedFunction(m, "saxpy__fxhost"));
+    CU_ASSERT_PTR_NOT_NULL(LLVMGetNamedFunction(m, "reverse__fxhost"));
+    LLVMValueRef g = LLVMGetNamedGlobal(m, "reverse__fxshared");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    CU_ASSERT_EQUAL(LLVMConstIntGetZExtValue(LLVMGetInitializer(g)), 256);
+    g = LLVMGetNamedGlobal(m, "reverse__fxbarrier");
+    CU_ASSERT_EQUAL(LLVMConstIntGetZExtValue(LLVMGetInitializer(g)), 1);
+    g = LLVMGetNamedGlobal(m, "saxpy__fxbarrier");
+    CU_ASSERT_EQUAL(LLVMConstIntGetZExtValue(LLVMGetInitializer(g)), 0);
+    g = LLVMGetNamedGlobal(m, "saxpy__fxshared");
+    CU_ASSERT_EQUAL(LLVMConstIntGetZExtValue(LLVMGetInitializer(g)), 0);
+    CU_ASSERT(cg_optimize(cm));
+    clear_dir(g_dir);
+    char p[256];
+    snprintf(p, sizeof p, "%s/h.o", g_dir);
+    CU_ASSERT(cg_write(cm, CG_OUT_OBJ, p));
+    CU_ASSERT(has_symbol(p, "saxpy__fxhost"));
+    capture_diags();
+    snprintf(p, sizeof p, "%s/h.hsaco", g_dir);
+    CU_ASSERT(!cg_write(cm, CG_OUT_HSACO, p));
+    free(captured());
+    CU_ASSERT_EQUAL(count_dir_entries(g_dir), 1);
+    clear_dir(g_dir);
+    cg_free(cm);
+    fxk_end(&k);
+}
+
+/* ---- everything of stage 1, for every tested processor ---- */
+
+static const ScalarId ints[] = { SC_INT4, SC_INT8, SC_INT16, SC_INT32, SC_INT64, SC_INT128, SC_UINT8,
+                                 SC_UINT16, SC_UINT32, SC_UINT64, SC_UINT128, SC_INDEX };
+static const ScalarId floats[] = { SC_FLOAT16, SC_BFLOAT16, SC_FLOAT32, SC_FLOAT64 };
+
+static char *nm(Kb *k, const char *w, ScalarId a, int x)
+{
+    return arena_printf(k->a, "%s_%s_%d", w, type_info(a)->name, x);
+}
+
+static void build_everything(Kb *k)
+{
+    fxk_saxpy(k, "saxpy");
+    fxk_saxpy_call(k, fxk_axpy_fn(k));
+    fxk_loop(k);
+    fxk_reverse(k);
+    fxk_atomic_kernel(k, "counter");
+    for (size_t t = 0; t < sizeof ints / sizeof ints[0]; t++) {
+        ScalarId s = ints[t];
+        for (int op = 0; op < FXB_COUNT; op++)
+            if (op != FXB_DIV)
+                fxk_binop_kernel(k, nm(k, "bin", s, op), s, op);
+        fxk_binop_kernel(k, nm(k, "ceildiv", s, 0), s, -1);
+        for (int u = 0; u < 3; u++)
+            fxk_unop_kernel(k, nm(k, "un", s, u), s, u);
+        for (int c = 0; c < 6; c++)
+            fxk_cmp_kernel(k, nm(k, "cmp", s, c), s, c);
+        if (s != SC_INDEX)
+            for (int w = 0; w < 2; w++)
+                fxk_minmax_kernel(k, nm(k, "mm", s, w), s, w);
+        for (size_t f = 0; f < 4; f++) {
+            fxk_cast_kernel(k, arena_printf(k->a, "c_%d_%d", (int)s, (int)floats[f]), s, floats[f]);
+            fxk_cast_kernel(k, arena_printf(k->a, "c_%d_%d", (int)floats[f], (int)s), floats[f], s);
+        }
+        for (size_t u = 0; u < sizeof ints / sizeof ints[0]; u++)
+            if (u != t)
+                fxk_cast_kernel(k, arena_printf(k->a, "c_%d_%d", (int)s, (int)ints[u]), s, ints[u]);
+    }
+    for (size_t t = 0; t < 4; t++) {
+        ScalarId s = floats[t];
+        for (int op = 0; op <= FXB_POW; op++)
+            if (!(s == SC_FLOAT64 && op == FXB_POW))
+                fxk_binop_kernel(k, nm(k, "bin", s, op), s, op);
+        for (int m = 0; m < FXM_COUNT; m++) {
+            bool transcendental = m == FXM_EXP || m == FXM_EXP2 || m == FXM_LOG || m == FXM_LOG2 ||
+                                  m == FXM_SIN || m == FXM_COS || m == FXM_TANH;
+            if (!(s == SC_FLOAT64 && transcendental))
+                fxk_math_kernel(k, nm(k, "math", s, m), s, m);
+        }
+        for (int w = 0; w < 4; w++)
+            fxk_minmax_kernel(k, nm(k, "mm", s, w), s, w);
+        for (int c = 0; c < 6; c++)
+            fxk_cmp_kernel(k, nm(k, "cmp", s, c), s, c);
+        fxk_unop_kernel(k, nm(k, "neg", s, 0), s, FXU_NEG);
+        fxk_unop_kernel(k, nm(k, "abs", s, 0), s, FXU_ABS);
+        fxk_fma_kernel(k, nm(k, "fma", s, 0), s);
+        for (size_t u = 0; u < 4; u++)
+            if (u != t)
+                fxk_cast_kernel(k, arena_printf(k->a, "c_%d_%d", (int)s, (int)floats[u]), s, floats[u]);
+        fxk_cast_kernel(k, nm(k, "tobool", s, 0), s, SC_BOOLEAN);
+        fxk_cast_kernel(k, nm(k, "frombool", s, 0), SC_BOOLEAN, s);
+    }
+    fxk_early_return(k);
+    static const struct { ScalarId s; int lanes; } ivt[] = {
+        { SC_INT32, 4 }, { SC_INT8, 16 }, { SC_UINT64, 2 }, { SC_INT128, 2 }, { SC_INT4, 8 }, { SC_UINT16, 3 } };
+    for (size_t v = 0; v < sizeof ivt / sizeof ivt[0]; v++) {
+        const Type *t = type_vector(ivt[v].s, ivt[v].lanes);
+        for (int op = -1; op < FXB_COUNT; op++)
+            if (op != FXB_DIV)
+                fxk_vbinop_kernel(k, arena_printf(k->a, "vi_%d_%d", (int)v, op), t, op);
+    }
+    static const struct { ScalarId s; int lanes; } fvt[] = {
+        { SC_FLOAT16, 8 }, { SC_BFLOAT16, 8 }, { SC_FLOAT32, 4 }, { SC_FLOAT64, 2 } };
+    for (size_t v = 0; v < sizeof fvt / sizeof fvt[0]; v++) {
+        const Type *t = type_vector(fvt[v].s, fvt[v].lanes);
+        for (int op = 0; op <= FXB_POW; op++)
+            if (!(fvt[v].s == SC_FLOAT64 && op == FXB_POW))
+                fxk_vbinop_kernel(k, arena_printf(k->a, "vf_%d_%d", (int)v, op), t, op);
+    }
+    struct { const Type *from, *to; FxOpcode op; } vc[] = {
+        { type_vector(SC_FLOAT64, 2), type_vector(SC_BFLOAT16, 2), FX_CAST },
+        { type_vector(SC_FLOAT64, 2), type_vector(SC_FLOAT16, 2), FX_CAST },
+        { type_vector(SC_INT32, 4), type_vector(SC_FLOAT16, 4), FX_CAST },
+        { type_vector(SC_INT64, 2), type_vector(SC_BFLOAT16, 2), FX_CAST },
+        { type_vector(SC_FLOAT32, 4), type_vector(SC_INT128, 4), FX_CAST },
+        { type_vector(SC_FLOAT16, 8), type_vector(SC_UINT8, 8), FX_CAST },
+        { type_vector(SC_UINT128, 2), type_vector(SC_FLOAT32, 2), FX_CAST },
+        { type_vector(SC_FLOAT32, 4), type_vector(SC_INT8, 16), FX_BITCAST },
+        { type_vector(SC_INT4, 8), type_scalar(SC_INT32), FX_BITCAST },
+        { type_scalar(SC_FLOAT64), type_vector(SC_BFLOAT16, 4), FX_BITCAST },
+    };
+    for (size_t v = 0; v < sizeof vc / sizeof vc[0]; v++)
+        fxk_vconv_kernel(k, arena_printf(k->a, "vc_%d", (int)v), vc[v].from, vc[v].to, vc[v].op);
+    fxk_vector_kernel(k, "vec");
+    fxk_narrow_int_kernel(k, "narrow");
+    fxk_array_kernel(k, "arr");
+    fxk_specials_kernel(k, "specials");
+    static const ScalarId at[] = { SC_INT32, SC_UINT32, SC_INT64, SC_UINT64, SC_FLOAT32, SC_FLOAT64 };
+    for (size_t t = 0; t < sizeof at / sizeof at[0]; t++)
+        for (int op = 0; op < 4; op++)
+            for (int sh = 0; sh < 2; sh++)
+                fxk_atomic_op_kernel(k, arena_printf(k->a, "at_%s_%d_%d", type_info(at[t])->name, op, sh),
+                                     at[t], op, sh);
+}
+
+/* In a child process, so that a backend abort is a test failure, not the end
+ * of the test program. */
+static int compile_in_child(FxModule *m, const char *arch, int opt, const char *out)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        CgOptions o = { arch, false, opt };
+        CgModule *cm = cg_build(m, &o);
+        bool ok = cm && cg_optimize(cm) && cg_write(cm, CG_OUT_OBJ, out);
+        _exit(ok ? 0 : 1);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void test_everything_compiles(void)
+{
+    Kb k = fxk_begin("everything.fx");
+    build_everything(&k);
+    for (int a = 0; a < NARCH; a++) {
+        char p[256];
+        snprintf(p, sizeof p, "%s/all-%s.o", g_dir, archs[a]);
+        int rc = compile_in_child(k.m, archs[a], 3, p);
+        if (rc)
+            fprintf(stderr, "\n%s: exit %d", archs[a], rc);
+        CU_ASSERT_EQUAL(rc, 0);
+        CU_ASSERT(has_symbol(p, "saxpy.kd"));
+        CU_ASSERT(has_symbol(p, "at_Float64_3_1.kd"));
+    }
+    char p[256];
+    snprintf(p, sizeof p, "%s/all-O0.o", g_dir);
+    CU_ASSERT_EQUAL(compile_in_child(k.m, "gfx942", 0, p), 0);
+    /* and the host */
+    CgOptions o = { NULL, true, 1 };
+    CgModule *cm = cg_build(k.m, &o);
+    CU_ASSERT_PTR_NOT_NULL(cm);
+    if (cm) {
+        CU_ASSERT(cg_optimize(cm));
+        snprintf(p, sizeof p, "%s/all-host.o", g_dir);
+        CU_ASSERT(cg_write(cm, CG_OUT_OBJ, p));
+        cg_free(cm);
+    }
+    clear_dir(g_dir);
+    fxk_end(&k);
+}
+
+/* ---- located errors instead of wrong code ---- */
+
+static void test_unsupported(void)
+{
+    SrcFile *src = diag_file_from_string("u.fx", "kernel k(p: Ptr[Float64]) {\n    p[0] = fx.exp(p[1])\n}\n");
+    Loc at = { src, 2, 12, 2, 22 };
+    struct {
+        int what;
+        const char *msg;
+    } cases[] = {
+        { 0, "u.fx:2:12: error: fx.exp on Float64 is not supported on AMDGPU yet" },
+        { 1, "u.fx:2:12: error: '**' on Float64 is not supported on AMDGPU yet" },
+        { 2, "u.fx:2:12: error: conversion from Float32 to Float16 with rounding mode" },
+        { 3, "u.fx:2:12: error: fx.atomic_add on Int128 elements is not supported yet" },
+        { 4, "u.fx:2:12: error: conversion from Float32 to Float8E4M3FN is not supported yet" },
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        Kb k = fxk_begin("u.fx");
+        fxk_func(&k, "k", FXF_KERNEL, 1, NULL);
+        ScalarId es = cases[c].what == 0 || cases[c].what == 1 ? SC_FLOAT64
+                    : cases[c].what == 3 ? SC_INT128 : SC_FLOAT32;
+        fxk_param_decl(&k, 0, "p", fxk_ptr(&k, es, false));
+        FxInst *p = fxk_param(&k, 0);
+        FxInst *x = fxk_op(&k, FX_LOAD, 0, fxk_s(es), 2, p, fxk_int(&k, SC_INT32, 1));
+        FxInst *r = NULL;
+        switch (cases[c].what) {
+        case 0: r = fxk_op(&k, FX_MATH, FXM_EXP, fxk_s(es), 1, x); break;
+        case 1: r = fxk_op(&k, FX_BINOP, FXB_POW, fxk_s(es), 2, x, x); break;
+        case 2:
+            r = fxk_op(&k, FX_CAST, 0, fxk_s(SC_FLOAT16), 1, x);
+            r->rounding = FF_UP;
+            break;
+        case 3: r = fxk_op(&k, FX_ATOMIC, FXA_ADD, fxk_s(es), 3, p, fxk_int(&k, SC_INT32, 0), x); break;
+        case 4: r = fxk_op(&k, FX_CAST, 0, fxk_s(SC_F8E4M3FN), 1, x); break;
+        }
+        r->loc = at;
+        capture_diags();
+        CgOptions o = { "gfx942", false, 3 };
+        CgModule *cm = cg_build(k.m, &o);
+        char *d = captured();
+        CU_ASSERT_PTR_NULL(cm);
+        CU_ASSERT_PTR_NOT_NULL(strstr(d, cases[c].msg));
+        if (!strstr(d, cases[c].msg))
+            fprintf(stderr, "\ngot: %s", d);
+        free(d);
+        cg_free(cm);
+        fxk_end(&k);
+    }
+    /* the f64 transcendentals are fine on the host */
+    Kb k = fxk_begin("h.fx");
+    fxk_math_kernel(&k, "e", SC_FLOAT64, FXM_EXP);
+    fxk_binop_kernel(&k, "pw", SC_FLOAT64, FXB_POW);
+    CgOptions o = { NULL, true, 3 };
+    CgModule *cm = cg_build(k.m, &o);
+    CU_ASSERT_PTR_NOT_NULL(cm);
+    cg_free(cm);
+    fxk_end(&k);
+    diag_free_file(src);
+}
+
+int main(void)
+{
+    cg_install_fatal_handler();
+    snprintf(g_dir, sizeof g_dir, "/tmp/fxcc-cgtest-XXXXXX");
+    if (!mkdtemp(g_dir))
+        return 1;
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 1;
+    CU_pSuite s = CU_add_suite("fxir printer", NULL, NULL);
+    CU_add_test(s, "saxpy text", test_print_saxpy);
+    CU_add_test(s, "constants, flags, loops", test_print_details);
+    s = CU_add_suite("codegen", NULL, NULL);
+    CU_add_test(s, "processor names and wave sizes", test_arch_names);
+    CU_add_test(s, "saxpy LLVM IR (kernel ABI, code object v5)", test_saxpy_ir);
+    CU_add_test(s, "saxpy .hsaco for gfx90a/gfx942/gfx1100/gfx1201", test_hsaco_archs);
+    CU_add_test(s, "every output kind; failures leave nothing", test_output_kinds);
+    CU_add_test(s, "host module entry points", test_host_module);
+    CU_add_test(s, "every stage-1 construct compiles for every processor", test_everything_compiles);
+    CU_add_test(s, "unsupported constructs: located errors", test_unsupported);
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    int failures = (int)CU_get_number_of_failures();
+    CU_cleanup_registry();
+    clear_dir(g_dir);
+    rmdir(g_dir);
+    return failures != 0;
+}
