@@ -51,8 +51,20 @@ static FxInst *negate_before(Arena *a, FxInst *before, FxInst *v, unsigned fmf)
     return n;
 }
 
+/* A product whose add was contracted with the other operand ends up as the
+ * addend of the fma: say so, since it is a candidate that stayed unfused. */
+static void explain_addend(const FxInst *fma, const PassOptions *o)
+{
+    const FxInst *p = fma->ops[2];
+    if (o && o->remarks_missed && is_fmul(p) && p->parent == fma->parent)
+        diag_remark(p->loc, "fp-contraction: multiply-add not fused: the add was already contracted with "
+                    "its other operand, so this product is the fma's addend");
+}
+
 bool pass_fuse_fma(FxModule *m, FxFunc *f, FxInst *add, const PassOptions *o)
 {
+    if (add->op == FX_FMA)
+        explain_addend(add, o);
     if (!is_fadd_or_fsub(add))
         return false;
     const char *why0 = fusion_blocker(f, add, add->ops[0]);

@@ -46,7 +46,8 @@ static Val *name_value(Ctx *c, AstNode *e)
     }
     case B_VALUE:
     case B_BUILTIN:
-        return copy_at(c, b->val, e->loc);
+        /* A binding without a value was poisoned by an earlier error. */
+        return b->val ? copy_at(c, b->val, e->loc) : NULL;
     case B_VAR:
         return load_var(c, b, e->loc);
     case B_FN:
@@ -473,6 +474,9 @@ Val *sema_expr_static(Ctx *c, AstNode *e, const char *what)
     Val *v = sema_expr(c, e);
     if (v && !v->is_static) {
         diag_error(e->loc, "%s must be a compile-time (static) value, but this is a run-time value", what);
+        Binding *b = e->kind == AST_NAME ? sema_lookup(c, e->name) : NULL;
+        if (b && b->decl && (b->kind == B_VALUE || b->kind == B_VAR))
+            diag_note(b->decl->loc, "'%s' is a run-time value: it is defined here", e->name);
         return NULL;
     }
     return v;

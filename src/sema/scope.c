@@ -56,6 +56,11 @@ Binding *sema_lookup(Ctx *c, const char *name)
     return b;
 }
 
+Binding *sema_lookup_local(Ctx *c, const char *name)
+{
+    return c->scope ? find_in(c->scope, name) : NULL;
+}
+
 Binding *sema_bind(Ctx *c, const char *name, BindingKind kind, AstNode *decl)
 {
     return add_binding(c->arena, c->scope, name, kind, decl);

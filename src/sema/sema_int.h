@@ -73,6 +73,7 @@ struct Sema {
 
 /* scope.c */
 Binding *sema_lookup(Ctx *c, const char *name);
+Binding *sema_lookup_local(Ctx *c, const char *name);
 Binding *sema_bind(Ctx *c, const char *name, BindingKind kind, AstNode *decl);
 void sema_push_scope(Ctx *c, Scope *s);
 void sema_pop_scope(Ctx *c);

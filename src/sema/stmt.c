@@ -58,8 +58,13 @@ static const Type *inferred_type(Ctx *c, Val *v)
 static void let_stmt(Ctx *c, AstNode *s)
 {
     Val *v = sema_expr(c, s->b);
-    if (!v)
+    if (!v) {
+        if (s->name)
+            sema_bind(c, s->name, B_VALUE, s);
+        for (int i = 0; i < s->list2.len; i++)
+            sema_bind(c, s->list2.items[i]->name, B_VALUE, s);
         return;
+    }
     if (s->list2.len) {
         if (v->type->kind != TY_TUPLE || v->nelems != s->list2.len) {
             diag_error(s->b->loc, "cannot unpack %s into %d names", type_name(c->arena, v->type), s->list2.len);
@@ -95,7 +100,24 @@ static FxInst *new_slot(Ctx *c, const Type *t, FxSpace space, const char *name, 
     return slot;
 }
 
+/* Bind `name` without a value, so later uses of a declaration that failed
+ * report nothing more (one error, not a cascade). */
+static void poison(Ctx *c, AstNode *s, const char *name)
+{
+    sema_bind(c, name, B_VALUE, s);
+}
+
+static void var_stmt_checked(Ctx *c, AstNode *s);
+
 static void var_stmt(Ctx *c, AstNode *s)
+{
+    int errors = diag_error_count();
+    var_stmt_checked(c, s);
+    if (diag_error_count() != errors && !sema_lookup_local(c, s->name))
+        poison(c, s, s->name);
+}
+
+static void var_stmt_checked(Ctx *c, AstNode *s)
 {
     if (!in_kernel(c, s->loc, "var"))
         return;
@@ -141,9 +163,12 @@ static void shared_stmt(Ctx *c, AstNode *s)
         return;
     }
     const Type *t = sema_type_expr(c, s->a);
-    if (!t)
+    if (!t) {
+        poison(c, s, s->name);
         return;
+    }
     if (t->kind != TY_ARRAY) {
+        poison(c, s, s->name);
         diag_error(s->a->loc, "shared memory holds an Array type, e.g. Array[Float32, 256]; got %s",
                    type_name(c->arena, t));
         return;
@@ -176,6 +201,8 @@ static void assign_name(Ctx *c, AstNode *s)
         diag_error(s->a->loc, "undefined name '%s'", s->a->name);
         return;
     }
+    if (b->kind == B_VALUE && !b->val)
+        return;   /* poisoned by an earlier error */
     if (b->kind != B_VAR || b->type->kind == TY_ARRAY) {
         const char *why = b->kind == B_VALUE ? "it is immutable (declared with let, or a parameter); "
                                                "declare it with var to assign to it"
