@@ -1,6 +1,7 @@
 /* diag.c - prints "file:line:col: error: msg", the source line and a caret. */
 #include "support/diag.h"
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,7 +12,38 @@ static struct {
     int errors;
 } g = { NULL, DIAG_TEXT, false, false, 0 };
 
-void diag_reset(void) { g.errors = 0; }
+/* Exact repeats (same place, same message) are printed once: an error inside
+ * an unrolled static_range body would otherwise appear once per iteration. */
+enum { SEEN_MAX = 4096 };
+static unsigned long seen[SEEN_MAX];
+static int nseen;
+
+static unsigned long diag_hash(const Loc *loc, const char *severity, const char *msg)
+{
+    unsigned long h = 5381;
+    for (const char *p = msg; *p; p++)
+        h = h * 33 + (unsigned char)*p;
+    for (const char *p = severity; *p; p++)
+        h = h * 33 + (unsigned char)*p;
+    return h ^ ((unsigned long)(uintptr_t)loc->file * 31 + (unsigned long)loc->line * 131071 + (unsigned long)loc->col);
+}
+
+static bool already_reported(const Loc *loc, const char *severity, const char *msg)
+{
+    unsigned long h = diag_hash(loc, severity, msg);
+    for (int i = 0; i < nseen; i++)
+        if (seen[i] == h)
+            return true;
+    if (nseen < SEEN_MAX)
+        seen[nseen++] = h;
+    return false;
+}
+
+void diag_reset(void)
+{
+    g.errors = 0;
+    nseen = 0;
+}
 void diag_set_stream(FILE *out) { g.out = out; }
 void diag_set_format(DiagFormat f) { g.format = f; }
 void diag_set_werror(bool on) { g.werror = on; }
@@ -70,6 +102,8 @@ void diag_vreport(const char *severity, Loc loc, const char *fmt, va_list ap)
 {
     char msg[2048];
     vsnprintf(msg, sizeof msg, fmt, ap);
+    if (loc.file && loc.line > 0 && already_reported(&loc, severity, msg))
+        return;
     FILE *o = stream();
     if (g.format == DIAG_JSON) {
         fputs("{\"severity\":", o);

@@ -62,8 +62,32 @@ static char *kernel_source(const char *t, const char *body)
     return s;
 }
 
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = calloc(1, (size_t)n + 1);
+    if (fread(s, 1, (size_t)n, f) != (size_t)n)
+        s[0] = 0;
+    fclose(f);
+    return s;
+}
+
 /* Compile `src` to FXIR with the passes; returns the compilation (caller frees). */
+static bool lower_source_with(const char *src, bool contract, const char *fastmath, FxCompilation *c, FxOptions *o,
+                              char **diag);
+
 static bool lower_source(const char *src, bool contract, FxCompilation *c, FxOptions *o, char **diag)
+{
+    return lower_source_with(src, contract, NULL, c, o, diag);
+}
+
+static bool lower_source_with(const char *src, bool contract, const char *fastmath, FxCompilation *c, FxOptions *o,
+                              char **diag)
 {
     static char path[256];
     snprintf(path, sizeof path, "/tmp/fxcc-passes-%d.fx", (int)getpid());
@@ -74,6 +98,10 @@ static bool lower_source(const char *src, bool contract, FxCompilation *c, FxOpt
     o->input = path;
     o->fp_contract = contract;
     o->rpass = o->rpass_missed = true;
+    if (fastmath) {
+        sema_parse_fastmath(fastmath, &o->fastmath);
+        o->fastmath_set = true;
+    }
     size_t n;
     FILE *m = open_memstream(diag, &n);
     pipe_init(c, o);
@@ -246,6 +274,90 @@ static void test_golden_dumps(void)
     }
 }
 
+/* ---- what reaches LLVM and the ISA ---- */
+
+/* Compile to LLVM IR text or gfx942 assembly (kind) and return it. */
+static char *emit(const char *src, bool contract, bool host, CgOutputKind kind, const char *fastmath)
+{
+    FxCompilation c;
+    FxOptions o;
+    char *diag = NULL, *text = NULL;
+    bool ok = lower_source_with(src, contract, fastmath, &c, &o, &diag);
+    CU_ASSERT(ok);
+    if (ok) {
+        CgModule *m = pipe_codegen(&c, host);
+        CU_ASSERT_PTR_NOT_NULL(m);
+        char path[128];
+        snprintf(path, sizeof path, "/tmp/fxcc-passes-out-%d", (int)getpid());
+        if (m && cg_write(m, kind, path))
+            text = read_file(path);
+        remove(path);
+        if (m)
+            cg_free(m);
+    }
+    pipe_free(&c);
+    free(diag);
+    return text ? text : calloc(1, 1);
+}
+
+static int count_of(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)); p++)
+        n++;
+    return n;
+}
+
+static void test_llvm_ir(void)
+{
+    static const char *const llvm_types[] = { "half", "bfloat", "float", "double", "<4 x float>" };
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+        char *src = kernel_source(types[t], "p[0] = a * b + c");
+        char *fused = emit(src, true, false, CG_OUT_LL, NULL);
+        char *plain = emit(src, false, false, CG_OUT_LL, NULL);
+        char want[64];
+        snprintf(want, sizeof want, "@llvm.fma.");
+        /* BFloat16 has no fma instruction: codegen computes it exactly in
+         * double with round-to-odd before the final rounding. */
+        bool bf16 = strcmp(types[t], "BFloat16") == 0;
+        CU_ASSERT(bf16 ? strstr(fused, "fmul double") != NULL : strstr(fused, want) != NULL);
+        CU_ASSERT(strstr(plain, want) == NULL);
+        CU_ASSERT(strcmp(fused, plain) != 0);
+        /* With contraction off and no contract flag, LLVM gets no licence to fuse. */
+        CU_ASSERT(strstr(plain, "contract") == NULL);
+        CU_ASSERT(strstr(plain, "fmul") != NULL && strstr(plain, llvm_types[t]) != NULL);
+        free(fused);
+        free(plain);
+        free(src);
+    }
+}
+
+static void test_gfx942_isa(void)
+{
+    static const struct { const char *type, *fma, *mul; } isa[] = {
+        { "Float32", "v_fma", "v_mul_f32" }, { "Float64", "v_fma_f64", "v_mul_f64" },
+    };
+    for (int i = 0; i < 2; i++) {
+        char *src = kernel_source(isa[i].type, "p[0] = a * b + c");
+        char *fused = emit(src, true, false, CG_OUT_ASM, NULL);
+        char *plain = emit(src, false, false, CG_OUT_ASM, NULL);
+        CU_ASSERT(strstr(fused, isa[i].fma) != NULL || strstr(fused, "v_fmac") != NULL);
+        CU_ASSERT(strstr(fused, isa[i].mul) == NULL);
+        CU_ASSERT(strstr(plain, "v_fma") == NULL && strstr(plain, "v_fmac") == NULL);
+        CU_ASSERT(strstr(plain, isa[i].mul) != NULL);
+        CU_ASSERT(strstr(plain, i == 0 ? "v_add_f32" : "v_add_f64") != NULL);
+        free(fused);
+        free(plain);
+        free(src);
+    }
+    /* A contract flag from `with fx.fastmath` lets LLVM fuse what the pass left alone. */
+    char *src = kernel_source("Float32", "with fx.fastmath(fx.FastMathFlags.contract) {\n        p[0] = a * b + c\n    }");
+    char *isa_text = emit(src, false, false, CG_OUT_ASM, NULL);
+    CU_ASSERT(count_of(isa_text, "v_fma") + count_of(isa_text, "v_fmac") >= 1);
+    free(isa_text);
+    free(src);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -256,6 +368,8 @@ int main(void)
     CU_add_test(s, "--fp-contract=off keeps explicit fma only", test_contract_off);
     CU_add_test(s, "unfuse inverts fuse", test_unfuse_inverts_fuse);
     CU_add_test(s, "golden FXIR", test_golden_dumps);
+    CU_add_test(s, "LLVM IR: llvm.fma when fused, no contract flags when off", test_llvm_ir);
+    CU_add_test(s, "gfx942 ISA: v_fma where fused, v_mul + v_add where not", test_gfx942_isa);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned failures = CU_get_number_of_failures();

@@ -118,7 +118,7 @@ def R(t, x):
             return -INF if neg else INF
         if kind == 'sat':
             return float(-mx if neg else mx)
-        return NAN
+        return math.copysign(NAN, -1.0) if (neg and kind == 'fn') else NAN
     v = float(r)
     if neg and not (kind == 'fnuz' and r == 0):
         v = -v
@@ -153,7 +153,7 @@ def encode(t, v):
         if kind == 'fnuz':
             return 0x80
         if kind == 'fn':
-            return (1 << (w - 1)) - 1
+            return (1 << (w - 1)) - 1 | (1 << (w - 1) if math.copysign(1, v) < 0 else 0)
         return ((1 << e) - 1) << m | (1 << (m - 1))
     s = 1 if math.copysign(1, v) < 0 else 0
     a = abs(v)
@@ -211,7 +211,8 @@ def shortest(t, v):
         lo = math.floor(fa / unit) * unit
         good = [d for d in (lo, lo + unit) if d > 0 and R(t, d) == float(fa)]
         if good:
-            best = min(good, key=lambda d: abs(d - fa))
+            # nearest; an exact tie between the two goes to the even last digit (as printf rounds)
+            best = min(good, key=lambda d: (abs(d - fa), (d / unit) % 2))
             return sign + repr(float(best))
     return sign + repr(float(fa))
 
@@ -355,6 +356,10 @@ def add(f, expr, want):
     CASES.setdefault(f, []).append('%s  =>  %s' % (expr, want))
 
 
+def bug(why, expr, want):
+    BUGS.append((why, '%s  =>  %s' % (expr, want)))
+
+
 def comment(f, text):
     CASES.setdefault(f, []).append('# ' + text)
 
@@ -417,7 +422,8 @@ def gen_literals():
     add(f, '2**100 + 7 - 2**100 + Int8(1)', I('Int32', 8))
     add(f, '(2**100 - 2**100 + 5).dtype', 'Type(Int32)')
     add(f, '(2**40 - 2**40 + 5).dtype', 'Type(Int32)')
-    add(f, '(2**100 // 2**70).dtype', 'Type(Int64)')
+    add(f, '(2**100 // 2**70).dtype', 'Type(Int32)')
+    add(f, '(2**100 // 2**60).dtype', 'Type(Int64)')
     # a float literal meeting every integer width: Float32 up to 32 bits, Float64 above
     for t in ALLINT:
         c = common(t, 'Float32')
@@ -1105,7 +1111,7 @@ def gen_builtins():
     add(f, 'fx.sqrt(Float32(-1.0))', 'Float32(nan)')
     add(f, 'fx.sqrt(Float32(-0.0))', 'Float32(-0.0)')
     add(f, 'fx.sqrt(Float64(fx.inf))', 'Float64(inf)')
-    add(f, 'fx.sqrt(Float16(2.0))', F('Float16', R('Float16', Fr(2) ** Fr(1, 2) if False else 1.4142135623730951)))
+    add(f, 'fx.sqrt(Float16(2.0))', F('Float16', math.sqrt(2.0)))
     add(f, 'fx.sqrt(BFloat16(2.0))', F('BFloat16', 1.4142135623730951))
     add(f, 'fx.sqrt(Float32(16777215.0))', F('Float32', math.sqrt(16777215.0)))
     add(f, 'fx.sqrt(Float64(2.0)) * fx.sqrt(Float64(2.0))', 'Float64(2.0000000000000004)')
@@ -1127,11 +1133,11 @@ def gen_builtins():
     a, b, c = 1.0009765625, 0.99951171875, 9 * 2.0 ** -24
     exact = Fr(a) * Fr(b) + Fr(c)
     add(f, 'fx.fma(Float16(%r), Float16(%r), Float16(%r))' % (a, b, c), F('Float16', exact))
-    a, b, c = 1.0078125, 0.99609375, 2.0 ** -20 + 2.0 ** -24
+    a, b, c = 1.0078125, 0.75, -2.0 ** -40
     exact = Fr(a) * Fr(b) + Fr(c)
     add(f, 'fx.fma(BFloat16(%r), BFloat16(%r), BFloat16(%r))' % (a, b, c), F('BFloat16', exact))
     add(f, 'fx.fma(Float16(2.0), Float16(3.0), 1)', 'error')
-    add(f, 'fx.fma(Float64(1e308), Float64(10.0), Float64(-fx.inf))', 'Float64(nan)')
+    add(f, 'fx.fma(Float64(1e308), Float64(10.0), Float64(-fx.inf))', 'Float64(-inf)')
     add(f, 'fx.fma(Float32(-0.0), Float32(1.0), Float32(0.0))', 'Float32(0.0)')
     add(f, 'fx.fma(Float32(-0.0), Float32(1.0), Float32(-0.0))', 'Float32(-0.0)')
     comment(f, 'fast-math specs and rounding modes as static values')
@@ -1246,7 +1252,7 @@ def gen_convert():
             add(f, '%s(%s)' % (t, lit(x)), '%s(%s)' % (t, shortest(t, v)))
             if WIDTH[t] in (8, 4):
                 it = 'Uint8' if WIDTH[t] == 8 else 'Int4'
-                add(f, 'Float32(%s).to(%s).bitcast(%s)' % (lit(x), t, it), I(it, encode(t, v)))
+                add(f, 'Float32(%s).to(%s).bitcast(%s)' % (lit(x), t, it), I(it, encode(t, R(t, R('Float32', x)))))
         for sv, val in [('fx.inf', INF), ('-fx.inf', -INF), ('fx.nan', NAN)]:
             v = R(t, val)
             if WIDTH[t] in (8, 4):
@@ -1504,7 +1510,6 @@ def gen_select():
     add(f, 'Float32x4(1.0)[0].select(Int32(1), Int32(2)).dtype', 'Type(Int32)')
     add(f, 'Float32x4(1.0)[0].select(Int32(1), Int32(2))', 'error')
     add(f, 'Int32(1).select(Float32x4(1.0)[0], Float32(2.0))', 'error')
-    add(f, 'Int32(0).select(Float32x4(1.0)[0], Float32(2.0))', 'Float32(2.0)')
     add(f, 'Boolean(True).select(Int32(1))', 'error')
     add(f, 'Boolean(True).select(Int32(1), Int32(2), Int32(3))', 'error')
     add(f, 'Float8E4M3FN(1.0).select(Int32(1), Int32(2))', 'error')
