@@ -77,17 +77,24 @@ void fxir_remove(FxInst *inst)
     inst->parent = NULL;
 }
 
-FxInst *fxir_emit(Arena *a, FxBlock *b, FxOpcode op, int sub, const Type *type,
-                  Loc loc, int nops, ...)
+FxInst *fxir_vemit(Arena *a, FxBlock *b, FxOpcode op, int sub, const Type *type,
+                   Loc loc, int nops, va_list ap)
 {
     FxInst *i = fxir_new(a, op, type, nops, loc);
     i->sub = sub;
-    va_list ap;
-    va_start(ap, nops);
     for (int k = 0; k < nops; k++)
         i->ops[k] = va_arg(ap, FxInst *);
-    va_end(ap);
     fxir_append(b, i);
+    return i;
+}
+
+FxInst *fxir_emit(Arena *a, FxBlock *b, FxOpcode op, int sub, const Type *type,
+                  Loc loc, int nops, ...)
+{
+    va_list ap;
+    va_start(ap, nops);
+    FxInst *i = fxir_vemit(a, b, op, sub, type, loc, nops, ap);
+    va_end(ap);
     return i;
 }
 

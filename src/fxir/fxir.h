@@ -17,6 +17,7 @@
 #define FX_FXIR_H
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include "support/arena.h"
 #include "support/diag.h"
@@ -156,6 +157,8 @@ void fxir_insert_before(FxInst *before, FxInst *inst);
 void fxir_remove(FxInst *inst);
 FxInst *fxir_emit(Arena *a, FxBlock *b, FxOpcode op, int sub, const Type *type,
                   Loc loc, int nops, ...);  /* operands as FxInst* varargs */
+FxInst *fxir_vemit(Arena *a, FxBlock *b, FxOpcode op, int sub, const Type *type,
+                   Loc loc, int nops, va_list ap);
 FxInst *fxir_emit_const(Arena *a, FxBlock *b, const Type *type, FxConst c, Loc loc);
 /* IF/LOOP: allocates their blocks (2 or 3) with owner set. */
 FxInst *fxir_emit_if(Arena *a, FxBlock *b, FxInst *cond, Loc loc);

@@ -16,14 +16,10 @@ Val *val_runtime(Ctx *c, const Type *t, FxInst *ir, Loc loc)
 
 FxInst *sema_emit(Ctx *c, FxOpcode op, int sub, const Type *t, Loc loc, int nops, ...)
 {
-    FxInst *i = fxir_new(c->arena, op, t, nops, loc);
-    i->sub = sub;
     va_list ap;
     va_start(ap, nops);
-    for (int k = 0; k < nops; k++)
-        i->ops[k] = va_arg(ap, FxInst *);
+    FxInst *i = fxir_vemit(c->arena, c->block, op, sub, t, loc, nops, ap);
     va_end(ap);
-    fxir_append(c->block, i);
     return i;
 }
 
