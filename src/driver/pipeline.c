@@ -46,7 +46,8 @@ bool pipe_lower(FxCompilation *c)
         return false;
     c->module->source_name = c->opts->input;
     const FxOptions *o = c->opts;
-    PassOptions po = { o->fp_contract, o->rpass, o->rpass_missed, o->print_after, stdout };
+    PassOptions po = { .fp_contract = o->fp_contract, .remarks = o->rpass, .remarks_missed = o->rpass_missed,
+                       .print_after = o->print_after, .print_out = stdout };
     int errors = diag_error_count();
     pass_run_pipeline(c->module, &po);
     return diag_error_count() == errors;

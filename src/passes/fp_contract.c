@@ -170,13 +170,13 @@ void pass_unfuse_fma(Arena *arena, FxInst *fma)
     fma->nops = 2;
 }
 
-static int unfuse_block(Arena *arena, FxBlock *b)
+static int unfuse_block(Arena *arena, FxBlock *b, const PassOptions *o)
 {
     int n = 0;
     for (FxInst *i = b->first; i; i = i->next) {
         for (int k = 0; k < i->nblocks; k++)
-            n += unfuse_block(arena, &i->blocks[k]);
-        if (i->op == FX_FMA) {
+            n += unfuse_block(arena, &i->blocks[k], o);
+        if (i->op == FX_FMA && (!o || o->prefers_split_fma(i, o->hook_ctx))) {
             pass_unfuse_fma(arena, i);
             n++;
         }
@@ -188,6 +188,14 @@ int pass_unfuse_all(FxModule *m)
 {
     int n = 0;
     for (int i = 0; i < m->funcs.len; i++)
-        n += unfuse_block(m->arena, &((FxFunc *)m->funcs.items[i])->body);
+        n += unfuse_block(m->arena, &((FxFunc *)m->funcs.items[i])->body, NULL);
+    return n;
+}
+
+int pass_unfuse_where_preferred(FxModule *m, const PassOptions *o)
+{
+    int n = 0;
+    for (int i = 0; o->prefers_split_fma && i < m->funcs.len; i++)
+        n += unfuse_block(m->arena, &((FxFunc *)m->funcs.items[i])->body, o);
     return n;
 }

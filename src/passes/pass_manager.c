@@ -13,6 +13,7 @@ static void run_fp_contraction(FxModule *m, const PassOptions *o)
 {
     if (o->fp_contract)
         pass_fp_contraction(m, o);
+    pass_unfuse_where_preferred(m, o);
 }
 
 /* "sema" is not a pass: it names the FXIR exactly as lowering produced it. */

@@ -12,6 +12,10 @@ typedef struct PassOptions {
     bool remarks_missed;        /* -Rpass-missed */
     const char *print_after;    /* --print-after=PASS, or NULL */
     FILE *print_out;            /* where --print-after writes (stdout) */
+    /* Target hook: asked once per fma after contraction; true splits it back
+     * into a product and an add (UnfuseFMA), for units that prefer that form. */
+    bool (*prefers_split_fma)(const FxInst *fma, void *ctx);
+    void *hook_ctx;
 } PassOptions;
 
 /* Runs every pass in order. Returns false if print_after names no pass. */
@@ -33,5 +37,7 @@ void pass_unfuse_fma(Arena *arena, FxInst *fma);
 /* Unfuse every FMA of a module (the target hook for units that prefer the
  * split form, and the inverse used by the tests). Returns the count. */
 int pass_unfuse_all(FxModule *m);
+/* Unfuse every fma for which the target hook asks; returns the count. */
+int pass_unfuse_where_preferred(FxModule *m, const PassOptions *o);
 
 #endif

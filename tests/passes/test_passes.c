@@ -153,6 +153,46 @@ static void test_legality_matrix(void)
         }
 }
 
+static char *emit(const char *src, bool contract, bool host, CgOutputKind kind, const char *fastmath);
+static int count_lines_with(const char *text, const char *a, const char *b);
+static bool check_golden_file(const char *golden, const char *got);
+
+/* The matrix as golden FXIR (one file per type, every case after the pass)
+ * and as LLVM IR: one llvm.fma call per fused pair (BFloat16 has no fma
+ * instruction; its exact software fma shows as a double-precision product). */
+static void test_matrix_golden_and_ir(void)
+{
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+        char *all = NULL;
+        size_t len;
+        FILE *out = open_memstream(&all, &len);
+        for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+            char *src = kernel_source(types[t], cases[k].body), *diag = NULL;
+            FxCompilation c;
+            FxOptions o;
+            CU_ASSERT_FATAL(lower_source(src, true, &c, &o, &diag));
+            fprintf(out, "## %s\n", cases[k].name);
+            fxir_print_module(out, c.module);
+            pipe_free(&c);
+            free(diag);
+            char *ir = emit(src, true, false, CG_OUT_LL, NULL);
+            bool bf16 = strcmp(types[t], "BFloat16") == 0;
+            int want = cases[k].fmas;
+            int got = bf16 ? (strstr(ir, "fmul double") ? want : 0) : count_lines_with(ir, "call ", "@llvm.fma.");
+            if (got != want)
+                fprintf(stderr, "\n  %s/%s: %d llvm.fma calls, want %d\n", types[t], cases[k].name, got, want);
+            CU_ASSERT_EQUAL(got, want);
+            free(ir);
+            free(src);
+        }
+        fclose(out);
+        char golden[600];
+        snprintf(golden, sizeof golden, "%s/golden/matrix_%s.fxir", TEST_DIR, types[t]);
+        CU_ASSERT(check_golden_file(golden, all));
+        free(all);
+    }
+}
+
 static void test_mixed_precision_stays_unfused(void)
 {
     const char *src = "kernel k(p: Ptr[Float32], a: Float16, b: Float16, c: Float32) {\n"
@@ -300,6 +340,40 @@ static char *emit(const char *src, bool contract, bool host, CgOutputKind kind, 
     return text ? text : calloc(1, 1);
 }
 
+/* Lines holding both a and b. */
+static int count_lines_with(const char *text, const char *a, const char *b)
+{
+    int n = 0;
+    for (const char *line = text; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        char buf[4096];
+        snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), line);
+        n += strstr(buf, a) && strstr(buf, b);
+        line = end ? end + 1 : NULL;
+    }
+    return n;
+}
+
+static bool check_golden_file(const char *golden, const char *got)
+{
+    const char *u = getenv("FX_UPDATE_GOLDEN");
+    if (u && *u == '1') {
+        FILE *g = fopen(golden, "w");
+        if (g) {
+            fputs(got, g);
+            fclose(g);
+        }
+        return true;
+    }
+    char *want = read_file(golden);
+    bool same = want && strcmp(want, got) == 0;
+    if (!same)
+        fprintf(stderr, "\n--- want %s\n%s--- got\n%s", golden, want ? want : "(missing)\n", got);
+    free(want);
+    return same;
+}
+
 static int count_of(const char *hay, const char *needle)
 {
     int n = 0;
@@ -358,16 +432,71 @@ static void test_gfx942_isa(void)
     free(src);
 }
 
+/* The fma keeps the fast-math flags its multiply and add share. */
+static void test_fastmath_intersection(void)
+{
+    const char *src = "kernel k(p: Ptr[Float32], a: Float32, b: Float32, c: Float32) {\n"
+                      "    let t = a * b\n"
+                      "    with fx.fastmath(\"nnan,ninf\") {\n"
+                      "        p[0] = t + c\n"
+                      "    }\n}\n";
+    FxCompilation c;
+    FxOptions o;
+    char *diag = NULL;
+    CU_ASSERT_FATAL(lower_source_with(src, true, "nnan,arcp", &c, &o, &diag));
+    char *text = print_module(c.module);
+    CU_ASSERT(strstr(text, "fma") != NULL);
+    const FxFunc *k = c.module->funcs.items[0];
+    const FxInst *fma = NULL;
+    for (const FxInst *i = k->body.first; i; i = i->next)
+        if (i->op == FX_FMA)
+            fma = i;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fma);
+    CU_ASSERT_EQUAL(fma->fmf, FMF_NNAN);
+    free(text);
+    free(diag);
+    pipe_free(&c);
+}
+
+static bool split_doubles(const FxInst *fma, void *ctx)
+{
+    (*(int *)ctx)++;
+    return fma->type->kind == TY_SCALAR && fma->type->scalar == SC_FLOAT64;
+}
+
+/* A target hook splits the fmas it prefers unfused, after contraction. */
+static void test_target_hook(void)
+{
+    const char *src = "kernel k(p: Ptr[Float32], q: Ptr[Float64], a: Float32, b: Float64) {\n"
+                      "    p[0] = a * a + a\n    q[0] = b * b + b\n}\n";
+    FxCompilation c;
+    FxOptions o;
+    char *diag = NULL;
+    CU_ASSERT_FATAL(lower_source(src, false, &c, &o, &diag));
+    int asked = 0;
+    PassOptions po = { .fp_contract = true, .prefers_split_fma = split_doubles, .hook_ctx = &asked };
+    CU_ASSERT_TRUE(pass_run_pipeline(c.module, &po));
+    Counts n = counts_of(&c);
+    CU_ASSERT_EQUAL(asked, 2);
+    CU_ASSERT_EQUAL(n.fmas, 1);
+    CU_ASSERT_EQUAL(n.muls, 1);
+    free(diag);
+    pipe_free(&c);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
         return 2;
     CU_pSuite s = CU_add_suite("fp-contraction", NULL, NULL);
     CU_add_test(s, "legality matrix x 5 types", test_legality_matrix);
+    CU_add_test(s, "matrix: golden FXIR and llvm.fma per case", test_matrix_golden_and_ir);
     CU_add_test(s, "mixed precision stays unfused", test_mixed_precision_stays_unfused);
     CU_add_test(s, "--fp-contract=off keeps explicit fma only", test_contract_off);
     CU_add_test(s, "unfuse inverts fuse", test_unfuse_inverts_fuse);
     CU_add_test(s, "golden FXIR", test_golden_dumps);
+    CU_add_test(s, "fast-math flags: the fma keeps what both share", test_fastmath_intersection);
+    CU_add_test(s, "target hook unfuses what it prefers split", test_target_hook);
     CU_add_test(s, "LLVM IR: llvm.fma when fused, no contract flags when off", test_llvm_ir);
     CU_add_test(s, "gfx942 ISA: v_fma where fused, v_mul + v_add where not", test_gfx942_isa);
     CU_basic_set_mode(CU_BRM_VERBOSE);
