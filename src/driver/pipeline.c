@@ -13,6 +13,7 @@ void pipe_init(FxCompilation *c, const FxOptions *o)
     diag_set_format(o->diag_format);
     diag_set_werror(o->werror);
     diag_set_no_warnings(o->no_warnings);
+    diag_set_dedupe(true);   /* an error in an unrolled loop body is reported once */
     SemaOptions *so = &c->sema_opts;
     so->defines = (const char *const *)o->defines.items;
     so->ndefines = o->defines.len;

@@ -8,9 +8,9 @@
 static struct {
     FILE *out;
     DiagFormat format;
-    bool werror, no_warnings;
+    bool werror, no_warnings, dedupe;
     int errors;
-} g = { NULL, DIAG_TEXT, false, false, 0 };
+} g = { NULL, DIAG_TEXT, false, false, false, 0 };
 
 /* Exact repeats (same place, same message) are printed once: an error inside
  * an unrolled static_range body would otherwise appear once per iteration. */
@@ -48,6 +48,7 @@ void diag_set_stream(FILE *out) { g.out = out; }
 void diag_set_format(DiagFormat f) { g.format = f; }
 void diag_set_werror(bool on) { g.werror = on; }
 void diag_set_no_warnings(bool on) { g.no_warnings = on; }
+void diag_set_dedupe(bool on) { g.dedupe = on; }
 int diag_error_count(void) { return g.errors; }
 
 static FILE *stream(void) { return g.out ? g.out : stderr; }
@@ -102,7 +103,7 @@ void diag_vreport(const char *severity, Loc loc, const char *fmt, va_list ap)
 {
     char msg[2048];
     vsnprintf(msg, sizeof msg, fmt, ap);
-    if (loc.file && loc.line > 0 && already_reported(&loc, severity, msg))
+    if (g.dedupe && loc.file && loc.line > 0 && already_reported(&loc, severity, msg))
         return;
     FILE *o = stream();
     if (g.format == DIAG_JSON) {

@@ -27,6 +27,8 @@ void diag_set_stream(FILE *out);      /* default stderr */
 void diag_set_format(DiagFormat f);
 void diag_set_werror(bool on);
 void diag_set_no_warnings(bool on);
+/* Print exact repeats (same place, same message) once, until diag_reset. */
+void diag_set_dedupe(bool on);
 int diag_error_count(void);
 
 void diag_error(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
