@@ -618,7 +618,9 @@ static Val *method_bitcast(Ctx *c, Val *x, Args *a)
         return NULL;
     }
     int from_w = type_info(x->type->scalar)->width, to_w = type_info(to)->width;
-    if (x->type->scalar == SC_BOOLEAN || to == SC_BOOLEAN) {
+    if (x->type->scalar == to)
+        return x;   /* reinterpreting as its own type */
+    if ((x->type->scalar == SC_BOOLEAN) != (to == SC_BOOLEAN)) {
         diag_error(a->loc, "bitcast() does not apply to Boolean");
         return NULL;
     }

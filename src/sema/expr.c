@@ -172,13 +172,18 @@ static Val *literal_binary(Ctx *c, AstOp op, Val *x, Val *y, Loc loc)
                    op_text(op));
         return NULL;
     }
-    if (floats) {
+    bool compare = op >= OP_LT && op <= OP_NE;
+    if (floats && !compare) {
         x = x->type->kind == TY_LITINT ? fold_make_litfloat(c->arena, fold_as_double(x), x->loc) : x;
         y = y->type->kind == TY_LITINT ? fold_make_litfloat(c->arena, fold_as_double(y), y->loc) : y;
         if ((op == OP_FLOORDIV || op == OP_MOD || op == OP_DIV) && y->f == 0) {
             diag_error(y->loc, "float division by zero in a static literal expression");
             return NULL;
         }
+    }
+    if (op == OP_POW && fold_as_double(x) == 0 && fold_as_double(y) < 0) {
+        diag_error(loc, "0 cannot be raised to a negative power (division by zero)");
+        return NULL;
     }
     Val *out = NULL;
     FoldStatus st = fold_binary(c->arena, op, x, y, SC_COUNT, &out);
@@ -229,6 +234,15 @@ Val *sema_binary_values(Ctx *c, AstOp op, Val *x, Val *y, Loc loc)
     const Type *shape = x->type->kind == TY_VECTOR ? x->type : y->type;
     const Type *ot = sema_vector_of(shape, operand_type);
     const Type *rt = sema_vector_of(shape, result);
+    /* Operands are converted to the common type first (so a signed -1 meeting
+     * an unsigned type becomes its maximum), then, for integer true division,
+     * to the float result type. */
+    if (operand_type != common) {
+        x = sema_convert(c, x, sema_vector_of(shape, common), FF_RNE, false, x->loc);
+        y = x ? sema_convert(c, y, sema_vector_of(shape, common), FF_RNE, false, y->loc) : NULL;
+        if (!x || !y)
+            return NULL;
+    }
     if (x->is_static && y->is_static) {
         Val *cx = fold_convert(c->arena, x, operand_type, FF_RNE, x->loc);
         Val *cy = fold_convert(c->arena, y, operand_type, FF_RNE, y->loc);

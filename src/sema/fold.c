@@ -125,7 +125,9 @@ static BigInt float_to_int(double d, ScalarId to)
         hi = big_sub(big_shl(big_from_i64(1), (unsigned)ti->width), big_from_i64(1));
         lo = big_from_i64(0);
     }
-    if (isinf(d))
+    /* Beyond every integer width the value saturates without being
+     * truncated (big_from_double_trunc is exact only below 2^575). */
+    if (isinf(d) || fabs(d) >= 0x1p200)
         return d > 0 ? hi : lo;
     BigInt t = big_from_double_trunc(d);
     if (big_cmp(t, hi) > 0)
@@ -254,6 +256,56 @@ static FoldStatus int_binary(AstOp op, BigInt x, BigInt y, ScalarId s, BigInt *o
     }
 }
 
+/* a / b rounded once to binary64 (Python's int true division): the quotient
+ * is computed with at least 55 significant bits plus a sticky bit, so the
+ * single rounding in ff_from_big is the correct one. */
+static double exact_quotient(BigInt a, BigInt b)
+{
+    bool neg = (big_sign(a) < 0) != (big_sign(b) < 0);
+    if (big_sign(a) < 0)
+        a = big_neg(a);
+    if (big_sign(b) < 0)
+        b = big_neg(b);
+    int k = 55 - (big_bitlen(a) - big_bitlen(b));
+    if (k < 0)
+        k = 0;
+    BigInt q, r;
+    big_divmod_floor(big_shl(a, (unsigned)k), b, &q, &r);
+    if (!big_is_zero(r))
+        q = big_or(q, big_from_i64(1));
+    double d = ldexp(ff_to_double(&ff_float64, ff_from_big(&ff_float64, q, FF_RNE)), -k);
+    return neg ? -d : d;
+}
+
+/* Exact comparison of an integer with a binary64 value (Python's int/float
+ * comparison): -1, 0 or 1; 2 when d is NaN (unordered). */
+static int compare_int_double(BigInt x, double d)
+{
+    if (isnan(d))
+        return 2;
+    if (isinf(d) || fabs(d) >= 0x1p560)
+        return d > 0 ? -1 : 1;
+    double t = trunc(d);
+    int c = big_cmp(x, big_from_double_trunc(t));
+    if (c != 0 || t == d)
+        return c;
+    return d > t ? -1 : 1;   /* equal integer parts: the fraction decides */
+}
+
+static bool compare_result(AstOp op, int c)
+{
+    if (c == 2)
+        return op == OP_NE;
+    switch (op) {
+    case OP_LT: return c < 0;
+    case OP_LE: return c <= 0;
+    case OP_GT: return c > 0;
+    case OP_GE: return c >= 0;
+    case OP_EQ: return c == 0;
+    default: return c != 0;
+    }
+}
+
 static bool compare_ints(AstOp op, BigInt x, BigInt y)
 {
     int c = big_cmp(x, y);
@@ -334,6 +386,15 @@ FoldStatus fold_binary(Arena *a, AstOp op, const Val *x, const Val *y, ScalarId 
     Loc loc = loc_span(x->loc, y->loc);
     bool literal = x->type->kind != TY_SCALAR;
     ScalarId s = literal ? SC_COUNT : x->type->scalar;
+    if (is_compare(op) && x->type->kind == TY_LITINT && y->type->kind == TY_LITFLOAT) {
+        *out = fold_make_bool(a, compare_result(op, compare_int_double(x->i, y->f)), loc);
+        return FOLD_OK;
+    }
+    if (is_compare(op) && x->type->kind == TY_LITFLOAT && y->type->kind == TY_LITINT) {
+        int c = compare_int_double(y->i, x->f);
+        *out = fold_make_bool(a, compare_result(op, c == 2 ? 2 : -c), loc);
+        return FOLD_OK;
+    }
     if (is_compare(op)) {
         bool r = is_int_like(x) && is_int_like(y)
                      ? compare_ints(op, x->i, y->i)
@@ -346,7 +407,7 @@ FoldStatus fold_binary(Arena *a, AstOp op, const Val *x, const Val *y, ScalarId 
         if (big_is_zero(y->i))
             return FOLD_DIV_ZERO;
         if (literal) { /* Python true division of two untyped integers */
-            *out = fold_make_litfloat(a, fold_as_double(x) / fold_as_double(y), loc);
+            *out = fold_make_litfloat(a, exact_quotient(x->i, y->i), loc);
             return FOLD_OK;
         }
         Val *fx = fold_convert(a, x, result, FF_RNE, loc), *fy = fold_convert(a, y, result, FF_RNE, loc);

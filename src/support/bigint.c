@@ -413,3 +413,11 @@ BigInt big_from_double_trunc(double d)
         r = big_from_u64(mant >> -shift); /* trunc() made the dropped bits 0 */
     return d < 0 ? big_neg(r) : r;
 }
+
+int big_bitlen(BigInt a)
+{
+    for (int i = BIG_LIMBS - 1; i >= 0; i--)
+        if (a.w[i])
+            return i * 64 + 64 - __builtin_clzll(a.w[i]);
+    return 0;
+}

@@ -73,5 +73,7 @@ char *big_to_dec(BigInt a, char *buf);
 /* Truncate a finite double toward zero to an integer (exact; |d| < 2^575
  * assumed by the caller, larger magnitudes wrap modulo 2^576). */
 BigInt big_from_double_trunc(double d);
+/* Number of significant bits of a non-negative value (0 for 0). */
+int big_bitlen(BigInt a);
 
 #endif
