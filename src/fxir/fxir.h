@@ -140,10 +140,62 @@ struct FxFunc {
     Loc loc;
 };
 
+/* ---- programs (spec §7): dataflow graphs of MatMul, Map and Reduce nodes ---- */
+
+/* A whole tensor of a program: a parameter or a transient the plan allocates. */
+typedef struct FxTensor {
+    const char *name;
+    const Type *type;       /* TY_TENSOR (dims static, or -1 with dim_names[i] naming an Int32 parameter) */
+    int param_index;        /* index in the program's parameters; -1 for a transient */
+    Loc loc;
+} FxTensor;
+
+/* A scalar operand of a node: absent, a static value, or a program parameter. */
+typedef enum { FXS_NONE, FXS_STATIC, FXS_PARAM } FxScalarKind;
+typedef struct FxScalarArg {
+    FxScalarKind kind;
+    double value;           /* FXS_STATIC (alpha/beta are exactly representable as binary64 here) */
+    int param_index;        /* FXS_PARAM */
+} FxScalarArg;
+
+typedef enum { FXN_MATMUL, FXN_MAP, FXN_REDUCE } FxNodeKind;
+typedef enum { FXR_SUM, FXR_MAX, FXR_MIN } FxReduceKind;
+
+typedef struct FxNode {
+    FxNodeKind kind;
+    Loc loc;
+    FxTensor *out;
+    FxTensor **ins;         /* MATMUL: A, B[, C when beta reads it]; MAP: its tensor inputs; REDUCE: the input */
+    int nins;
+    /* MATMUL: out = alpha * op(A) @ op(B) + beta * C (beta absent: C not read) */
+    bool trans_a, trans_b;
+    FxScalarArg alpha, beta;
+    ScalarId in_type, acc_type, out_type;   /* the contraction types */
+    /* MAP: out[idx] = body(ins[0][bcast idx], ..., scalars...). The body is an
+     * FXF_FN whose first nins parameters are the tensor elements and whose
+     * remaining parameters are the program parameters it reads (scalar_params). */
+    FxFunc *body;
+    int *scalar_params;
+    int nscalars;
+    /* REDUCE */
+    FxReduceKind reduce;
+    int axis;
+} FxNode;
+
+typedef struct FxProgram {
+    const char *name;
+    int nparams;
+    FxParam *params;        /* Tensor and scalar parameters, in source order */
+    PtrVec tensors;         /* FxTensor*: parameters first, then transients */
+    PtrVec nodes;           /* FxNode*, in execution order */
+    Loc loc;
+} FxProgram;
+
 typedef struct FxModule {
     Arena *arena;
     const char *source_name;
     PtrVec funcs;           /* FxFunc*: fns first (callees before callers), then kernels */
+    PtrVec programs;        /* FxProgram* */
 } FxModule;
 
 FxModule *fxir_module_new(Arena *arena, const char *source_name);
@@ -170,5 +222,6 @@ int fxir_count_uses(FxFunc *f, const FxInst *v);
 void fxir_print_module(FILE *out, FxModule *m);
 void fxir_print_func(FILE *out, FxFunc *f);
 const char *fxir_opcode_name(FxOpcode op);
+void fxir_print_program(FILE *out, const FxProgram *p);
 
 #endif

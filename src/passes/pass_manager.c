@@ -43,8 +43,12 @@ bool pass_run_pipeline(FxModule *m, const PassOptions *o)
     for (int i = 0; i < NUM_PASSES; i++) {
         if (pipeline[i].run)
             pipeline[i].run(m, o);
-        if (o->print_after && strcmp(o->print_after, pipeline[i].name) == 0)
-            fxir_print_module(o->print_out ? o->print_out : stdout, m);
+        if (o->print_after && strcmp(o->print_after, pipeline[i].name) == 0) {
+            FILE *out = o->print_out ? o->print_out : stdout;
+            fxir_print_module(out, m);
+            for (int k = 0; k < m->programs.len; k++)
+                fxir_print_program(out, m->programs.items[k]);
+        }
     }
     return true;
 }

@@ -849,7 +849,7 @@ static Val *call_builtin(Ctx *c, const char *n, Args *a)
         return ok ? v : NULL;
     }
     if (strcmp(n, "len") == 0) return len_call(c, a);
-    if (strcmp(n, "abs") == 0) return abs_call(c, a);
+    if (strcmp(n, "abs") == 0 || strcmp(n, "fx.abs") == 0) return abs_call(c, a);
     if (strcmp(n, "divmod") == 0) return divmod_call(c, a);
     if (strcmp(n, "range") == 0 || strcmp(n, "static_range") == 0) {
         diag_error(a->loc, "%s() can only be used as the iterable of a for loop", n);

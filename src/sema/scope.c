@@ -335,9 +335,11 @@ FxModule *sema_lower(Sema *s)
             sema_lower_fn(s, b);
     for (int i = 0; i < s->kernels.len; i++)
         sema_lower_kernel(s, s->kernels.items[i]);
-    for (Binding *b = s->globals.first; b; b = b->next)
-        if (b->kind == B_PROGRAM)
-            diag_error(b->decl->loc, "program '%s': tensor programs are not supported yet", b->name);
+    for (int i = 0; i < s->items.len; i++) {
+        AstNode *item = s->items.items[i];
+        if (item->kind == AST_PROGRAM)
+            sema_lower_program(s, find_in(&s->globals, item->name));
+    }
     return diag_error_count() == errors ? s->module : NULL;
 }
 

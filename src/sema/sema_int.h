@@ -113,6 +113,9 @@ void sema_block(Ctx *c, AstNode *block);
 FxFunc *sema_lower_fn(Sema *s, Binding *b);
 FxFunc *sema_lower_kernel(Sema *s, Binding *b);
 
+/* program.c */
+FxProgram *sema_lower_program(Sema *s, Binding *b);
+
 #define VOID_TYPE type_simple(TY_VOID)
 
 #endif

@@ -107,7 +107,7 @@ const Type *type_array(Arena *a, const Type *elem, int ndims, const int64_t *dim
 }
 
 const Type *type_tensor(Arena *a, const Type *elem, int ndims, const int64_t *dims,
-                        const char **dim_names, bool col_major)
+                        const char *const *dim_names, bool col_major)
 {
     Type *t = arena_alloc(a, sizeof *t);
     t->kind = TY_TENSOR;

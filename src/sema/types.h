@@ -72,7 +72,7 @@ const Type *type_vector(ScalarId id, int lanes);   /* lanes in {1,2,3,4,8,16,32,
 const Type *type_ptr(Arena *a, const Type *elem, bool is_const);
 const Type *type_array(Arena *a, const Type *elem, int ndims, const int64_t *dims);
 const Type *type_tensor(Arena *a, const Type *elem, int ndims, const int64_t *dims,
-                        const char **dim_names, bool col_major);
+                        const char *const *dim_names, bool col_major);
 const Type *type_tuple(Arena *a, int n, const Type **elems);
 const Type *type_simple(TypeKind kind);             /* TYPE, LITINT, LITFLOAT, STRING, ... */
 

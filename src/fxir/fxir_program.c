@@ -1,0 +1,73 @@
+/* fxir_program.c - the stable text form of program graphs (MatMul, Map,
+ * Reduce nodes), printed after the kernels by --print-after. */
+#include "fxir/fxir.h"
+
+static void print_tensor_type(FILE *out, const Type *t)
+{
+    Arena *a = arena_new();
+    fputs(type_name(a, t), out);
+    arena_free(a);
+}
+
+static void print_scalar_arg(FILE *out, const FxProgram *p, const char *what, FxScalarArg s)
+{
+    if (s.kind == FXS_STATIC)
+        fprintf(out, " %s=%.17g", what, s.value);
+    else if (s.kind == FXS_PARAM)
+        fprintf(out, " %s=%%%s", what, p->params[s.param_index].name);
+}
+
+static const char *const reduce_names[] = { "sum", "max", "min" };
+
+static void print_node(FILE *out, const FxProgram *p, int idx, const FxNode *n)
+{
+    fprintf(out, "  node%d: %%%s = ", idx, n->out->name);
+    switch (n->kind) {
+    case FXN_MATMUL:
+        fprintf(out, "matmul %%%s%s @ %%%s%s", n->ins[0]->name, n->trans_a ? ".T" : "", n->ins[1]->name,
+                n->trans_b ? ".T" : "");
+        print_scalar_arg(out, p, "alpha", n->alpha);
+        if (n->beta.kind != FXS_NONE) {
+            fprintf(out, " + beta*%%%s", n->ins[2]->name);
+            print_scalar_arg(out, p, "beta", n->beta);
+        }
+        fprintf(out, " types(in=%s, acc=%s, out=%s)", type_info(n->in_type)->name, type_info(n->acc_type)->name,
+                type_info(n->out_type)->name);
+        break;
+    case FXN_MAP:
+        fprintf(out, "map @%s(", n->body->name);
+        for (int i = 0; i < n->nins; i++)
+            fprintf(out, "%s%%%s", i ? ", " : "", n->ins[i]->name);
+        for (int i = 0; i < n->nscalars; i++)
+            fprintf(out, "%s%%%s", n->nins + i ? ", " : "", p->params[n->scalar_params[i]].name);
+        fputc(')', out);
+        break;
+    case FXN_REDUCE:
+        fprintf(out, "reduce.%s %%%s axis=%d", reduce_names[n->reduce], n->ins[0]->name, n->axis);
+        break;
+    }
+    fputs(" : ", out);
+    print_tensor_type(out, n->out->type);
+    fputc('\n', out);
+}
+
+void fxir_print_program(FILE *out, const FxProgram *p)
+{
+    fprintf(out, "\nprogram %s(", p->name);
+    for (int i = 0; i < p->nparams; i++) {
+        fprintf(out, "%s%%%s: ", i ? ", " : "", p->params[i].name);
+        print_tensor_type(out, p->params[i].type);
+    }
+    fputs(") {\n", out);
+    for (int i = 0; i < p->tensors.len; i++) {
+        const FxTensor *t = p->tensors.items[i];
+        if (t->param_index >= 0)
+            continue;
+        fprintf(out, "  transient %%%s : ", t->name);
+        print_tensor_type(out, t->type);
+        fputc('\n', out);
+    }
+    for (int i = 0; i < p->nodes.len; i++)
+        print_node(out, p, i, p->nodes.items[i]);
+    fputs("}\n", out);
+}
