@@ -7,6 +7,7 @@
 #include "driver/pipeline.h"
 #include "fx_config.h"
 #include "passes/passes.h"
+#include "passes/plan.h"
 #include "sema/fold.h"
 
 static int eval_expression(FxCompilation *c, const char *text)
@@ -85,12 +86,15 @@ static bool write_depfile(FxCompilation *c, const char *output)
 static int compile(FxCompilation *c)
 {
     const FxOptions *o = c->opts;
-    if (o->print_plan) {
-        diag_error((Loc){ 0 }, "--print-plan: tensor programs are not supported yet");
-        return 1;
-    }
     if (!pipe_lower(c))
         return 1;
+    if (o->print_plan) {
+        for (int i = 0; i < c->plans.len; i++)
+            plan_print(stdout, c->plans.items[i]);
+        if (c->plans.len == 0)
+            fprintf(stderr, "fxcc: note: '%s' has no program, so no launch plan\n", o->input);
+        return 0;
+    }
     if (o->print_after)
         return 0;
     CgModule *m = pipe_codegen(c, o->host);

@@ -1,6 +1,7 @@
 /* pipeline.c - parse -> sema -> FXIR -> (passes) -> LLVM. */
 #include "driver/pipeline.h"
 #include "passes/passes.h"
+#include "passes/plan.h"
 #include <errno.h>
 #include <string.h>
 
@@ -51,6 +52,9 @@ bool pipe_lower(FxCompilation *c)
                        .print_after = o->print_after, .print_out = stdout };
     int errors = diag_error_count();
     pass_run_pipeline(c->module, &po);
+    /* Programs become kernels plus a launch plan once the passes that
+     * rewrite program graphs have run. */
+    c->plans = plan_lower_programs(c->module);
     return diag_error_count() == errors;
 }
 
