@@ -6,6 +6,8 @@
 #include <string.h>
 #include "driver/pipeline.h"
 #include "fx_config.h"
+#include "passes/plan.h"
+#include "runtime/fxrt_program.h"
 #include "runtime/fxrt.h"
 #include "sema/fold.h"
 
@@ -23,7 +25,12 @@ typedef struct Buffer {
 
 typedef struct Run {
     FxCompilation comp;
-    FxFunc *kernel;
+    const char *entry;      /* the kernel's or program's name */
+    const char *what;       /* "kernel" or "program" */
+    FxParam *params;
+    int nparams;
+    FxFunc *kernel;         /* when running a kernel */
+    FxPlan *plan;           /* when running a program */
     Arg *args;
     int nargs;
     const char **prints;
@@ -296,22 +303,54 @@ static Arg *find_arg(Run *r, const char *name)
     return NULL;
 }
 
+static bool is_buffer_param(const FxParam *p)
+{
+    return p->type->kind == TY_PTR || p->type->kind == TY_TENSOR;
+}
+
+/* A Tensor argument holds exactly the product of its dims, in its storage order. */
+static bool check_tensor_sizes(Run *r)
+{
+    for (int i = 0; i < r->nparams; i++) {
+        const Type *t = r->params[i].type;
+        if (t->kind != TY_TENSOR)
+            continue;
+        size_t want = 1;
+        for (int d = 0; d < t->ndims; d++) {
+            int64_t n = t->dims[d];
+            for (int j = 0; t->dim_names[d] && j < r->nparams; j++)
+                if (!strcmp(r->params[j].name, t->dim_names[d]))
+                    n = big_to_i64(r->scalar_vals[j]->i);
+            if (n < 0) {
+                fprintf(stderr, "fxrun: error: dimension '%s' of '%s' is negative\n", t->dim_names[d], r->params[i].name);
+                return false;
+            }
+            want *= (size_t)n;
+        }
+        if (r->buffers[i].count != want) {
+            fprintf(stderr, "fxrun: error: '%s' is %s, which holds %zu elements, but the buffer has %zu\n",
+                    r->params[i].name, type_name(r->comp.arena, t), want, r->buffers[i].count);
+            return false;
+        }
+    }
+    return true;
+}
+
 static bool build_args(Run *r, void **argv)
 {
-    FxFunc *k = r->kernel;
-    r->buffers = calloc((size_t)k->nparams + 1, sizeof(Buffer));
-    r->scalars = calloc((size_t)k->nparams + 1, 16);
-    r->scalar_vals = calloc((size_t)k->nparams + 1, sizeof(Val *));
-    for (int i = 0; i < k->nparams; i++) {
-        const FxParam *p = &k->params[i];
+    r->buffers = calloc((size_t)r->nparams + 1, sizeof(Buffer));
+    r->scalars = calloc((size_t)r->nparams + 1, 16);
+    r->scalar_vals = calloc((size_t)r->nparams + 1, sizeof(Val *));
+    for (int i = 0; i < r->nparams; i++) {
+        const FxParam *p = &r->params[i];
         Arg *arg = find_arg(r, p->name);
         if (!arg) {
-            fprintf(stderr, "fxrun: error: missing argument for parameter '%s: %s' of kernel '%s'\n", p->name,
-                    type_name(r->comp.arena, p->type), k->name);
+            fprintf(stderr, "fxrun: error: missing argument for parameter '%s: %s' of %s '%s'\n", p->name,
+                    type_name(r->comp.arena, p->type), r->what, r->entry);
             return false;
         }
         arg->used = true;
-        if (p->type->kind == TY_PTR) {
+        if (is_buffer_param(p)) {
             if (!buffer_arg(r, p, arg, &r->buffers[i]))
                 return false;
             argv[i] = &r->buffers[i].data;
@@ -323,18 +362,18 @@ static bool build_args(Run *r, void **argv)
     }
     for (int i = 0; i < r->nargs; i++)
         if (!r->args[i].used) {
-            fprintf(stderr, "fxrun: error: kernel '%s' has no parameter named '%s'\n", k->name, r->args[i].name);
+            fprintf(stderr, "fxrun: error: %s '%s' has no parameter named '%s'\n", r->what, r->entry, r->args[i].name);
             return false;
         }
-    return true;
+    return check_tensor_sizes(r);
 }
 
 /* ---- results ---- */
 
 static int param_index(Run *r, const char *name)
 {
-    for (int i = 0; i < r->kernel->nparams; i++)
-        if (strcmp(r->kernel->params[i].name, name) == 0)
+    for (int i = 0; i < r->nparams; i++)
+        if (strcmp(r->params[i].name, name) == 0)
             return i;
     return -1;
 }
@@ -343,11 +382,11 @@ static bool print_param(Run *r, const char *name)
 {
     int i = param_index(r, name);
     if (i < 0) {
-        fprintf(stderr, "fxrun: error: --print %s: kernel '%s' has no such parameter\n", name, r->kernel->name);
+        fprintf(stderr, "fxrun: error: --print %s: %s '%s' has no such parameter\n", name, r->what, r->entry);
         return false;
     }
     printf("%s = ", name);
-    if (r->kernel->params[i].type->kind != TY_PTR) {
+    if (!is_buffer_param(&r->params[i])) {
         fold_print(stdout, r->scalar_vals[i], false);
         putchar('\n');
         return true;
@@ -369,7 +408,7 @@ static bool save_param(Run *r, const char *spec)
     char *name = eq ? strndup(spec, (size_t)(eq - spec)) : strdup(spec);
     int i = param_index(r, name);
     bool ok = false;
-    if (!eq || i < 0 || r->kernel->params[i].type->kind != TY_PTR) {
+    if (!eq || i < 0 || !is_buffer_param(&r->params[i])) {
         fprintf(stderr, "fxrun: error: --save expects BUFFER=FILE naming a buffer parameter, got '%s'\n", spec);
     } else {
         char *tmp = arena_printf(r->comp.arena, "%s.tmp", eq + 1);
@@ -447,22 +486,54 @@ static int parse_command_line(Run *r, FxOptions *o, Arena *a, int argc, char **a
     return -1;
 }
 
+static void find_entry(Run *r, FxCompilation *c, const char *entry)
+{
+    r->entry = entry;
+    for (int i = 0; i < c->module->funcs.len; i++) {
+        FxFunc *f = c->module->funcs.items[i];
+        if (f->kind == FXF_KERNEL && strcmp(f->name, entry) == 0) {
+            r->kernel = f;
+            r->what = "kernel";
+            r->params = f->params;
+            r->nparams = f->nparams;
+        }
+    }
+    for (int i = 0; i < c->plans.len; i++) {
+        FxPlan *p = c->plans.items[i];
+        if (strcmp(p->program, entry) == 0) {
+            r->plan = p;
+            r->what = "program";
+            r->params = p->prog->params;
+            r->nparams = p->prog->nparams;
+        }
+    }
+}
+
+/* A kernel runs over --grid/--block; a program runs its launch plan, read
+ * back from its text form exactly as it travels in an artifact. */
+static int launch(Run *r, RtHostModule *hm, void **argv, char **err)
+{
+    if (r->kernel)
+        return rt_host_launch(hm, r->kernel->name, r->grid, r->block, argv, err);
+    char *text = plan_to_text(r->comp.arena, r->plan);
+    RtPlan *plan = rt_plan_parse(text, err);
+    int rc = plan ? rt_program_run(hm, plan, argv, err) : -1;
+    rt_plan_free(plan);
+    return rc;
+}
+
 static int run(Run *r, const FxOptions *o, const char *entry)
 {
     FxCompilation *c = &r->comp;
     pipe_init(c, o);
     if (!pipe_parse(c) || !pipe_lower(c))
         return 1;
-    for (int i = 0; i < c->module->funcs.len; i++) {
-        FxFunc *f = c->module->funcs.items[i];
-        if (f->kind == FXF_KERNEL && strcmp(f->name, entry) == 0)
-            r->kernel = f;
-    }
-    if (!r->kernel) {
-        fprintf(stderr, "fxrun: error: '%s' has no kernel named '%s'\n", o->input, entry);
+    find_entry(r, c, entry);
+    if (!r->params) {
+        fprintf(stderr, "fxrun: error: '%s' has no kernel or program named '%s'\n", o->input, entry);
         return 1;
     }
-    void **argv = calloc((size_t)r->kernel->nparams + 1, sizeof(void *));
+    void **argv = calloc((size_t)r->nparams + 1, sizeof(void *));
     int rc = 1;
     if (!build_args(r, argv))
         goto out;
@@ -474,7 +545,7 @@ static int run(Run *r, const FxOptions *o, const char *entry)
     cg_release(m, &mod, &ctx);
     char *err = NULL;
     RtHostModule *hm = rt_host_load(mod, ctx, &err);
-    if (!hm || rt_host_launch(hm, r->kernel->name, r->grid, r->block, argv, &err) != 0) {
+    if (!hm || launch(r, hm, argv, &err) != 0) {
         fprintf(stderr, "fxrun: error: %s\n", err ? err : "launch failed");
         free(err);
         rt_host_free(hm);
@@ -493,7 +564,7 @@ out:
 
 static void free_run(Run *r)
 {
-    for (int i = 0; r->kernel && i < r->kernel->nparams; i++)
+    for (int i = 0; r->buffers && i < r->nparams; i++)
         free(r->buffers[i].data);
     for (int i = 0; i < r->nargs; i++)
         free((char *)r->args[i].name);

@@ -1,0 +1,1 @@
+mm 'A=iota(Float64, 6)' 'B=iota(Float64, 6)' 'C=zeros(Float64, 4)' M=2 N=2 K=3 --print C
