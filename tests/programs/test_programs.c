@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "driver/pipeline.h"
 #include "passes/plan.h"
+#include "runtime/fxrt_hip.h"
 #include "runtime/fxrt_program.h"
 
 /* ---- compile and run a program ---- */
@@ -344,6 +345,21 @@ static void test_device_compile(void)
     }
 }
 
+/* Without an AMD GPU (or without the HIP runtime) the HIP backend says so. */
+static void test_hip_no_device(void)
+{
+    char *err = NULL;
+    RtHip *h = rt_hip_open(&err);
+    if (h) {   /* a machine with a GPU: nothing to check here */
+        rt_hip_close(h);
+        return;
+    }
+    CU_ASSERT_PTR_NOT_NULL_FATAL(err);
+    CU_ASSERT(strncmp(err, "no HIP device", 13) == 0);
+    fprintf(stderr, "\n  rt_hip_open: %s\n", err);
+    free(err);
+}
+
 int main(void)
 {
     if (CU_initialize_registry() != CUE_SUCCESS)
@@ -354,6 +370,7 @@ int main(void)
     CU_add_test(s, "GEMM: Float32 with a run-time beta", test_gemm_float32);
     CU_add_test(s, "maps with broadcasting and each reduction", test_maps_and_reductions);
     CU_add_test(s, "program kernels compile for gfx90a, gfx942, gfx1100", test_device_compile);
+    CU_add_test(s, "HIP backend without a device", test_hip_no_device);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     unsigned failures = CU_get_number_of_failures();
