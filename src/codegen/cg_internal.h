@@ -157,4 +157,7 @@ LLVMTypeRef cg_host_ctx_type(CgCtx *c);
 LLVMValueRef cg_val(CgCtx *c, FxInst *i);
 void cg_emit_body(CgCtx *c, FxBlock *b);
 
+/* cg_data.c: the module's exported constant byte strings (launch plans). */
+void cg_emit_data(CgCtx *c);
+
 #endif

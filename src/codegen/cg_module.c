@@ -380,6 +380,7 @@ CgModule *cg_build(FxModule *m, const CgOptions *o)
         if (c->host && cf->f->kind == FXF_KERNEL)
             cg_host_entry_points(c, cf);
     }
+    cg_emit_data(c);
     bool ok = c->errors == 0 && link_helpers(c, triple);
     if (ok && cm->backend_error) {
         diag_error(no_loc, "internal compiler error: %s", cm->backend_error);

@@ -510,15 +510,16 @@ static void find_entry(Run *r, FxCompilation *c, const char *entry)
 }
 
 /* A kernel runs over --grid/--block; a program runs its launch plan, read
- * back from its text form exactly as it travels in an artifact. */
+ * back from the JIT'd module exactly as it travels in an artifact. */
 static int launch(Run *r, RtHostModule *hm, void **argv, char **err)
 {
     if (r->kernel)
         return rt_host_launch(hm, r->kernel->name, r->grid, r->block, argv, err);
-    char *text = plan_to_text(r->comp.arena, r->plan);
-    RtPlan *plan = rt_plan_parse(text, err);
+    char *text = rt_host_plan(hm, r->entry, err);
+    RtPlan *plan = text ? rt_plan_parse(text, err) : NULL;
     int rc = plan ? rt_program_run(hm, plan, argv, err) : -1;
     rt_plan_free(plan);
+    free(text);
     return rc;
 }
 

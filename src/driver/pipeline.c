@@ -55,6 +55,15 @@ bool pipe_lower(FxCompilation *c)
     /* Programs become kernels plus a launch plan once the passes that
      * rewrite program graphs have run. */
     c->plans = plan_lower_programs(c->module);
+    for (int i = 0; i < c->plans.len; i++) {
+        /* The plan travels inside the artifact as __fxplan_<program>. */
+        FxPlan *p = c->plans.items[i];
+        FxData *d = arena_alloc(c->arena, sizeof *d);
+        d->name = arena_printf(c->arena, "__fxplan_%s", p->program);
+        d->bytes = plan_to_text(c->arena, p);
+        d->len = strlen(d->bytes);
+        ptrvec_push(c->arena, &c->module->data, d);
+    }
     return diag_error_count() == errors;
 }
 

@@ -191,11 +191,19 @@ typedef struct FxProgram {
     Loc loc;
 } FxProgram;
 
+/* A constant byte string exported by the artifact (launch plans travel this way). */
+typedef struct FxData {
+    const char *name;
+    const char *bytes;
+    size_t len;             /* a NUL is stored after the bytes as well */
+} FxData;
+
 typedef struct FxModule {
     Arena *arena;
     const char *source_name;
     PtrVec funcs;           /* FxFunc*: fns first (callees before callers), then kernels */
     PtrVec programs;        /* FxProgram* */
+    PtrVec data;            /* FxData*: exported constant globals */
 } FxModule;
 
 FxModule *fxir_module_new(Arena *arena, const char *source_name);

@@ -19,4 +19,11 @@ int rt_plan_nargs(const RtPlan *p);
  * plan's transient buffers are allocated here and freed afterwards. */
 int rt_program_run(RtHostModule *m, const RtPlan *p, void **args, char **err);
 
+/* The launch plan of `program` as it travels inside an artifact: the
+ * exported constant __fxplan_<program>. From a JIT'd host module: */
+char *rt_host_plan(RtHostModule *m, const char *program, char **err);
+/* From the bytes of a code object (.hsaco) or any ELF64 object fxcc wrote,
+ * without a device. Both return a malloc'd string, or NULL and *err. */
+char *rt_artifact_plan(const void *image, size_t size, const char *program, char **err);
+
 #endif

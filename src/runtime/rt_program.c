@@ -3,6 +3,8 @@
  * symbolic dims, in order. */
 
 #include "runtime/fxrt_program.h"
+#include <elf.h>
+#include "runtime/rt_internal.h"
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -267,4 +269,69 @@ out:
     free(buffers);
     free(all);
     return rc;
+}
+
+/* ---- plans inside artifacts ---- */
+
+char *rt_host_plan(RtHostModule *m, const char *program, char **err)
+{
+    char *name = fmt_err("__fxplan_%s", program);
+    LLVMOrcExecutorAddress addr = 0;
+    LLVMErrorRef e = LLVMOrcLLJITLookup(m->jit, &addr, name);
+    if (e) {
+        char *msg = LLVMGetErrorMessage(e);
+        *err = fmt_err("the module has no launch plan for '%s' (%s)", program, msg);
+        LLVMDisposeErrorMessage(msg);
+        free(name);
+        return NULL;
+    }
+    free(name);
+    return strdup((const char *)(uintptr_t)addr);
+}
+
+/* Look `name` up in one ELF symbol table section; returns its bytes. */
+static char *elf_symbol_bytes(const unsigned char *img, size_t size, const Elf64_Shdr *sh, int n,
+                              const Elf64_Shdr *symtab, const char *name)
+{
+    if (symtab->sh_link >= (unsigned)n || symtab->sh_offset + symtab->sh_size > size)
+        return NULL;
+    const Elf64_Shdr *strtab = &sh[symtab->sh_link];
+    const Elf64_Sym *syms = (const Elf64_Sym *)(img + symtab->sh_offset);
+    size_t count = symtab->sh_size / sizeof(Elf64_Sym);
+    for (size_t i = 0; i < count; i++) {
+        if (syms[i].st_name >= strtab->sh_size || strtab->sh_offset + strtab->sh_size > size)
+            continue;
+        const char *sname = (const char *)img + strtab->sh_offset + syms[i].st_name;
+        if (strcmp(sname, name) != 0 || syms[i].st_shndx == SHN_UNDEF || syms[i].st_shndx >= n)
+            continue;
+        const Elf64_Shdr *sec = &sh[syms[i].st_shndx];
+        uint64_t off = sec->sh_offset + (syms[i].st_value - sec->sh_addr);
+        if (off + syms[i].st_size > size)
+            return NULL;
+        char *text = calloc(1, syms[i].st_size + 1);
+        memcpy(text, img + off, syms[i].st_size);
+        return text;
+    }
+    return NULL;
+}
+
+char *rt_artifact_plan(const void *image, size_t size, const char *program, char **err)
+{
+    const unsigned char *img = image;
+    const Elf64_Ehdr *eh = image;
+    if (size < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh->e_shoff + (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr) > size) {
+        *err = fmt_err("not an ELF64 code object");
+        return NULL;
+    }
+    const Elf64_Shdr *sh = (const Elf64_Shdr *)(img + eh->e_shoff);
+    char *name = fmt_err("__fxplan_%s", program);
+    char *text = NULL;
+    for (int i = 0; i < eh->e_shnum && !text; i++)
+        if (sh[i].sh_type == SHT_SYMTAB || sh[i].sh_type == SHT_DYNSYM)
+            text = elf_symbol_bytes(img, size, sh, eh->e_shnum, &sh[i], name);
+    if (!text)
+        *err = fmt_err("the code object has no launch plan for '%s'", program);
+    free(name);
+    return text;
 }

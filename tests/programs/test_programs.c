@@ -345,6 +345,54 @@ static void test_device_compile(void)
     }
 }
 
+/* The plan travels inside the code object: read it back without a device. */
+static void test_plan_in_artifact(void)
+{
+    const char *src = "program p(A: Tensor[Float32, M, K], B: Tensor[Float32, K, N], C: Tensor[Float32, M, N],\n"
+                      "          M: Int32, N: Int32, K: Int32) {\n    let T = A @ B\n    C = fx.max(T, 0.0)\n}\n";
+    Prog p;
+    memset(&p, 0, sizeof p);
+    snprintf(p.path, sizeof p.path, "/tmp/fxcc-prog-art-%d.fx", (int)getpid());
+    FILE *f = fopen(p.path, "w");
+    fputs(src, f);
+    fclose(f);
+    opt_defaults(&p.o);
+    p.o.input = p.path;
+    pipe_init(&p.c, &p.o);
+    CU_ASSERT_FATAL(pipe_parse(&p.c) && pipe_lower(&p.c));
+    remove(p.path);
+    const char *want = plan_to_text(p.c.arena, p.c.plans.items[0]);
+    CgModule *m = pipe_codegen(&p.c, false);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    char out[128];
+    snprintf(out, sizeof out, "/tmp/fxcc-prog-art-%d.hsaco", (int)getpid());
+    CU_ASSERT_FATAL(cg_write(m, CG_OUT_HSACO, out));
+    cg_free(m);
+    FILE *h = fopen(out, "rb");
+    fseek(h, 0, SEEK_END);
+    long n = ftell(h);
+    fseek(h, 0, SEEK_SET);
+    char *img = malloc((size_t)n);
+    CU_ASSERT(fread(img, 1, (size_t)n, h) == (size_t)n);
+    fclose(h);
+    remove(out);
+    char *err = NULL;
+    char *text = rt_artifact_plan(img, (size_t)n, "p", &err);
+    CU_ASSERT_PTR_NOT_NULL(text);
+    CU_ASSERT(text && strcmp(text, want) == 0);
+    RtPlan *plan = text ? rt_plan_parse(text, &err) : NULL;
+    CU_ASSERT_PTR_NOT_NULL(plan);
+    CU_ASSERT(plan && rt_plan_nargs(plan) == 6 && strcmp(rt_plan_program(plan), "p") == 0);
+    CU_ASSERT_PTR_NULL(rt_artifact_plan(img, (size_t)n, "nope", &err));
+    free(err);
+    CU_ASSERT_PTR_NULL(rt_artifact_plan("not an elf", 10, "p", &err));
+    free(err);
+    rt_plan_free(plan);
+    free(text);
+    free(img);
+    pipe_free(&p.c);
+}
+
 /* Without an AMD GPU (or without the HIP runtime) the HIP backend says so. */
 static void test_hip_no_device(void)
 {
@@ -370,6 +418,7 @@ int main(void)
     CU_add_test(s, "GEMM: Float32 with a run-time beta", test_gemm_float32);
     CU_add_test(s, "maps with broadcasting and each reduction", test_maps_and_reductions);
     CU_add_test(s, "program kernels compile for gfx90a, gfx942, gfx1100", test_device_compile);
+    CU_add_test(s, "the plan travels inside the .hsaco", test_plan_in_artifact);
     CU_add_test(s, "HIP backend without a device", test_hip_no_device);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
