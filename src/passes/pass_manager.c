@@ -16,10 +16,17 @@ static void run_fp_contraction(FxModule *m, const PassOptions *o)
     pass_unfuse_where_preferred(m, o);
 }
 
+static void run_map_fusion(FxModule *m, const PassOptions *o)
+{
+    (void)o;
+    pass_fuse_maps(m);
+}
+
 /* "sema" is not a pass: it names the FXIR exactly as lowering produced it. */
 static const Pass pipeline[] = {
     { "sema", NULL },
     { "fp-contraction", run_fp_contraction },
+    { "map-fusion", run_map_fusion },
 };
 enum { NUM_PASSES = sizeof pipeline / sizeof pipeline[0] };
 
@@ -33,7 +40,7 @@ bool pass_name_known(const char *name)
 
 const char *pass_names(void)
 {
-    return "sema, fp-contraction";
+    return "sema, fp-contraction, map-fusion";
 }
 
 bool pass_run_pipeline(FxModule *m, const PassOptions *o)

@@ -40,4 +40,7 @@ int pass_unfuse_all(FxModule *m);
 /* Unfuse every fma for which the target hook asks; returns the count. */
 int pass_unfuse_where_preferred(FxModule *m, const PassOptions *o);
 
+/* map-fusion: adjacent Map nodes of programs fuse (fuse_maps.c); returns the count. */
+int pass_fuse_maps(FxModule *m);
+
 #endif

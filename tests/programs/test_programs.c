@@ -345,6 +345,36 @@ static void test_device_compile(void)
     }
 }
 
+/* Adjacent maps fuse: a transient read by one later map is never stored. */
+static void test_map_fusion(void)
+{
+    const char *src = "program f(X: Tensor[Float32, 64], b: Tensor[Float32, 64], Y: Tensor[Float32, 64],\n"
+                      "          r: Tensor[Float32, 1]) {\n"
+                      "    let T = X * 2.0\n    let U = T + b\n    Y = fx.max(U, 0.0)\n"
+                      "    r = fx.reduce_sum(Y, axis=0)\n}\n";
+    Prog p;
+    CU_ASSERT_FATAL(prog_open(&p, src, "f"));
+    FxPlan *plan = p.c.plans.items[0];
+    CU_ASSERT_EQUAL(plan->nsteps, 2);        /* one fused map, one reduction */
+    CU_ASSERT_EQUAL(plan->ntransients, 0);   /* T and U never reach memory */
+    float X[64], b[64], Y[64], r[1];
+    for (int i = 0; i < 64; i++) {
+        X[i] = (float)(i % 9) - 4;
+        b[i] = (float)(i % 5) - 2;
+    }
+    void *px = X, *pb = b, *py = Y, *pr = r;
+    void *args[] = { &px, &pb, &py, &pr };
+    CU_ASSERT_FATAL(prog_run(&p, args));
+    float sum = 0;
+    for (int i = 0; i < 64; i++) {
+        float want = fmaxf(X[i] * 2.0f + b[i], 0.0f);
+        CU_ASSERT(Y[i] == want);
+        sum += want;
+    }
+    CU_ASSERT(r[0] == sum);
+    prog_close(&p);
+}
+
 /* The plan travels inside the code object: read it back without a device. */
 static void test_plan_in_artifact(void)
 {
@@ -418,6 +448,7 @@ int main(void)
     CU_add_test(s, "GEMM: Float32 with a run-time beta", test_gemm_float32);
     CU_add_test(s, "maps with broadcasting and each reduction", test_maps_and_reductions);
     CU_add_test(s, "program kernels compile for gfx90a, gfx942, gfx1100", test_device_compile);
+    CU_add_test(s, "adjacent maps fuse", test_map_fusion);
     CU_add_test(s, "the plan travels inside the .hsaco", test_plan_in_artifact);
     CU_add_test(s, "HIP backend without a device", test_hip_no_device);
     CU_basic_set_mode(CU_BRM_VERBOSE);
