@@ -347,10 +347,7 @@ static bool reduce_statement(ProgCtx *p, Target *t, AstNode *call, FxReduceKind 
         return false;
     }
     Ctx g;
-    memset(&g, 0, sizeof g);
-    g.sema = p->sema;
-    g.arena = p->arena;
-    g.scope = &p->sema->globals;
+    sema_global_ctx(p->sema, &g);
     int64_t ax;
     if (!sema_static_int(&g, axis, "the reduction axis", &ax))
         return false;
@@ -498,10 +495,7 @@ static bool scalar_arg(ProgCtx *p, AstNode *e, FxScalarArg *out)
         return true;
     }
     Ctx g;
-    memset(&g, 0, sizeof g);
-    g.sema = p->sema;
-    g.arena = p->arena;
-    g.scope = &p->sema->globals;
+    sema_global_ctx(p->sema, &g);
     Val *v = sema_expr_static(&g, e, "alpha and beta");
     if (!v)
         return false;
@@ -597,10 +591,7 @@ static bool statement(ProgCtx *p, AstNode *s)
         value = s->b;
     } else if (s->kind == AST_STATIC_ASSERT) {
         Ctx g;
-        memset(&g, 0, sizeof g);
-        g.sema = p->sema;
-        g.arena = p->arena;
-        g.scope = &p->sema->globals;
+        sema_global_ctx(p->sema, &g);
         sema_check_static_assert(&g, s);
         return true;
     } else {
@@ -631,10 +622,7 @@ static bool program_params(ProgCtx *p)
 {
     AstNode *d = p->decl;
     Ctx g;
-    memset(&g, 0, sizeof g);
-    g.sema = p->sema;
-    g.arena = p->arena;
-    g.scope = &p->sema->globals;
+    sema_global_ctx(p->sema, &g);
     FxProgram *prog = p->prog;
     bool ok = true;
     for (int i = 0; i < d->list.len; i++) {

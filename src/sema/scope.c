@@ -98,13 +98,19 @@ void sema_init_builtins(Sema *s)
 
 /* ---- the global context ---- */
 
-static void global_ctx(Sema *s, Ctx *c)
+/* Outside kernels (consts, static_assert items, types, --eval), run-time
+ * values such as vectors can still be built: they go to a scratch block that
+ * is never emitted, and kernel-only builtins are refused. */
+void sema_global_ctx(Sema *s, Ctx *c)
 {
     memset(c, 0, sizeof *c);
     c->sema = s;
     c->arena = s->arena;
     c->scope = &s->globals;
     c->fmf = s->opts->fastmath;
+    c->fn = &s->scratch_fn;
+    c->block = &s->scratch;
+    s->scratch_fn.is_eval = true;
 }
 
 Sema *sema_new(Arena *arena, const SemaOptions *opts)
@@ -138,7 +144,7 @@ Val *sema_const_value(Ctx *c, Binding *b, Loc use)
     }
     b->evaluating = true;
     Ctx g;
-    global_ctx(c->sema, &g);
+    sema_global_ctx(c->sema, &g);
     AstNode *d = b->decl;
     Val *v = sema_expr_static(&g, d->b, "a const initializer");
     if (v && d->a) {
@@ -322,7 +328,7 @@ FxModule *sema_lower(Sema *s)
         apply_defines(s);
     }
     Ctx g;
-    global_ctx(s, &g);
+    sema_global_ctx(s, &g);
     for (int i = 0; i < s->items.len; i++) {
         AstNode *item = s->items.items[i];
         if (item->kind == AST_STATIC_ASSERT)
@@ -353,12 +359,7 @@ static Val *eval_in_scratch(Sema *s, AstNode *expr)
             return NULL;
     }
     Ctx c;
-    global_ctx(s, &c);
-    FnCtx fn = { 0 };
-    fn.is_eval = true;
-    FxBlock scratch = { 0 };
-    c.fn = &fn;
-    c.block = &scratch;
+    sema_global_ctx(s, &c);
     return sema_expr(&c, expr);
 }
 

@@ -69,9 +69,12 @@ struct Sema {
     PtrVec items;           /* AstNode* of every item, all files */
     PtrVec kernels;         /* Binding* of kernels in source order */
     bool defines_applied;
+    FxBlock scratch;        /* where run-time values built outside kernels go */
+    FnCtx scratch_fn;
 };
 
 /* scope.c */
+void sema_global_ctx(Sema *s, Ctx *c);
 Binding *sema_lookup(Ctx *c, const char *name);
 Binding *sema_lookup_local(Ctx *c, const char *name);
 Binding *sema_bind(Ctx *c, const char *name, BindingKind kind, AstNode *decl);

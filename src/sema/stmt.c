@@ -741,7 +741,7 @@ static void function_ctx(Sema *s, Ctx *c, FnCtx *fc, FxFunc *f, bool kernel)
     fc->is_kernel = kernel;
     fc->ret = f ? f->ret : VOID_TYPE;
     c->fn = fc;
-    c->block = f ? &f->body : NULL;
+    c->block = f ? &f->body : &s->scratch;   /* before the function exists: types only */
 }
 
 /* Keep the module's functions in dependency order: a fn is listed after
