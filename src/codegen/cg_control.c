@@ -96,12 +96,20 @@ static LLVMValueRef cg_call(CgCtx *c, FxInst *i)
         cg_error(c, i->loc, "internal compiler error: call to an unknown function");
         return NULL;
     }
-    int n = i->nops + (c->host ? 1 : 0);
+    int n = i->nops + cf->nhidden + (c->host ? 1 : 0);
     LLVMValueRef *args = arena_alloc(c->fm->arena, sizeof(LLVMValueRef) * (size_t)(n + 1));
     for (int k = 0; k < i->nops; k++)
         args[k] = cg_val(c, i->ops[k]);
+    /* host: where each Ptr argument came from, for the callee's bounds checks */
+    int h = i->nops;
+    for (int k = 0; k < i->nops && h < i->nops + cf->nhidden; k++) {
+        if (i->ops[k]->type->kind != TY_PTR)
+            continue;
+        LLVMValueRef o = cg_ptr_origin(c, i->ops[k]);
+        args[h++] = o ? o : LLVMConstInt(LLVMInt32TypeInContext(c->C), (unsigned long long)-1, 1);
+    }
     if (c->host)
-        args[i->nops] = c->hostctx;
+        args[n - 1] = c->hostctx;
     if ((int)LLVMCountParamTypes(cf->fnty) != n) {
         cg_error(c, i->loc, "internal compiler error: '%s' called with %d arguments",
                  cf->f->name, i->nops);
@@ -155,6 +163,7 @@ static void cg_inst(CgCtx *c, FxInst *i)
         after_terminator(c);
         break;
     case FX_CALL: v = cg_call(c, i); break;
+    case FX_MFMA: v = cg_mfma(c, i); break;
     default:
         cg_error(c, i->loc, "internal compiler error: opcode %d", (int)i->op);
         break;

@@ -35,6 +35,7 @@ typedef struct CgFunc {
     bool uses_barrier;      /* directly or through calls */
     int64_t shared_own;     /* host: bytes of this function's own shared arrays */
     int64_t shared_base;    /* host: offset of its first shared array in ctx->shared */
+    int nhidden;            /* host fns: trailing i32 origins, one per Ptr parameter */
 } CgFunc;
 
 struct CgModule {
@@ -76,8 +77,16 @@ typedef struct CgCtx {
     LLVMBasicBlockRef entry; /* holds the allocas only; branches to the body */
     LLVMValueRef *params;    /* register-form parameter values */
     LLVMValueRef hostctx;    /* host: the FxHostCtx* argument */
+    LLVMValueRef *origins;   /* host: per Ptr parameter, the kernel parameter index it came from (i32) */
     CgMap values;            /* FxInst* -> LLVMValueRef */
     CgLoop *loop;
+
+    /* AMD's device math library (cg_devlib.c) */
+    int devlib_state;        /* 0: not looked for yet */
+    const char *devlib_dir;  /* where ocml.bc is, or NULL */
+    const char *devlib_searched;
+    const char *devlib_isa;  /* its oclc_isa_version file for this processor, or NULL */
+    bool devlib_used;
 } CgCtx;
 
 /* ---- cg_module.c ---- */
@@ -112,6 +121,7 @@ LLVMValueRef cg_intrinsic(CgCtx *c, const char *name, LLVMTypeRef *over, int nov
                           LLVMValueRef *args, int nargs);
 LLVMValueRef cg_fmf(LLVMValueRef v, unsigned fmf);
 LLVMValueRef cg_index64(CgCtx *c, LLVMValueRef idx, ScalarId s);
+LLVMValueRef cg_cstring(CgCtx *c, const char *s);   /* a private constant C string */
 
 /* ---- cg_expr.c ---- */
 LLVMValueRef cg_binop(CgCtx *c, FxInst *i);
@@ -133,13 +143,23 @@ LLVMValueRef cg_f64_to_f32_odd(CgCtx *c, LLVMValueRef v);
 LLVMValueRef cg_math(CgCtx *c, FxInst *i);
 LLVMValueRef cg_fpow(CgCtx *c, FxInst *i, LLVMValueRef a, LLVMValueRef b);
 LLVMValueRef cg_fmod_py(CgCtx *c, LLVMValueRef a, LLVMValueRef b, unsigned fmf);
-bool cg_check_f64_math(CgCtx *c, FxInst *i, ScalarId s, const char *what);
+
+/* ---- cg_devlib.c ---- */
+/* A call of ocml's `fname` (e.g. "__ocml_exp_f64"), lane by lane for vectors;
+ * a located error naming `what` ("fx.exp", "'**'") when the library is
+ * missing or does not cover the processor. */
+LLVMValueRef cg_devlib_call(CgCtx *c, FxInst *i, const char *what, const char *fname,
+                            LLVMValueRef *args, int nargs);
+/* Links what cg_devlib_call() used (at the end of cg_build). */
+bool cg_devlib_link(CgCtx *c);
 
 /* ---- cg_memory.c ---- */
 LLVMValueRef cg_alloca(CgCtx *c, FxInst *i);
 LLVMValueRef cg_load(CgCtx *c, FxInst *i);
 void cg_store(CgCtx *c, FxInst *i);
 LLVMValueRef cg_atomic(CgCtx *c, FxInst *i);
+/* host: the kernel parameter index (i32) a Ptr value came from, or NULL */
+LLVMValueRef cg_ptr_origin(CgCtx *c, FxInst *v);
 void cg_barrier(CgCtx *c, FxInst *i);
 /* Host: lays out every shared array (fns first, then each kernel's own). */
 void cg_layout_shared(CgCtx *c);
@@ -156,6 +176,9 @@ LLVMTypeRef cg_host_ctx_type(CgCtx *c);
 /* ---- cg_control.c ---- */
 LLVMValueRef cg_val(CgCtx *c, FxInst *i);
 void cg_emit_body(CgCtx *c, FxBlock *b);
+
+/* cg_matrix.c: FX_MFMA, the CDNA matrix instructions. */
+LLVMValueRef cg_mfma(CgCtx *c, FxInst *i);
 
 /* cg_data.c: the module's exported constant byte strings (launch plans). */
 void cg_emit_data(CgCtx *c);

@@ -54,7 +54,7 @@ bool pipe_lower(FxCompilation *c)
     pass_run_pipeline(c->module, &po);
     /* Programs become kernels plus a launch plan once the passes that
      * rewrite program graphs have run. */
-    c->plans = plan_lower_programs(c->module);
+    c->plans = plan_lower_programs(c->module, o->arch, o->host);
     for (int i = 0; i < c->plans.len; i++) {
         /* The plan travels inside the artifact as __fxplan_<program>. */
         FxPlan *p = c->plans.items[i];

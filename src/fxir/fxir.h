@@ -53,6 +53,8 @@ typedef enum {
     FX_CONTINUE,
     FX_RETURN,     /* [ops[0]] */
     FX_CALL,       /* callee, ops = arguments */
+    FX_MFMA,       /* sub: FxMfma; ops[0] a, ops[1] b (this lane's scalars), ops[2] accumulator (x4 vector);
+                      one wave-wide matrix multiply-accumulate on CDNA (gfx90a, gfx94x); device only */
     FX_OPCODE_COUNT
 } FxOpcode;
 
@@ -76,6 +78,9 @@ typedef enum {
 typedef enum { FXMM_MAX, FXMM_MIN, FXMM_MAXNUM, FXMM_MINNUM } FxMinMax;
 typedef enum { FXS_THREAD_IDX, FXS_BLOCK_IDX, FXS_BLOCK_DIM, FXS_GRID_DIM, FXS_LANE_ID } FxSpecial;
 typedef enum { FXA_ADD, FXA_MAX, FXA_MIN, FXA_CAS } FxAtomic;
+/* 16x16x4 blocks: lane l supplies A[l % 16][l / 16] and B[l / 16][l % 16] and
+ * holds D[4 * (l / 16) + i][l % 16] in accumulator lane i. */
+typedef enum { FXMFMA_F64_16X16X4, FXMFMA_F32_16X16X4 } FxMfma;
 typedef enum { FXSPACE_PRIVATE, FXSPACE_SHARED } FxSpace;
 
 /* Fast-math flag bits; the values are LLVM's LLVMFastMathFlags bits. */

@@ -27,7 +27,7 @@ static const char *const opcode_names[FX_OPCODE_COUNT] = {
     [FX_SPECIAL] = "special", [FX_ALLOCA] = "alloca", [FX_LOAD] = "load", [FX_STORE] = "store",
     [FX_ATOMIC] = "atomic", [FX_BARRIER] = "barrier", [FX_SPLAT] = "splat",
     [FX_EXTRACT] = "extract", [FX_INSERT] = "insert", [FX_IF] = "if", [FX_LOOP] = "loop",
-    [FX_BREAK] = "break", [FX_CONTINUE] = "continue", [FX_RETURN] = "return", [FX_CALL] = "call",
+    [FX_BREAK] = "break", [FX_CONTINUE] = "continue", [FX_RETURN] = "return", [FX_CALL] = "call", [FX_MFMA] = "mfma",
 };
 
 const char *fxir_opcode_name(FxOpcode op)

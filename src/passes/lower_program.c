@@ -375,6 +375,97 @@ static void stage_tile(KB *k, FxInst *tile, FxInst *ty, FxInst *tx, FxInst *cond
     k->b = save;
 }
 
+/* ---- MatMul on the CDNA matrix cores ----
+ * One wave (64 work-items) per 16x16 tile of C. Each 16-deep slice of A and
+ * B is staged in LDS (every work-item loads 4 elements of each), then four
+ * 16x16x4 MFMA steps accumulate it; lane l ends up holding
+ * C[4 * (l / 16) + i][l % 16] for i = 0..3. */
+
+enum { MFMA_WAVE = 64 };
+
+bool plan_target_has_mfma(const char *arch, bool host)
+{
+    if (host || !arch)
+        return false;
+    return !strcmp(arch, "gfx90a") || !strcmp(arch, "gfx940") || !strcmp(arch, "gfx941") || !strcmp(arch, "gfx942");
+}
+
+static bool use_mfma(const FxNode *n, const char *arch, bool host)
+{
+    bool types = n->in_type == n->acc_type && (n->in_type == SC_FLOAT64 || n->in_type == SC_FLOAT32);
+    bool computes = !(n->alpha.kind == FXS_STATIC && n->alpha.value == 0);
+    return types && computes && plan_target_has_mfma(arch, host);
+}
+
+static void lower_matmul_mfma(KB *k, const FxNode *n)
+{
+    const FxTensor *A = n->ins[0], *B = n->ins[1];
+    ScalarId es = n->in_type;
+    const Type *et = type_scalar(es), *vt = type_vector(es, 4);
+    FxInst *lane = k_cast(k, k_special(k, FXS_THREAD_IDX, 0), i64());
+    FxInst *sixteen = k_int(k, i64(), TILE);
+    FxInst *r16 = k_bin(k, FXB_MOD, lane, sixteen), *q = k_bin(k, FXB_FLOORDIV, lane, sixteen);
+    FxInst *row0 = k_bin(k, FXB_MUL, k_cast(k, k_special(k, FXS_BLOCK_IDX, 1), i64()), sixteen);
+    FxInst *col0 = k_bin(k, FXB_MUL, k_cast(k, k_special(k, FXS_BLOCK_IDX, 0), i64()), sixteen);
+    FxInst *M = op_dim(k, A, n->trans_a, 0), *K = op_dim(k, A, n->trans_a, 1), *N = op_dim(k, B, n->trans_b, 1);
+    int64_t tdims[2] = { TILE, TILE };
+    FxInst *As = k_alloca(k, type_array(k->a, et, 2, tdims), FXSPACE_SHARED, "As");
+    FxInst *Bs = k_alloca(k, type_array(k->a, et, 2, tdims), FXSPACE_SHARED, "Bs");
+    FxInst *acc = k_alloca(k, vt, FXSPACE_PRIVATE, "acc");
+    k_store(k, acc, k_emit(k, FX_SPLAT, 0, vt, 1, k_number(k, es, 0), NULL, NULL), 0, NULL);
+    FxInst *k0 = k_alloca(k, i64(), FXSPACE_PRIVATE, "k0");
+    k_store(k, k0, k_int(k, i64(), 0), 0, NULL);
+    FxInst *loop = fxir_emit_loop(k->a, k->b, k->loc);
+    FxBlock *outer = k->b;
+    k->b = &loop->blocks[0];
+    loop->ops[0] = k_cmp(k, FXC_LT, k_load(k, k0, i64(), 0, NULL), K);
+    k->b = &loop->blocks[1];
+    FxInst *kb = k_load(k, k0, i64(), 0, NULL);
+    for (int j = 0; j < (TILE * TILE) / MFMA_WAVE; j++) {   /* stage both 16x16 slices */
+        FxInst *e = k_bin(k, FXB_ADD, lane, k_int(k, i64(), (int64_t)j * MFMA_WAVE));
+        FxInst *r = k_bin(k, FXB_FLOORDIV, e, sixteen), *cc = k_bin(k, FXB_MOD, e, sixteen);
+        FxInst *ar = k_bin(k, FXB_ADD, row0, r), *ak = k_bin(k, FXB_ADD, kb, cc);
+        stage_tile(k, As, r, cc, k_and(k, k_cmp(k, FXC_LT, ar, M), k_cmp(k, FXC_LT, ak, K)), A, n->trans_a, ar, ak);
+        FxInst *bk = k_bin(k, FXB_ADD, kb, r), *bc = k_bin(k, FXB_ADD, col0, cc);
+        stage_tile(k, Bs, r, cc, k_and(k, k_cmp(k, FXC_LT, bk, K), k_cmp(k, FXC_LT, bc, N)), B, !n->trans_b, bc, bk);
+    }
+    k_emit(k, FX_BARRIER, 0, type_simple(TY_VOID), 0, NULL, NULL, NULL);
+    for (int s = 0; s < TILE / 4; s++) {
+        FxInst *kk = k_bin(k, FXB_ADD, k_int(k, i64(), 4 * s), q);
+        FxInst *a = k_load(k, As, et, 2, (FxInst *[]){ r16, kk });
+        FxInst *b = k_load(k, Bs, et, 2, (FxInst *[]){ kk, r16 });
+        FxInst *d = k_emit(k, FX_MFMA, es == SC_FLOAT64 ? FXMFMA_F64_16X16X4 : FXMFMA_F32_16X16X4, vt, 3, a, b,
+                           k_load(k, acc, vt, 0, NULL));
+        k_store(k, acc, d, 0, NULL);
+    }
+    k_emit(k, FX_BARRIER, 0, type_simple(TY_VOID), 0, NULL, NULL, NULL);
+    k->b = &loop->blocks[2];
+    k_store(k, k0, k_bin(k, FXB_ADD, k_load(k, k0, i64(), 0, NULL), sixteen), 0, NULL);
+    k->b = outer;
+    FxInst *col = k_bin(k, FXB_ADD, col0, r16);
+    FxInst *d = k_load(k, acc, vt, 0, NULL);
+    for (int i = 0; i < 4; i++) {
+        FxInst *row = k_bin(k, FXB_ADD, row0, k_bin(k, FXB_ADD, k_bin(k, FXB_MUL, q, k_int(k, i64(), 4)),
+                                                     k_int(k, i64(), i)));
+        FxInst *inside = fxir_emit_if(k->a, k->b, k_and(k, k_cmp(k, FXC_LT, row, M), k_cmp(k, FXC_LT, col, N)),
+                                      k->loc);
+        FxBlock *save = k->b;
+        k->b = &inside->blocks[0];
+        FxInst *idx[2] = { row, col };
+        FxInst *r = k_emit(k, FX_EXTRACT, 0, et, 2, d, k_int(k, i32(), i), NULL);
+        if (!(n->alpha.kind == FXS_STATIC && n->alpha.value == 1))
+            r = k_bin(k, FXB_MUL, scalar_value(k, n->alpha, n->acc_type), r);
+        if (n->beta.kind != FXS_NONE) {
+            FxInst *cv = k_cast(k, k_load(k, tensor_ptr(k, n->out), n->out->type->elem, 1,
+                                          (FxInst *[]){ offset_of(k, n->out, idx) }), et);
+            r = k_bin(k, FXB_ADD, r, k_bin(k, FXB_MUL, scalar_value(k, n->beta, n->acc_type), cv));
+        }
+        k_store(k, tensor_ptr(k, n->out), k_cast(k, r, n->out->type->elem), 1,
+                (FxInst *[]){ offset_of(k, n->out, idx) });
+        k->b = save;
+    }
+}
+
 static void lower_matmul(KB *k, const FxNode *n)
 {
     const FxTensor *A = n->ins[0], *B = n->ins[1];
@@ -435,7 +526,7 @@ static void lower_matmul(KB *k, const FxNode *n)
 
 /* ---- driving ---- */
 
-static FxPlan *lower_program(FxModule *m, FxProgram *p)
+static FxPlan *lower_program(FxModule *m, FxProgram *p, const char *arch, bool host)
 {
     FxPlan *plan = arena_alloc(m->arena, sizeof *plan);
     plan->program = p->name;
@@ -457,7 +548,9 @@ static FxPlan *lower_program(FxModule *m, FxProgram *p)
         FxNode *n = p->nodes.items[i];
         PlanStep *st = &plan->steps[i];
         KB k;
-        int bounds = n->kind == FXN_MAP ? MAP_BLOCK : n->kind == FXN_REDUCE ? REDUCE_BLOCK : TILE * TILE;
+        bool mfma = n->kind == FXN_MATMUL && use_mfma(n, arch, host);
+        int bounds = n->kind == FXN_MAP ? MAP_BLOCK : n->kind == FXN_REDUCE ? REDUCE_BLOCK
+                   : mfma ? MFMA_WAVE : TILE * TILE;
         FxFunc *f = new_kernel(m, &k, p, nt, trans, i, bounds);
         k.loc = n->loc;
         st->kernel = f->name;
@@ -475,21 +568,25 @@ static FxPlan *lower_program(FxModule *m, FxProgram *p)
             st->block[0] = REDUCE_BLOCK;
             break;
         case FXN_MATMUL:
-            lower_matmul(&k, n);
+            if (mfma)
+                lower_matmul_mfma(&k, n);
+            else
+                lower_matmul(&k, n);
             st->grid[0] = extent_dim(n->out, 1, TILE);
             st->grid[1] = extent_dim(n->out, 0, TILE);
-            st->block[0] = st->block[1] = TILE;
+            st->block[0] = mfma ? MFMA_WAVE : TILE;
+            st->block[1] = mfma ? 1 : TILE;
             break;
         }
     }
     return plan;
 }
 
-PtrVec plan_lower_programs(FxModule *m)
+PtrVec plan_lower_programs(FxModule *m, const char *arch, bool host)
 {
     PtrVec plans = { 0 };
     for (int i = 0; i < m->programs.len; i++)
-        ptrvec_push(m->arena, &plans, lower_program(m, m->programs.items[i]));
+        ptrvec_push(m->arena, &plans, lower_program(m, m->programs.items[i], arch, host));
     return plans;
 }
 

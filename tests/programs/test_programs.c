@@ -345,6 +345,67 @@ static void test_device_compile(void)
     }
 }
 
+/* Assembly of a program for one processor. */
+static char *program_asm(const char *src, const char *arch)
+{
+    Prog p;
+    memset(&p, 0, sizeof p);
+    snprintf(p.path, sizeof p.path, "/tmp/fxcc-prog-isa-%d.fx", (int)getpid());
+    FILE *f = fopen(p.path, "w");
+    fputs(src, f);
+    fclose(f);
+    opt_defaults(&p.o);
+    p.o.input = p.path;
+    p.o.arch = arch;
+    pipe_init(&p.c, &p.o);
+    bool ok = pipe_parse(&p.c) && pipe_lower(&p.c);
+    remove(p.path);
+    char *text = NULL;
+    CgModule *m = ok ? pipe_codegen(&p.c, false) : NULL;
+    if (m) {
+        char out[128];
+        snprintf(out, sizeof out, "/tmp/fxcc-prog-isa-%d.s", (int)getpid());
+        if (cg_write(m, CG_OUT_ASM, out)) {
+            FILE *g = fopen(out, "r");
+            fseek(g, 0, SEEK_END);
+            long n = ftell(g);
+            fseek(g, 0, SEEK_SET);
+            text = calloc(1, (size_t)n + 1);
+            if (fread(text, 1, (size_t)n, g) != (size_t)n)
+                text[0] = 0;
+            fclose(g);
+        }
+        remove(out);
+        cg_free(m);
+    }
+    pipe_free(&p.c);
+    return text ? text : calloc(1, 1);
+}
+
+/* The f64 and f32 GEMMs use the matrix cores on gfx90a/gfx942 (operands
+ * staged in LDS) and FMA tiles on RDNA. */
+static void test_gemm_isa(void)
+{
+    const char *dgemm = "program dgemm(A: Tensor[Float64, 512, 256], B: Tensor[Float64, 256, 384], "
+                        "C: Tensor[Float64, 512, 384]) {\n    C = A @ B\n}\n";
+    const char *sgemm = "program sgemm(A: Tensor[Float32, M, K], B: Tensor[Float32, K, N], C: Tensor[Float32, M, N], "
+                        "M: Int32, N: Int32, K: Int32) {\n    C = 2.0 * A @ B + 0.5 * C\n}\n";
+    char *s = program_asm(dgemm, "gfx942");
+    CU_ASSERT(strstr(s, "v_mfma_f64_16x16x4") != NULL);
+    /* one wave per workgroup: LLVM drops the barriers, which a single wave does not need */
+    CU_ASSERT(strstr(s, "ds_read") != NULL && strstr(s, "ds_write") != NULL);
+    free(s);
+    s = program_asm(dgemm, "gfx90a");
+    CU_ASSERT(strstr(s, "v_mfma_f64_16x16x4f64") != NULL);
+    free(s);
+    s = program_asm(sgemm, "gfx942");
+    CU_ASSERT(strstr(s, "v_mfma_f32_16x16x4") != NULL);
+    free(s);
+    s = program_asm(dgemm, "gfx1100");
+    CU_ASSERT(strstr(s, "v_mfma") == NULL && strstr(s, "v_fma_f64") != NULL);
+    free(s);
+}
+
 /* Adjacent maps fuse: a transient read by one later map is never stored. */
 static void test_map_fusion(void)
 {
@@ -449,6 +510,7 @@ int main(void)
     CU_add_test(s, "maps with broadcasting and each reduction", test_maps_and_reductions);
     CU_add_test(s, "program kernels compile for gfx90a, gfx942, gfx1100", test_device_compile);
     CU_add_test(s, "adjacent maps fuse", test_map_fusion);
+    CU_add_test(s, "GEMM ISA: MFMA on gfx90a/gfx942, FMA tiles on gfx1100", test_gemm_isa);
     CU_add_test(s, "the plan travels inside the .hsaco", test_plan_in_artifact);
     CU_add_test(s, "HIP backend without a device", test_hip_no_device);
     CU_basic_set_mode(CU_BRM_VERBOSE);
