@@ -81,8 +81,8 @@ void sema_fold_error(Ctx *c, FoldStatus st, Loc loc)
     (void)c;
     switch (st) {
     case FOLD_DIV_ZERO:
-        diag_error(loc, "integer division by zero in a static expression "
-                   "(at run time the result would be 0; guard the divisor)");
+        diag_error(loc, "integer division by zero in a static expression; guard the divisor "
+                   "(at run time x // 0 and x %% 0 give 0, and x / 0 gives inf or nan)");
         break;
     case FOLD_NEG_SHIFT:
         diag_error(loc, "negative shift count in a static expression; shift counts must be >= 0");
