@@ -466,6 +466,12 @@ static void lower_matmul_mfma(KB *k, const FxNode *n)
     }
 }
 
+/* FMA tiles with register blocking: a 16x16 workgroup computes a 32x32 tile
+ * of C, each work-item a 2x2 block (rows ty, ty+16; columns tx, tx+16), so
+ * every value read from LDS feeds two fmas. Each output is still one fma
+ * chain in k order. */
+enum { RB = 2, BIG_TILE = TILE * RB };
+
 static void lower_matmul(KB *k, const FxNode *n)
 {
     const FxTensor *A = n->ins[0], *B = n->ins[1];
@@ -473,16 +479,26 @@ static void lower_matmul(KB *k, const FxNode *n)
     bool compute = !(n->alpha.kind == FXS_STATIC && n->alpha.value == 0);   /* BLAS: alpha 0 skips A @ B */
     FxInst *ty = k_cast(k, k_special(k, FXS_THREAD_IDX, 1), i64());
     FxInst *tx = k_cast(k, k_special(k, FXS_THREAD_IDX, 0), i64());
-    FxInst *tile = k_int(k, i64(), TILE);
-    FxInst *row = k_bin(k, FXB_ADD, k_bin(k, FXB_MUL, k_cast(k, k_special(k, FXS_BLOCK_IDX, 1), i64()), tile), ty);
-    FxInst *col = k_bin(k, FXB_ADD, k_bin(k, FXB_MUL, k_cast(k, k_special(k, FXS_BLOCK_IDX, 0), i64()), tile), tx);
+    FxInst *tile = k_int(k, i64(), TILE), *big = k_int(k, i64(), BIG_TILE);
+    FxInst *row0 = k_bin(k, FXB_MUL, k_cast(k, k_special(k, FXS_BLOCK_IDX, 1), i64()), big);
+    FxInst *col0 = k_bin(k, FXB_MUL, k_cast(k, k_special(k, FXS_BLOCK_IDX, 0), i64()), big);
     FxInst *M = op_dim(k, A, n->trans_a, 0), *K = op_dim(k, A, n->trans_a, 1), *N = op_dim(k, B, n->trans_b, 1);
-    FxInst *acc = k_alloca(k, acc_t, FXSPACE_PRIVATE, "acc");
-    k_store(k, acc, k_number(k, n->acc_type, 0), 0, NULL);
+    FxInst *lr[RB], *lc[RB], *rows[RB], *cols[RB], *acc[RB][RB];
+    for (int i = 0; i < RB; i++) {
+        lr[i] = k_bin(k, FXB_ADD, ty, k_int(k, i64(), (int64_t)i * TILE));   /* row within the tile */
+        lc[i] = k_bin(k, FXB_ADD, tx, k_int(k, i64(), (int64_t)i * TILE));
+        rows[i] = k_bin(k, FXB_ADD, row0, lr[i]);
+        cols[i] = k_bin(k, FXB_ADD, col0, lc[i]);
+    }
+    for (int i = 0; i < RB; i++)
+        for (int j = 0; j < RB; j++) {
+            acc[i][j] = k_alloca(k, acc_t, FXSPACE_PRIVATE, "acc");
+            k_store(k, acc[i][j], k_number(k, n->acc_type, 0), 0, NULL);
+        }
     if (compute) {
-        int64_t tdims[2] = { TILE, TILE };
-        FxInst *As = k_alloca(k, type_array(k->a, in_t, 2, tdims), FXSPACE_SHARED, "As");
-        FxInst *Bs = k_alloca(k, type_array(k->a, in_t, 2, tdims), FXSPACE_SHARED, "Bs");
+        int64_t adims[2] = { BIG_TILE, TILE }, bdims[2] = { TILE, BIG_TILE };
+        FxInst *As = k_alloca(k, type_array(k->a, in_t, 2, adims), FXSPACE_SHARED, "As");
+        FxInst *Bs = k_alloca(k, type_array(k->a, in_t, 2, bdims), FXSPACE_SHARED, "Bs");
         FxInst *k0 = k_alloca(k, i64(), FXSPACE_PRIVATE, "k0");
         k_store(k, k0, k_int(k, i64(), 0), 0, NULL);
         FxInst *loop = fxir_emit_loop(k->a, k->b, k->loc);
@@ -492,36 +508,52 @@ static void lower_matmul(KB *k, const FxNode *n)
         k->b = &loop->blocks[1];
         FxInst *kb = k_load(k, k0, i64(), 0, NULL);
         FxInst *ka = k_bin(k, FXB_ADD, kb, tx), *kbb = k_bin(k, FXB_ADD, kb, ty);
-        stage_tile(k, As, ty, tx, k_and(k, k_cmp(k, FXC_LT, row, M), k_cmp(k, FXC_LT, ka, K)), A, n->trans_a, row, ka);
-        stage_tile(k, Bs, ty, tx, k_and(k, k_cmp(k, FXC_LT, kbb, K), k_cmp(k, FXC_LT, col, N)), B, !n->trans_b ? true : false,
-                   col, kbb);
+        for (int i = 0; i < RB; i++) {
+            stage_tile(k, As, lr[i], tx, k_and(k, k_cmp(k, FXC_LT, rows[i], M), k_cmp(k, FXC_LT, ka, K)), A,
+                       n->trans_a, rows[i], ka);
+            stage_tile(k, Bs, ty, lc[i], k_and(k, k_cmp(k, FXC_LT, kbb, K), k_cmp(k, FXC_LT, cols[i], N)), B,
+                       !n->trans_b, cols[i], kbb);
+        }
         k_emit(k, FX_BARRIER, 0, type_simple(TY_VOID), 0, NULL, NULL, NULL);
-        for (int kk = 0; kk < TILE; kk++) {   /* unrolled inner product over the tile */
-            FxInst *c = k_int(k, i64(), kk);
-            FxInst *a = k_cast(k, k_load(k, As, in_t, 2, (FxInst *[]){ ty, c }), acc_t);
-            FxInst *b = k_cast(k, k_load(k, Bs, in_t, 2, (FxInst *[]){ c, tx }), acc_t);
-            FxInst *prev = k_load(k, acc, acc_t, 0, NULL);
-            FxInst *next = type_is_float(n->acc_type) ? k_emit(k, FX_FMA, 0, acc_t, 3, a, b, prev)
-                                                      : k_bin(k, FXB_ADD, k_bin(k, FXB_MUL, a, b), prev);
-            k_store(k, acc, next, 0, NULL);
+        for (int kk = 0; kk < TILE; kk++) {   /* unrolled inner product over the slice */
+            FxInst *c = k_int(k, i64(), kk), *a[RB], *b[RB];
+            for (int i = 0; i < RB; i++) {
+                a[i] = k_cast(k, k_load(k, As, in_t, 2, (FxInst *[]){ lr[i], c }), acc_t);
+                b[i] = k_cast(k, k_load(k, Bs, in_t, 2, (FxInst *[]){ c, lc[i] }), acc_t);
+            }
+            for (int i = 0; i < RB; i++)
+                for (int j = 0; j < RB; j++) {
+                    FxInst *prev = k_load(k, acc[i][j], acc_t, 0, NULL);
+                    FxInst *next = type_is_float(n->acc_type)
+                                       ? k_emit(k, FX_FMA, 0, acc_t, 3, a[i], b[j], prev)
+                                       : k_bin(k, FXB_ADD, k_bin(k, FXB_MUL, a[i], b[j]), prev);
+                    k_store(k, acc[i][j], next, 0, NULL);
+                }
         }
         k_emit(k, FX_BARRIER, 0, type_simple(TY_VOID), 0, NULL, NULL, NULL);
         k->b = &loop->blocks[2];
         k_store(k, k0, k_bin(k, FXB_ADD, k_load(k, k0, i64(), 0, NULL), tile), 0, NULL);
         k->b = outer;
     }
-    FxInst *inside = fxir_emit_if(k->a, k->b, k_and(k, k_cmp(k, FXC_LT, row, M), k_cmp(k, FXC_LT, col, N)), k->loc);
-    k->b = &inside->blocks[0];
-    FxInst *idx[2] = { row, col };
-    FxInst *r = k_load(k, acc, acc_t, 0, NULL);
-    if (!(n->alpha.kind == FXS_STATIC && n->alpha.value == 1))
-        r = k_bin(k, FXB_MUL, scalar_value(k, n->alpha, n->acc_type), r);
-    if (n->beta.kind != FXS_NONE) {
-        FxInst *c = k_cast(k, k_load(k, tensor_ptr(k, n->out), n->out->type->elem, 1,
-                                     (FxInst *[]){ offset_of(k, n->out, idx) }), acc_t);
-        r = k_bin(k, FXB_ADD, r, k_bin(k, FXB_MUL, scalar_value(k, n->beta, n->acc_type), c));
-    }
-    k_store(k, tensor_ptr(k, n->out), k_cast(k, r, n->out->type->elem), 1, (FxInst *[]){ offset_of(k, n->out, idx) });
+    for (int i = 0; i < RB; i++)
+        for (int j = 0; j < RB; j++) {
+            FxInst *inside = fxir_emit_if(k->a, k->b, k_and(k, k_cmp(k, FXC_LT, rows[i], M),
+                                                               k_cmp(k, FXC_LT, cols[j], N)), k->loc);
+            FxBlock *save = k->b;
+            k->b = &inside->blocks[0];
+            FxInst *idx[2] = { rows[i], cols[j] };
+            FxInst *r = k_load(k, acc[i][j], acc_t, 0, NULL);
+            if (!(n->alpha.kind == FXS_STATIC && n->alpha.value == 1))
+                r = k_bin(k, FXB_MUL, scalar_value(k, n->alpha, n->acc_type), r);
+            if (n->beta.kind != FXS_NONE) {
+                FxInst *cv = k_cast(k, k_load(k, tensor_ptr(k, n->out), n->out->type->elem, 1,
+                                              (FxInst *[]){ offset_of(k, n->out, idx) }), acc_t);
+                r = k_bin(k, FXB_ADD, r, k_bin(k, FXB_MUL, scalar_value(k, n->beta, n->acc_type), cv));
+            }
+            k_store(k, tensor_ptr(k, n->out), k_cast(k, r, n->out->type->elem), 1,
+                    (FxInst *[]){ offset_of(k, n->out, idx) });
+            k->b = save;
+        }
 }
 
 /* ---- driving ---- */
@@ -572,8 +604,8 @@ static FxPlan *lower_program(FxModule *m, FxProgram *p, const char *arch, bool h
                 lower_matmul_mfma(&k, n);
             else
                 lower_matmul(&k, n);
-            st->grid[0] = extent_dim(n->out, 1, TILE);
-            st->grid[1] = extent_dim(n->out, 0, TILE);
+            st->grid[0] = extent_dim(n->out, 1, mfma ? TILE : BIG_TILE);
+            st->grid[1] = extent_dim(n->out, 0, mfma ? TILE : BIG_TILE);
             st->block[0] = mfma ? MFMA_WAVE : TILE;
             st->block[1] = mfma ? 1 : TILE;
             break;
