@@ -7,11 +7,14 @@
  * "amdgpu-flat-work-group-size"="1,N" from @launch_bounds. `fn`s are internal
  * always-inline functions.
  *
- * Host: every function takes a trailing FxHostCtx* (runtime/fxhost.h); the
- * kernel body is the internal function "fx.kernel.K", and K__fxhost(args, ctx)
- * unpacks args[i] (a pointer to parameter i's value in its storage form) and
- * calls it. K__fxshared (i64) and K__fxbarrier (i32) describe the kernel to
- * the runtime. */
+ * Host: every function takes a trailing FxHostCtx* (runtime/fxhost.h); a fn
+ * also takes, before it, one i32 per Ptr parameter: the index of the kernel
+ * parameter that Ptr came from (-1: unknown), which its bounds checks need.
+ * The kernel body is the internal function "fx.kernel.K", and
+ * K__fxhost(args, ctx) unpacks args[i] (a pointer to parameter i's value in
+ * its storage form) and calls it. K__fxshared (i64), K__fxbarrier (i32) and
+ * K__fxparams (names and Ptr element strides) describe the kernel to the
+ * runtime. */
 #include "codegen/cg_internal.h"
 #include <stddef.h>
 #include <stdio.h>
@@ -21,8 +24,11 @@
 /* cg_host_ctx_type() mirrors struct FxHostCtx field by field */
 _Static_assert(offsetof(FxHostCtx, block_idx) == 12 && offsetof(FxHostCtx, block_dim) == 24 &&
                offsetof(FxHostCtx, grid_dim) == 36 && offsetof(FxHostCtx, shared) == 48 &&
-               offsetof(FxHostCtx, barrier) == 56 && offsetof(FxHostCtx, rt) == 64,
+               offsetof(FxHostCtx, barrier) == 56 && offsetof(FxHostCtx, rt) == 64 &&
+               offsetof(FxHostCtx, bounds) == 72 && offsetof(FxHostCtx, oob) == 80,
                "FxHostCtx layout changed: update cg_host_ctx_type");
+_Static_assert(sizeof(FxParamInfo) == 16 && offsetof(FxParamInfo, elem_bytes) == 8,
+               "FxParamInfo layout changed: update cg_host_entry_points");
 
 static void add_fn_attr(CgCtx *c, LLVMValueRef fn, const char *name)
 {
@@ -41,15 +47,15 @@ LLVMTypeRef cg_host_ctx_type(CgCtx *c)
     if (!c->hostctx_ty) {
         LLVMTypeRef a3 = LLVMArrayType2(LLVMInt32TypeInContext(c->C), 3);
         LLVMTypeRef p = LLVMPointerTypeInContext(c->C, 0);
-        LLVMTypeRef el[7] = { a3, a3, a3, a3, p, p, p };
+        LLVMTypeRef el[9] = { a3, a3, a3, a3, p, p, p, p, p };
         c->hostctx_ty = LLVMStructCreateNamed(c->C, "struct.FxHostCtx");
-        LLVMStructSetBody(c->hostctx_ty, el, 7, 0);
+        LLVMStructSetBody(c->hostctx_ty, el, 9, 0);
     }
     return c->hostctx_ty;
 }
 
 /* Address of FxHostCtx field `field` (0..3: the index arrays, element `dim`;
- * 4: shared, 5: barrier, 6: rt). */
+ * 4: shared, 5: barrier, 6: rt, 7: bounds, 8: oob). */
 LLVMValueRef cg_hostctx_field(CgCtx *c, int field, int dim)
 {
     LLVMTypeRef i32 = LLVMInt32TypeInContext(c->C);
@@ -89,12 +95,21 @@ void cg_declare_funcs(CgCtx *c)
         FxFunc *f = c->fm->funcs.items[k];
         CgFunc *cf = arena_alloc(c->fm->arena, sizeof *cf);
         cf->f = f;
-        int np = f->nparams + (c->host ? 1 : 0);
+        /* host fns: after the parameters, for each Ptr parameter the index of
+         * the kernel parameter it came from (-1: unknown), for bounds checks */
+        int nptr = 0;
+        if (c->host && f->kind == FXF_FN)
+            for (int p = 0; p < f->nparams; p++)
+                nptr += f->params[p].type->kind == TY_PTR;
+        cf->nhidden = nptr;
+        int np = f->nparams + nptr + (c->host ? 1 : 0);
         LLVMTypeRef *pt = arena_alloc(c->fm->arena, sizeof(LLVMTypeRef) * (size_t)(np + 1));
         for (int p = 0; p < f->nparams; p++)
             pt[p] = param_type(c, f, f->params[p].type);
+        for (int h = 0; h < nptr; h++)
+            pt[f->nparams + h] = LLVMInt32TypeInContext(c->C);
         if (c->host)
-            pt[f->nparams] = LLVMPointerTypeInContext(c->C, 0);
+            pt[np - 1] = LLVMPointerTypeInContext(c->C, 0);
         LLVMTypeRef ret = (f->kind == FXF_KERNEL || !f->ret) ? LLVMVoidTypeInContext(c->C)
                                                              : cg_reg_type(c, f->ret);
         cf->fnty = LLVMFunctionType(ret, pt, (unsigned)np, 0);
@@ -133,7 +148,7 @@ void cg_declare_funcs(CgCtx *c)
             }
         }
         if (c->host)
-            LLVMSetValueName2(LLVMGetParam(cf->fn, (unsigned)f->nparams), "fxctx", 5);
+            LLVMSetValueName2(LLVMGetParam(cf->fn, (unsigned)(np - 1)), "fxctx", 5);
         cg_map_put(&c->funcs, f, cf);
     }
     /* barrier use, through calls, to a fixed point */
@@ -158,13 +173,20 @@ void cg_begin_func(CgCtx *c, CgFunc *cf)
     LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->C, cf->fn, "body");
     LLVMPositionBuilderAtEnd(c->B, body);
     c->params = arena_alloc(c->fm->arena, sizeof(LLVMValueRef) * (size_t)(f->nparams + 1));
+    c->origins = arena_alloc(c->fm->arena, sizeof(LLVMValueRef) * (size_t)(f->nparams + 1));
+    int hidden = 0;
     for (int p = 0; p < f->nparams; p++) {
         LLVMValueRef v = LLVMGetParam(cf->fn, (unsigned)p);
         if (!c->host && f->kind == FXF_KERNEL)
             v = cg_from_mem(c, v, f->params[p].type);
         c->params[p] = v;
+        c->origins[p] = NULL;
+        if (c->host && f->params[p].type->kind == TY_PTR)
+            c->origins[p] = f->kind == FXF_KERNEL
+                ? LLVMConstInt(LLVMInt32TypeInContext(c->C), (unsigned long long)p, 0)
+                : LLVMGetParam(cf->fn, (unsigned)(f->nparams + hidden++));
     }
-    c->hostctx = c->host ? LLVMGetParam(cf->fn, (unsigned)f->nparams) : NULL;
+    c->hostctx = c->host ? LLVMGetParam(cf->fn, (unsigned)(f->nparams + cf->nhidden)) : NULL;
 }
 
 void cg_end_func(CgCtx *c)
@@ -221,6 +243,26 @@ void cg_host_entry_points(CgCtx *c, CgFunc *cf)
     LLVMBuildRetVoid(c->B);
     LLVMDisposeBuilder(c->B);
     c->B = saved;
+
+    /* K__fxparams: { name, Ptr element bytes } per parameter, then { NULL, 0 } */
+    LLVMTypeRef pty = LLVMPointerTypeInContext(c->C, 0);
+    LLVMTypeRef fields[2] = { pty, i64 };
+    LLVMTypeRef info = LLVMStructTypeInContext(c->C, fields, 2, 0);
+    LLVMValueRef *rows = arena_alloc(c->fm->arena, sizeof(LLVMValueRef) * (size_t)(f->nparams + 1));
+    for (int p = 0; p < f->nparams; p++) {
+        const Type *t = f->params[p].type;
+        const char *pname = f->params[p].name ? f->params[p].name : "?";
+        LLVMValueRef str = cg_cstring(c, pname);
+        unsigned long long eb = t->kind == TY_PTR ? LLVMABISizeOfType(c->TD, cg_mem_type(c, t->elem)) : 0;
+        LLVMValueRef fv[2] = { str, LLVMConstInt(i64, eb, 0) };
+        rows[p] = LLVMConstNamedStruct(info, fv, 2);
+    }
+    LLVMValueRef endv[2] = { LLVMConstNull(pty), LLVMConstInt(i64, 0, 0) };
+    rows[f->nparams] = LLVMConstNamedStruct(info, endv, 2);
+    LLVMValueRef tab = LLVMConstArray2(info, rows, (uint64_t)f->nparams + 1);
+    LLVMValueRef pg = LLVMAddGlobal(c->M, LLVMTypeOf(tab), arena_printf(c->fm->arena, "%s__fxparams", f->name));
+    LLVMSetInitializer(pg, tab);
+    LLVMSetGlobalConstant(pg, 1);
 
     int64_t shared = cf->shared_base + cf->shared_own;
     if (cf->shared_own == 0 && c->fn_shared_total == 0)

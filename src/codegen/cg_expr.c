@@ -322,7 +322,33 @@ LLVMValueRef cg_minmax(CgCtx *c, FxInst *i)
     ScalarId s = type_elem_scalar(i->type);
     if (type_is_float(s)) {
         static const char *fn[] = { "llvm.maximum", "llvm.minimum", "llvm.maxnum", "llvm.minnum" };
-        return cg_fmf(cg_intrinsic(c, fn[i->sub & 3], &ty, 1, args, 2), i->fmf);
+        LLVMValueRef r = cg_fmf(cg_intrinsic(c, fn[i->sub & 3], &ty, 1, args, 2), i->fmf);
+        if ((i->sub == FXMM_MAX || i->sub == FXMM_MIN) && c->host && !(i->fmf & FMF_NNAN)) {
+            /* LLVM 19's x86 backend returns the number from llvm.maximum/
+             * minimum(x, sNaN) when x is known not to be NaN (e.g. an
+             * integer converted to float): propagate the NaN explicitly */
+            LLVMValueRef uno = LLVMBuildFCmp(c->B, LLVMRealUNO, args[0], args[1], "");
+            r = LLVMBuildSelect(c->B, uno, LLVMBuildFAdd(c->B, args[0], args[1], ""), r, "");
+        }
+        if ((i->sub == FXMM_MAXNUM || i->sub == FXMM_MINNUM) && !(i->fmf & FMF_NSZ)) {
+            /* llvm.maxnum/minnum may return either zero for (-0, +0); the
+             * folder orders -0 < +0 as fx.max does. Equal operands: the
+             * bitwise AND (max) or OR (min) picks the right zero and leaves
+             * equal nonzero values alone. BFloat16 is compared as integers
+             * (both zero) to keep floating-point operations off it. */
+            LLVMTypeRef ity = cg_same_shape(c, ty, LLVMIntTypeInContext(c->C, (unsigned)cg_width(s)));
+            LLVMValueRef ia = LLVMBuildBitCast(c->B, args[0], ity, "");
+            LLVMValueRef ib = LLVMBuildBitCast(c->B, args[1], ity, "");
+            LLVMValueRef eq;
+            if (s == SC_BFLOAT16)
+                eq = LLVMBuildICmp(c->B, LLVMIntEQ, LLVMBuildShl(c->B, LLVMBuildOr(c->B, ia, ib, ""),
+                                                                 cg_iconst(ity, 1), ""), LLVMConstNull(ity), "");
+            else
+                eq = LLVMBuildFCmp(c->B, LLVMRealOEQ, args[0], args[1], "");
+            LLVMValueRef z = i->sub == FXMM_MAXNUM ? LLVMBuildAnd(c->B, ia, ib, "") : LLVMBuildOr(c->B, ia, ib, "");
+            r = LLVMBuildSelect(c->B, eq, LLVMBuildBitCast(c->B, z, ty, ""), r, "");
+        }
+        return r;
     }
     if (type_is_int(s) || s == SC_BOOLEAN) {
         bool max = i->sub == FXMM_MAX || i->sub == FXMM_MAXNUM;

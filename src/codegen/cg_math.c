@@ -3,7 +3,8 @@
  * BFloat16 math is computed in Float32 and rounded once (exact for floor/ceil/
  * round/trunc, correctly rounded for sqrt, the usual libm accuracy for the
  * transcendentals). On AMDGPU the Float64 forms of exp/exp2/log/log2/sin/cos/
- * tanh/pow cannot be lowered by LLVM 19 and are rejected with a located error;
+ * tanh/pow cannot be lowered by LLVM 19: they call AMD's ocml (cg_devlib.c),
+ * or are a located error where it is missing or does not cover the processor;
  * on the host they call the C library. */
 #include "codegen/cg_internal.h"
 #include <stdio.h>
@@ -15,12 +16,10 @@ static const char *math_name(int fn)
     return fn >= 0 && fn < FXM_COUNT ? n[fn] : "?";
 }
 
-bool cg_check_f64_math(CgCtx *c, FxInst *i, ScalarId s, const char *what)
+/* Float64 transcendentals on AMDGPU come from ocml. */
+static bool via_devlib(CgCtx *c, ScalarId s)
 {
-    if (c->host || s != SC_FLOAT64)
-        return true;
-    cg_error(c, i->loc, "%s on Float64 is not supported on AMDGPU yet", what);
-    return false;
+    return !c->host && s == SC_FLOAT64;
 }
 
 static LLVMValueRef unary_intrinsic(CgCtx *c, const char *name, LLVMValueRef v, unsigned fmf)
@@ -120,13 +119,14 @@ LLVMValueRef cg_math(CgCtx *c, FxInst *i)
     }
     switch (i->sub) {
     case FXM_EXP: case FXM_EXP2: case FXM_LOG: case FXM_LOG2:
-    case FXM_SIN: case FXM_COS: case FXM_TANH: {
-        char what[32];
-        snprintf(what, sizeof what, "fx.%s", math_name(i->sub));
-        if (!cg_check_f64_math(c, i, s, what))
-            return LLVMGetPoison(LLVMTypeOf(v));
+    case FXM_SIN: case FXM_COS: case FXM_TANH:
+        if (via_devlib(c, s)) {
+            char what[32], fname[48];
+            snprintf(what, sizeof what, "fx.%s", math_name(i->sub));
+            snprintf(fname, sizeof fname, "__ocml_%s_f64", math_name(i->sub));
+            return cg_devlib_call(c, i, what, fname, &v, 1);
+        }
         break;
-    }
     default:
         break;
     }
@@ -148,8 +148,8 @@ LLVMValueRef cg_math(CgCtx *c, FxInst *i)
 LLVMValueRef cg_fpow(CgCtx *c, FxInst *i, LLVMValueRef a, LLVMValueRef b)
 {
     ScalarId s = type_elem_scalar(i->type);
-    if (!cg_check_f64_math(c, i, s, "'**'"))
-        return LLVMGetPoison(LLVMTypeOf(a));
+    if (via_devlib(c, s))
+        return cg_devlib_call(c, i, "'**'", "__ocml_pow_f64", (LLVMValueRef[]){ a, b }, 2);
     LLVMTypeRef ty = LLVMTypeOf(a);
     if (s == SC_BFLOAT16) {
         LLVMTypeRef f32 = cg_same_shape(c, ty, LLVMFloatTypeInContext(c->C));

@@ -6,10 +6,15 @@
  * fresh on every iteration). Shared arrays are address-space-3 globals on
  * AMDGPU, and on the host a fixed offset into the block's shared memory
  * (FxHostCtx.shared). Arrays are row-major; indices of any integer type are
- * converted to i64 by their own signedness. */
+ * converted to i64 by their own signedness. On the host every index that is
+ * not a compile-time constant is bounds-checked (runtime/fxhost.h): Ptr
+ * indices against the buffer behind the kernel parameter the Ptr came from,
+ * array indices against their dimension. */
 #include "codegen/cg_internal.h"
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include "runtime/fxhost.h"
 
 static const char *llty_str(CgCtx *c, LLVMTypeRef ty)
 {
@@ -111,9 +116,170 @@ LLVMValueRef cg_alloca(CgCtx *c, FxInst *i)
     return slot;
 }
 
-/* The address of the element that `base` [indices] names, and its type. */
+/* ---- bounds checks (host only; runtime/fxhost.h) ---- */
+
+_Static_assert(sizeof(FxOobSite) == 40 && offsetof(FxOobSite, dims) == 24 && offsetof(FxOobSite, nidx) == 32,
+               "FxOobSite layout changed: update oob_site");
+
+LLVMValueRef cg_ptr_origin(CgCtx *c, FxInst *v)
+{
+    if (!c->host || !v || v->type->kind != TY_PTR)
+        return NULL;
+    if (v->op == FX_PARAM && v->param_index >= 0 && v->param_index < c->cur->f->nparams)
+        return c->origins[v->param_index];
+    if (v->op == FX_SELECT) {
+        LLVMValueRef a = cg_ptr_origin(c, v->ops[1]), b = cg_ptr_origin(c, v->ops[2]);
+        LLVMValueRef m1 = LLVMConstInt(LLVMInt32TypeInContext(c->C), (unsigned long long)-1, 1);
+        if (!a && !b)
+            return NULL;
+        return LLVMBuildSelect(c->B, cg_val(c, v->ops[0]), a ? a : m1, b ? b : m1, "");
+    }
+    return NULL;
+}
+
+/* A constant FxOobSite describing one access. */
+static LLVMValueRef oob_site(CgCtx *c, const char *op, const char *array, int nidx, uint32_t umask,
+                             const int64_t *dims)
+{
+    LLVMTypeRef p = LLVMPointerTypeInContext(c->C, 0), i32 = LLVMInt32TypeInContext(c->C);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c->C);
+    LLVMValueRef dv = LLVMConstNull(p);
+    if (dims) {
+        LLVMValueRef *e = arena_alloc(c->fm->arena, sizeof(LLVMValueRef) * (size_t)nidx);
+        for (int k = 0; k < nidx; k++)
+            e[k] = LLVMConstInt(i64, (unsigned long long)dims[k], 0);
+        LLVMValueRef arr = LLVMConstArray2(i64, e, (uint64_t)nidx);
+        dv = LLVMAddGlobal(c->M, LLVMTypeOf(arr), ".fxdims");
+        LLVMSetInitializer(dv, arr);
+        LLVMSetGlobalConstant(dv, 1);
+        LLVMSetLinkage(dv, LLVMPrivateLinkage);
+    }
+    const char *fn = c->cur->f->kind == FXF_FN ? arena_printf(c->fm->arena, "fn %s", c->cur->f->name) : NULL;
+    LLVMValueRef f[6] = {
+        cg_cstring(c, op), array ? cg_cstring(c, array) : LLVMConstNull(p), fn ? cg_cstring(c, fn) : LLVMConstNull(p),
+        dv, LLVMConstInt(i32, (unsigned)nidx, 0), LLVMConstInt(i32, umask, 0) };
+    LLVMValueRef init = LLVMConstStructInContext(c->C, f, 6, 0);
+    LLVMValueRef g = LLVMAddGlobal(c->M, LLVMTypeOf(init), ".fxoob");
+    LLVMSetInitializer(g, init);
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMPrivateLinkage);
+    return g;
+}
+
+/* if (bad) ctx->oob(ctx, site, param, {indices}); then continue. */
+static void oob_branch(CgCtx *c, LLVMValueRef bad, LLVMValueRef site, LLVMValueRef param,
+                       LLVMValueRef *ix, int nidx)
+{
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c->C), p = LLVMPointerTypeInContext(c->C, 0);
+    LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(c->C, c->fn, "oob");
+    LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(c->C, c->fn, "inbounds");
+    LLVMValueRef expect[2] = { bad, LLVMConstInt(LLVMInt1TypeInContext(c->C), 0, 0) };
+    LLVMTypeRef i1 = LLVMInt1TypeInContext(c->C);
+    bad = cg_intrinsic(c, "llvm.expect", &i1, 1, expect, 2);
+    LLVMBuildCondBr(c->B, bad, fail, cont);
+    LLVMPositionBuilderAtEnd(c->B, fail);
+    LLVMBuilderRef ab = LLVMCreateBuilderInContext(c->C);
+    LLVMPositionBuilderAtEnd(ab, c->entry);
+    LLVMValueRef buf = LLVMBuildArrayAlloca(ab, i64, LLVMConstInt(LLVMInt32TypeInContext(c->C), (unsigned)nidx, 0),
+                                            "oobidx");
+    LLVMDisposeBuilder(ab);
+    for (int k = 0; k < nidx; k++) {
+        LLVMValueRef at = LLVMConstInt(i64, (unsigned)k, 0);
+        LLVMBuildStore(c->B, ix[k], LLVMBuildGEP2(c->B, i64, buf, &at, 1, ""));
+    }
+    LLVMTypeRef pt[4] = { p, p, LLVMInt32TypeInContext(c->C), p };
+    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c->C), pt, 4, 0);
+    LLVMValueRef fp = LLVMBuildLoad2(c->B, p, cg_hostctx_field(c, 8, 0), "oobfn");
+    LLVMValueRef args[4] = { c->hostctx, site, param, buf };
+    LLVMBuildCall2(c->B, fty, fp, args, 4, "");
+    LLVMBuildBr(c->B, cont);
+    LLVMPositionBuilderAtEnd(c->B, cont);
+}
+
+/* An index wider than 64 bits is out of range when it does not survive the
+ * cut to 64 bits (the address arithmetic uses the low 64). */
+static LLVMValueRef wide_index_bad(CgCtx *c, LLVMValueRef raw, ScalarId s)
+{
+    LLVMTypeRef ty = LLVMTypeOf(raw);
+    if (LLVMGetIntTypeWidth(ty) <= 64)
+        return NULL;
+    LLVMValueRef lo = LLVMBuildTrunc(c->B, raw, LLVMInt64TypeInContext(c->C), "");
+    LLVMValueRef back = cg_is_signed(s) ? LLVMBuildSExt(c->B, lo, ty, "") : LLVMBuildZExt(c->B, lo, ty, "");
+    return LLVMBuildICmp(c->B, LLVMIntNE, back, raw, "");
+}
+
+static bool index_unsigned(FxInst *ix)
+{
+    ScalarId s = type_elem_scalar(ix->type);
+    return s != SC_BOOLEAN && !cg_is_signed(s);
+}
+
+static void check_ptr_index(CgCtx *c, FxInst *base, FxInst *idx, LLVMValueRef raw, LLVMValueRef ix, const char *op)
+{
+    LLVMValueRef origin = cg_ptr_origin(c, base);
+    if (!origin)
+        return;
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c->C), p = LLVMPointerTypeInContext(c->C, 0);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c->C);
+    LLVMValueRef bounds = LLVMBuildLoad2(c->B, p, cg_hostctx_field(c, 7, 0), "bounds");
+    LLVMValueRef neg = NULL, slot = origin;
+    if (!LLVMIsConstant(origin)) { /* a fn's parameter: -1 means unknown */
+        neg = LLVMBuildICmp(c->B, LLVMIntSLT, origin, LLVMConstNull(i32), "");
+        slot = LLVMBuildSelect(c->B, neg, LLVMConstNull(i32), origin, "");
+    }
+    LLVMValueRef s64 = LLVMBuildSExt(c->B, slot, i64, "");
+    LLVMValueRef bound = LLVMBuildLoad2(c->B, i64, LLVMBuildGEP2(c->B, i64, bounds, &s64, 1, ""), "bound");
+    if (neg)
+        bound = LLVMBuildSelect(c->B, neg, LLVMConstAllOnes(i64), bound, "");
+    LLVMValueRef bad = LLVMBuildICmp(c->B, LLVMIntUGE, ix, bound, "");
+    LLVMValueRef wide = wide_index_bad(c, raw, type_elem_scalar(idx->type));
+    if (wide)
+        bad = LLVMBuildOr(c->B, bad, wide, "");
+    LLVMValueRef site = oob_site(c, op, NULL, 1, index_unsigned(idx) ? 1u : 0u, NULL);
+    oob_branch(c, bad, site, origin, &ix, 1);
+}
+
+static void check_array_index(CgCtx *c, FxInst *base, const Type *bt, FxInst **idx, LLVMValueRef *raw,
+                              LLVMValueRef *ix, int nidx, const char *op)
+{
+    int64_t *dims = arena_alloc(c->fm->arena, sizeof(int64_t) * (size_t)(nidx + 1));
+    if (nidx == bt->ndims) {
+        for (int k = 0; k < nidx; k++)
+            dims[k] = bt->dims[k];
+    } else {
+        dims[0] = 1;
+        for (int k = 0; k < bt->ndims; k++)
+            dims[0] *= bt->dims[k];
+    }
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c->C);
+    LLVMValueRef bad = NULL;
+    for (int k = 0; k < nidx; k++) {
+        if (LLVMIsAConstantInt(raw[k]) && LLVMConstIntGetZExtValue(ix[k]) < (uint64_t)dims[k])
+            continue; /* a compile-time index, checked by sema */
+        LLVMValueRef b = LLVMBuildICmp(c->B, LLVMIntUGE, ix[k], LLVMConstInt(i64, (unsigned long long)dims[k], 0), "");
+        LLVMValueRef wide = wide_index_bad(c, raw[k], type_elem_scalar(idx[k]->type));
+        if (wide)
+            b = LLVMBuildOr(c->B, b, wide, "");
+        bad = bad ? LLVMBuildOr(c->B, bad, b, "") : b;
+    }
+    if (!bad)
+        return;
+    uint32_t umask = 0;
+    for (int k = 0; k < nidx && k < 32; k++)
+        if (index_unsigned(idx[k]))
+            umask |= 1u << k;
+    bool shared = base->space == FXSPACE_SHARED;
+    const char *array = arena_printf(c->fm->arena, "%s array '%s'", shared ? "shared" : "private",
+                                     base->name ? base->name : "?");
+    LLVMValueRef site = oob_site(c, op, array, nidx, umask, dims);
+    oob_branch(c, bad, site, LLVMConstInt(LLVMInt32TypeInContext(c->C), (unsigned long long)-1, 1), ix, nidx);
+}
+
+/* The address of the element that `base` [indices] names, and its type.
+ * op ("load from", "store to", ...) names the access for bounds-check
+ * messages (host). */
 static LLVMValueRef element_address(CgCtx *c, FxInst *at, FxInst *base, FxInst **idx, int nidx,
-                                    const Type **elem)
+                                    const Type **elem, const char *op)
 {
     LLVMValueRef p = cg_val(c, base);
     const Type *bt = base->type;
@@ -132,7 +298,10 @@ static LLVMValueRef element_address(CgCtx *c, FxInst *at, FxInst *base, FxInst *
             return p;
         }
         *elem = bt->elem;
-        LLVMValueRef ix = cg_index64(c, cg_val(c, idx[0]), type_elem_scalar(idx[0]->type));
+        LLVMValueRef raw = cg_val(c, idx[0]);
+        LLVMValueRef ix = cg_index64(c, raw, type_elem_scalar(idx[0]->type));
+        if (c->host)
+            check_ptr_index(c, base, idx[0], raw, ix, op);
         return LLVMBuildGEP2(c->B, cg_mem_type(c, bt->elem), p, &ix, 1, "");
     }
     if (bt->kind == TY_ARRAY) {
@@ -141,15 +310,22 @@ static LLVMValueRef element_address(CgCtx *c, FxInst *at, FxInst *base, FxInst *
             cg_error(c, at->loc, "internal compiler error: %d indices into %s", nidx, cg_tyname(c, bt));
             return p;
         }
+        LLVMValueRef *raw = arena_alloc(c->fm->arena, sizeof(LLVMValueRef) * (size_t)nidx);
+        LLVMValueRef *ix = arena_alloc(c->fm->arena, sizeof(LLVMValueRef) * (size_t)nidx);
+        for (int k = 0; k < nidx; k++) {
+            raw[k] = cg_val(c, idx[k]);
+            ix[k] = cg_index64(c, raw[k], type_elem_scalar(idx[k]->type));
+        }
+        if (c->host)
+            check_array_index(c, base, bt, idx, raw, ix, nidx, op);
         /* row-major linear index; a single index into a multi-dim array is already linear */
         LLVMValueRef lin = NULL;
         for (int k = 0; k < nidx; k++) {
-            LLVMValueRef ix = cg_index64(c, cg_val(c, idx[k]), type_elem_scalar(idx[k]->type));
             if (lin) {
                 LLVMValueRef d = LLVMConstInt(i64, (unsigned long long)bt->dims[k], 0);
-                lin = LLVMBuildAdd(c->B, LLVMBuildMul(c->B, lin, d, ""), ix, "");
+                lin = LLVMBuildAdd(c->B, LLVMBuildMul(c->B, lin, d, ""), ix[k], "");
             } else {
-                lin = ix;
+                lin = ix[k];
             }
         }
         return LLVMBuildGEP2(c->B, cg_mem_type(c, bt->elem), p, &lin, 1, "");
@@ -162,7 +338,7 @@ static LLVMValueRef element_address(CgCtx *c, FxInst *at, FxInst *base, FxInst *
 LLVMValueRef cg_load(CgCtx *c, FxInst *i)
 {
     const Type *elem;
-    LLVMValueRef addr = element_address(c, i, i->ops[0], i->ops + 1, i->nops - 1, &elem);
+    LLVMValueRef addr = element_address(c, i, i->ops[0], i->ops + 1, i->nops - 1, &elem, "load from");
     LLVMTypeRef mt = cg_mem_type(c, elem);
     LLVMValueRef v = LLVMBuildLoad2(c->B, mt, addr, "");
     LLVMSetAlignment(v, LLVMABIAlignmentOfType(c->TD, mt));
@@ -172,7 +348,7 @@ LLVMValueRef cg_load(CgCtx *c, FxInst *i)
 void cg_store(CgCtx *c, FxInst *i)
 {
     const Type *elem;
-    LLVMValueRef addr = element_address(c, i, i->ops[0], i->ops + 2, i->nops - 2, &elem);
+    LLVMValueRef addr = element_address(c, i, i->ops[0], i->ops + 2, i->nops - 2, &elem, "store to");
     LLVMTypeRef mt = cg_mem_type(c, elem);
     LLVMValueRef v = cg_to_mem(c, cg_val(c, i->ops[1]), elem);
     LLVMSetAlignment(LLVMBuildStore(c->B, v, addr), LLVMABIAlignmentOfType(c->TD, mt));
@@ -193,13 +369,16 @@ LLVMValueRef cg_atomic(CgCtx *c, FxInst *i)
         cg_error(c, i->loc, "atomics need a Ptr or a shared array, not %s", cg_tyname(c, base->type));
         return LLVMGetPoison(rty);
     }
-    LLVMValueRef addr = element_address(c, i, base, i->ops + 1, 1, &elem);
+    LLVMValueRef addr = element_address(c, i, base, i->ops + 1, 1, &elem,
+                                        arena_printf(c->fm->arena, "fx.atomic_%s on", opname[i->sub & 3]));
     ScalarId s = elem->kind == TY_SCALAR ? elem->scalar : SC_COUNT;
     bool fl = s != SC_COUNT && type_is_float(s);
-    if (s == SC_COUNT || !(type_is_int(s) || fl) || cg_width(s) < 8 ||
-        (!c->host && cg_width(s) > 64)) {
-        cg_error(c, i->loc, "fx.atomic_%s on %s elements is not supported yet",
-                 opname[i->sub & 3], cg_tyname(c, elem));
+    /* the types of spec §5 on every target: AMDGPU has no 128-bit atomics
+     * (and the host's would need libatomic), sub-word ones would be CAS loops */
+    if (s == SC_COUNT || !(type_is_int(s) || s == SC_FLOAT32 || s == SC_FLOAT64) ||
+        cg_width(s) < 32 || cg_width(s) > 64) {
+        cg_error(c, i->loc, "fx.atomic_%s on %s elements is not supported: atomics work on 32- and "
+                 "64-bit integers and on Float32/Float64", opname[i->sub & 3], cg_tyname(c, elem));
         return LLVMGetPoison(rty);
     }
     LLVMTypeRef ty = cg_scalar_reg(c, s);

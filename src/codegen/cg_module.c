@@ -381,7 +381,7 @@ CgModule *cg_build(FxModule *m, const CgOptions *o)
             cg_host_entry_points(c, cf);
     }
     cg_emit_data(c);
-    bool ok = c->errors == 0 && link_helpers(c, triple);
+    bool ok = c->errors == 0 && link_helpers(c, triple) && cg_devlib_link(c);
     if (ok && cm->backend_error) {
         diag_error(no_loc, "internal compiler error: %s", cm->backend_error);
         ok = false;

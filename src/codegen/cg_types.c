@@ -226,3 +226,14 @@ LLVMValueRef cg_index64(CgCtx *c, LLVMValueRef idx, ScalarId s)
         return LLVMBuildSExt(c->B, idx, i64, "");
     return LLVMBuildZExt(c->B, idx, i64, "");
 }
+
+LLVMValueRef cg_cstring(CgCtx *c, const char *s)
+{
+    LLVMValueRef init = LLVMConstStringInContext(c->C, s, (unsigned)strlen(s), 0);
+    LLVMValueRef g = LLVMAddGlobal(c->M, LLVMTypeOf(init), ".fxstr");
+    LLVMSetInitializer(g, init);
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMPrivateLinkage);
+    LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
+    return g;
+}

@@ -5,7 +5,7 @@
  * `kernel`, `fn`s as internal always-inline functions.
  * Host target (--target=host): the same kernels as ordinary functions plus, for
  * each kernel K, the exported entry points described in runtime/fxhost.h
- * (K__fxhost, K__fxshared, K__fxbarrier). */
+ * (K__fxhost, K__fxshared, K__fxbarrier, K__fxparams). */
 #ifndef FX_CODEGEN_H
 #define FX_CODEGEN_H
 #include <stdbool.h>

@@ -513,8 +513,16 @@ static void find_entry(Run *r, FxCompilation *c, const char *entry)
  * back from the JIT'd module exactly as it travels in an artifact. */
 static int launch(Run *r, RtHostModule *hm, void **argv, char **err)
 {
-    if (r->kernel)
-        return rt_host_launch(hm, r->kernel->name, r->grid, r->block, argv, err);
+    if (r->kernel) {
+        /* Checked launch: an index outside an argument buffer stops the run
+         * with an error instead of corrupting memory. */
+        size_t *bytes = calloc((size_t)r->nparams + 1, sizeof *bytes);
+        for (int i = 0; i < r->nparams; i++)
+            bytes[i] = r->params[i].type->kind == TY_PTR ? r->buffers[i].count * elem_bytes(r->buffers[i].elem) : 0;
+        int rc = rt_host_launch_checked(hm, r->kernel->name, r->grid, r->block, argv, bytes, err);
+        free(bytes);
+        return rc;
+    }
     char *text = rt_host_plan(hm, r->entry, err);
     RtPlan *plan = text ? rt_plan_parse(text, err) : NULL;
     int rc = plan ? rt_program_run(hm, plan, argv, err) : -1;

@@ -8,6 +8,8 @@
  * after the other. Not thread-safe: one launch at a time per process. */
 #ifndef FX_FXRT_H
 #define FX_FXRT_H
+#include <stddef.h>
+#include <stdint.h>
 #include <llvm-c/Core.h>
 
 typedef struct RtHostModule RtHostModule;
@@ -17,9 +19,23 @@ typedef struct RtHostModule RtHostModule;
 RtHostModule *rt_host_load(LLVMModuleRef mod, LLVMContextRef ctx, char **err);
 
 /* Runs kernel `name` over grid x block work-groups. args[i] -> parameter i's
- * value (see fxhost.h). Returns 0, or -1 with *err (malloc'd). */
+ * value (see fxhost.h). Returns 0, or -1 with *err (malloc'd).
+ * Ptr indices are not checked (no sizes are known); an out-of-range index
+ * into a shared or private array still stops the launch with an error. */
 int rt_host_launch(RtHostModule *m, const char *name, const unsigned grid[3],
                    const unsigned block[3], void **args, char **err);
+
+/* The same with bounds checks on every Ptr access: arg_bytes[i] is the size
+ * in bytes of the buffer that Ptr parameter i points to (from that address
+ * on); entries of other parameters are ignored, and RT_UNKNOWN_SIZE leaves a
+ * Ptr unchecked. A Ptr[T] of n bytes has n / stride(T) elements. The first
+ * out-of-range access stops the launch (no later work-item runs, the
+ * offending one ends there, the access does not happen) and returns -1 with
+ * *err, e.g. "out-of-bounds store to 'y'[1000] (buffer has 1000 elements) in
+ * kernel saxpy". Also when arg_bytes is NULL: then as rt_host_launch. */
+#define RT_UNKNOWN_SIZE ((size_t)-1)
+int rt_host_launch_checked(RtHostModule *m, const char *name, const unsigned grid[3],
+                           const unsigned block[3], void **args, const size_t *arg_bytes, char **err);
 
 void rt_host_free(RtHostModule *m);
 

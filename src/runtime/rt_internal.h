@@ -18,6 +18,8 @@ typedef struct RtKernel {
     RtEntry entry;
     int64_t shared_bytes;
     bool uses_barrier;
+    const FxParamInfo *params;  /* K__fxparams, ended by a NULL name */
+    int nparams;
 } RtKernel;
 
 int rt_host_kernel(RtHostModule *m, const char *name, RtKernel *k, char **err);

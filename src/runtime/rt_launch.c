@@ -4,8 +4,16 @@
  * With barriers each work-item is a fiber (ucontext) on its own stack: the
  * scheduler resumes every runnable fiber until it reaches a barrier or ends;
  * when none is runnable, everyone waiting at the barrier is released. A
- * work-item that has finished counts as arrived (as on current GPUs). */
+ * work-item that has finished counts as arrived (as on current GPUs).
+ *
+ * Bounds checks: the generated code calls ctx->oob on an out-of-range index
+ * (fxhost.h). When the bound is known, rt_oob records the error and
+ * longjmps out of the work-item, to the setjmp that started it (on the
+ * work-item's own stack for fibers, so the jump never crosses stacks); the
+ * launch then stops. The JIT'd frames it unwinds hold no resources. */
 #include "runtime/rt_internal.h"
+#include <inttypes.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +29,7 @@ typedef struct Fiber {
     FxHostCtx ctx;
     int state;
     struct Sched *sched;
+    jmp_buf out;            /* where an out-of-bounds access leaves the work-item */
 } Fiber;
 
 typedef struct Sched {
@@ -32,6 +41,10 @@ typedef struct Sched {
     RtEntry entry;
     void **args;
     Fiber *current;
+    const char *kernel;
+    const RtKernel *k;
+    const uint64_t *bounds;
+    char *error;            /* the first out-of-bounds access: the launch stops */
 } Sched;
 
 static Sched *g_sched; /* the launch in progress (makecontext passes no pointers) */
@@ -48,12 +61,75 @@ static void seq_barrier(FxHostCtx *ctx)
     (void)ctx; /* a kernel without barriers never calls it */
 }
 
+static char *index_text(const FxOobSite *site, const int64_t *index)
+{
+    char *t = rt_strdupf("%s", "");
+    for (int k = 0; k < site->nidx && t; k++) {
+        char *n;
+        if (k < 32 && (site->unsigned_mask >> k) & 1)
+            n = rt_strdupf("%s%s%" PRIu64, t, k ? ", " : "", (uint64_t)index[k]);
+        else
+            n = rt_strdupf("%s%s%" PRId64, t, k ? ", " : "", index[k]);
+        free(t);
+        t = n;
+    }
+    return t;
+}
+
+/* ctx->oob: see fxhost.h and the top of this file. */
+static void rt_oob(FxHostCtx *ctx, const FxOobSite *site, int32_t param, const int64_t *index)
+{
+    Fiber *f = ctx->rt;
+    Sched *s = f->sched;
+    uint64_t bound = UINT64_MAX;
+    if (param >= 0) {
+        bound = s->bounds[param];
+        if (bound == UINT64_MAX)
+            return; /* size unknown: the access proceeds */
+    }
+    if (!s->error) {
+        char *idx = index_text(site, index);
+        char *where = site->func ? rt_strdupf("%s (kernel %s)", site->func, s->kernel)
+                                 : rt_strdupf("kernel %s", s->kernel);
+        if (param >= 0) {
+            const char *pname = param < s->k->nparams ? s->k->params[param].name : "?";
+            s->error = rt_strdupf("out-of-bounds %s '%s'[%s] (buffer has %" PRIu64 " element%s) in %s",
+                                  site->op, pname, idx, bound, bound == 1 ? "" : "s", where);
+        } else if (site->nidx == 1) {
+            s->error = rt_strdupf("out-of-bounds %s %s[%s] (it has %" PRId64 " element%s) in %s",
+                                  site->op, site->array, idx, site->dims[0], site->dims[0] == 1 ? "" : "s", where);
+        } else {
+            char *shape = rt_strdupf("%" PRId64, site->dims[0]);
+            for (int k = 1; k < site->nidx && shape; k++) {
+                char *n = rt_strdupf("%s x %" PRId64, shape, site->dims[k]);
+                free(shape);
+                shape = n;
+            }
+            s->error = rt_strdupf("out-of-bounds %s %s[%s] (its dimensions are %s) in %s",
+                                  site->op, site->array, idx, shape, where);
+            free(shape);
+        }
+        free(idx);
+        free(where);
+    }
+    longjmp(f->out, 1);
+}
+
 static void fiber_main(void)
 {
-    Fiber *f = g_sched->current;
-    f->sched->entry(f->sched->args, &f->ctx);
+    Fiber *volatile f = g_sched->current;
+    if (setjmp(f->out) == 0)
+        f->sched->entry(f->sched->args, &f->ctx);
     f->state = F_DONE;
     /* returning resumes uc_link: the scheduler */
+}
+
+/* One work-item without fibers. A separate function keeps setjmp away from
+ * the launch loop's variables. */
+static __attribute__((noinline)) void run_item(Sched *s, Fiber *item)
+{
+    if (setjmp(item->out) == 0)
+        s->entry(s->args, &item->ctx);
 }
 
 static int sched_init(Sched *s, size_t n, char **err)
@@ -120,13 +196,15 @@ static int run_block_fibers(Sched *s, const FxHostCtx *proto, const unsigned blo
             }
     for (;;) {
         size_t waiting = 0;
-        for (size_t k = 0; k < n; k++) {
+        for (size_t k = 0; k < n && !s->error; k++) {
             Fiber *f = &s->fibers[k];
             if (f->state != F_RUNNABLE)
                 continue;
             s->current = f;
             swapcontext(&s->main, &f->uc);
         }
+        if (s->error)
+            return -1; /* the others stay where they are; their stacks go with the launch */
         for (size_t k = 0; k < n; k++)
             if (s->fibers[k].state == F_AT_BARRIER) {
                 s->fibers[k].state = F_RUNNABLE;
@@ -137,8 +215,8 @@ static int run_block_fibers(Sched *s, const FxHostCtx *proto, const unsigned blo
     }
 }
 
-int rt_host_launch(RtHostModule *m, const char *name, const unsigned grid[3],
-                   const unsigned block[3], void **args, char **err)
+int rt_host_launch_checked(RtHostModule *m, const char *name, const unsigned grid[3],
+                           const unsigned block[3], void **args, const size_t *arg_bytes, char **err)
 {
     *err = NULL;
     RtKernel k;
@@ -159,54 +237,86 @@ int rt_host_launch(RtHostModule *m, const char *name, const unsigned grid[3],
         *err = rt_strdupf("grid dimension too large");
         return -1;
     }
+    uint64_t *bounds = calloc((size_t)k.nparams + 1, sizeof *bounds);
+    if (!bounds)
+        abort();
+    for (int p = 0; p < k.nparams; p++) {
+        bounds[p] = UINT64_MAX;
+        if (arg_bytes && k.params[p].elem_bytes > 0 && arg_bytes[p] != RT_UNKNOWN_SIZE)
+            bounds[p] = (uint64_t)arg_bytes[p] / (uint64_t)k.params[p].elem_bytes;
+    }
     void *shared = NULL;
     if (k.shared_bytes > 0) {
         shared = aligned_alloc(64, ((size_t)k.shared_bytes + 63) & ~(size_t)63);
         if (!shared) {
             *err = rt_strdupf("cannot allocate %lld bytes of shared memory", (long long)k.shared_bytes);
+            free(bounds);
             return -1;
         }
     }
     Sched s = { 0 };
     s.entry = k.entry;
     s.args = args;
+    s.kernel = name;
+    s.k = &k;
+    s.bounds = bounds;
     if (k.uses_barrier && sched_init(&s, (size_t)nt, err)) {
         free(shared);
+        free(bounds);
         return -1;
     }
     Sched *saved = g_sched;
     g_sched = &s;
-    FxHostCtx ctx = { 0 };
+    static Fiber item; /* the work-item without fibers (launches are not reentrant) */
+    memset(&item, 0, sizeof item);
+    item.sched = &s;
+    FxHostCtx *ctx = &item.ctx;
     for (int d = 0; d < 3; d++) {
-        ctx.block_dim[d] = (int32_t)block[d];
-        ctx.grid_dim[d] = (int32_t)grid[d];
+        ctx->block_dim[d] = (int32_t)block[d];
+        ctx->grid_dim[d] = (int32_t)grid[d];
     }
-    ctx.shared = shared;
-    ctx.barrier = seq_barrier;
+    ctx->shared = shared;
+    ctx->barrier = seq_barrier;
+    ctx->rt = &item;
+    ctx->bounds = bounds;
+    ctx->oob = rt_oob;
     int rc = 0;
     for (unsigned bz = 0; bz < grid[2] && rc == 0; bz++)
         for (unsigned by = 0; by < grid[1] && rc == 0; by++)
             for (unsigned bx = 0; bx < grid[0] && rc == 0; bx++) {
-                ctx.block_idx[0] = (int32_t)bx;
-                ctx.block_idx[1] = (int32_t)by;
-                ctx.block_idx[2] = (int32_t)bz;
+                ctx->block_idx[0] = (int32_t)bx;
+                ctx->block_idx[1] = (int32_t)by;
+                ctx->block_idx[2] = (int32_t)bz;
                 if (shared)
                     memset(shared, 0, (size_t)k.shared_bytes);
                 if (k.uses_barrier) {
-                    rc = run_block_fibers(&s, &ctx, block, err);
+                    rc = run_block_fibers(&s, ctx, block, err);
                     continue;
                 }
-                for (unsigned z = 0; z < block[2]; z++)
-                    for (unsigned y = 0; y < block[1]; y++)
-                        for (unsigned x = 0; x < block[0]; x++) {
-                            ctx.thread_idx[0] = (int32_t)x;
-                            ctx.thread_idx[1] = (int32_t)y;
-                            ctx.thread_idx[2] = (int32_t)z;
-                            k.entry(args, &ctx);
+                for (unsigned z = 0; z < block[2] && !s.error; z++)
+                    for (unsigned y = 0; y < block[1] && !s.error; y++)
+                        for (unsigned x = 0; x < block[0] && !s.error; x++) {
+                            ctx->thread_idx[0] = (int32_t)x;
+                            ctx->thread_idx[1] = (int32_t)y;
+                            ctx->thread_idx[2] = (int32_t)z;
+                            run_item(&s, &item);
                         }
+                if (s.error)
+                    rc = -1;
             }
+    if (s.error) {
+        free(*err);
+        *err = s.error;
+    }
     g_sched = saved;
     sched_free(&s);
     free(shared);
+    free(bounds);
     return rc;
+}
+
+int rt_host_launch(RtHostModule *m, const char *name, const unsigned grid[3],
+                   const unsigned block[3], void **args, char **err)
+{
+    return rt_host_launch_checked(m, name, grid, block, args, NULL, err);
 }

@@ -10,8 +10,13 @@ static uint16_t f32_to_bf16(float f)
 {
     uint32_t u;
     memcpy(&u, &f, sizeof u);
+    /* A NaN that is exactly a BFloat16 (low half zero) passes unchanged,
+     * signalling ones too: LLVM 19's x86 backend keeps a bfloat that lives
+     * across basic blocks as a float and converts it back with this
+     * function, which must then be a plain move. (Arithmetic never yields a
+     * signalling NaN, and conversions canonicalize NaNs in fxcc's IR.) */
     if ((u & 0x7fffffffu) > 0x7f800000u)
-        return (uint16_t)((u >> 16) | 0x40);    /* NaN: keep it a (quiet) NaN */
+        return (uint16_t)((u & 0xffffu) ? ((u >> 16) | 0x40) : (u >> 16));
     u += 0x7fffu + ((u >> 16) & 1);
     return (uint16_t)(u >> 16);
 }

@@ -484,7 +484,8 @@ static Val *atomic_call(Ctx *c, Args *a, FxAtomic kind, const char *fname)
     }
     const Type *et = p->type->elem;
     if (et->kind != TY_SCALAR || (!type_is_int(et->scalar) && et->scalar != SC_FLOAT32 &&
-                                  et->scalar != SC_FLOAT64) || type_info(et->scalar)->width < 32) {
+                                  et->scalar != SC_FLOAT64) || type_info(et->scalar)->width < 32 ||
+        type_info(et->scalar)->width > 64) {
         diag_error(p->loc, "%s() works on 32- and 64-bit integers and on Float32/Float64, not %s", fname,
                    type_name(c->arena, et));
         return NULL;

@@ -31,7 +31,7 @@
  * Notes.
  * - "Overflow" means the value rounded with unbounded exponent exceeds the
  *   largest finite value; for E4M3FN and E8M0FNU the all-ones pattern is NaN,
- *   so e.g. 464 <= x < 480 rounds (RNE) to the NaN, as APFloat's normalize()
+ *   so e.g. 464 < x < 480 rounds (RNE) to the NaN (464 itself is a tie and goes to the even 448), as APFloat's normalize()
  *   treats "exponent == max && significand all ones" as overflow.
  * - NaN input: the brief asks for the canonical NaN, so the input's sign and
  *   payload are dropped.  (APFloat's convert keeps the sign, e.g. -NaN ->

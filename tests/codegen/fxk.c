@@ -560,3 +560,12 @@ FxFunc *fxk_early_return(Kb *k)
     fxk_op(k, FX_STORE, 0, NULL, 3, out, call, t);
     return f;
 }
+
+FxFunc *fxk_round_kernel(Kb *k, const char *name, const Type *from, const Type *to, FfRound rm)
+{
+    FxFunc *f = fxk_vconv_kernel(k, name, from, to, FX_CAST);
+    for (FxInst *i = f->body.first; i; i = i->next)
+        if (i->op == FX_CAST)
+            i->rounding = rm;
+    return f;
+}

@@ -62,6 +62,8 @@ FxFunc *fxk_specials_kernel(Kb *k, const char *name);
 FxFunc *fxk_vbinop_kernel(Kb *k, const char *name, const Type *t, int op);
 /* out[i] = CAST or BITCAST of a[i] between any scalar/vector types */
 FxFunc *fxk_vconv_kernel(Kb *k, const char *name, const Type *from, const Type *to, FxOpcode op);
+/* out[i] = a[i].to(to, rounding_mode=rm) */
+FxFunc *fxk_round_kernel(Kb *k, const char *name, const Type *from, const Type *to, FfRound rm);
 /* fn relu(x: Int32) -> Int32 with an early return, and
  * kernel early(out: Ptr[Int32], n: Int32): returns early when thread_idx.x >= n,
  * else out[t] = relu(t - 5) */

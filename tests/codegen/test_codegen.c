@@ -13,6 +13,7 @@
 #include <llvm-c/Object.h>
 #include "codegen/codegen.h"
 #include "fxk.h"
+#include "isa.h"
 
 static const char *const archs[] = { "gfx90a", "gfx942", "gfx1100", "gfx1201" };
 enum { NARCH = 4 };
@@ -389,6 +390,17 @@ static void test_host_module(void)
     CU_ASSERT_EQUAL(LLVMConstIntGetZExtValue(LLVMGetInitializer(g)), 0);
     g = LLVMGetNamedGlobal(m, "saxpy__fxshared");
     CU_ASSERT_EQUAL(LLVMConstIntGetZExtValue(LLVMGetInitializer(g)), 0);
+    /* parameter names and Ptr strides, ended by { NULL, 0 } */
+    g = LLVMGetNamedGlobal(m, "saxpy__fxparams");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    LLVMValueRef tab = LLVMGetInitializer(g);
+    CU_ASSERT_EQUAL(LLVMGetArrayLength2(LLVMTypeOf(tab)), 5);
+    CU_ASSERT_EQUAL(LLVMConstIntGetZExtValue(LLVMGetOperand(LLVMGetOperand(tab, 1), 1)), 4);  /* y: Float32 */
+    CU_ASSERT_EQUAL(LLVMConstIntGetZExtValue(LLVMGetOperand(LLVMGetOperand(tab, 2), 1)), 0);  /* a: scalar */
+    /* fns take one i32 origin per Ptr parameter before the context */
+    LLVMValueRef fn = LLVMGetNamedFunction(m, "fx.fn.axpy1");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fn);
+    CU_ASSERT_EQUAL(LLVMCountParams(fn), 4); /* a, x, y (no Ptr), ctx */
     CU_ASSERT(cg_optimize(cm));
     clear_dir(g_dir);
     char p[256];
@@ -561,52 +573,93 @@ static void test_everything_compiles(void)
 
 /* ---- located errors instead of wrong code ---- */
 
+/* whether cg_devlib.c will find AMD's ocml.bc (tests adapt when it is missing) */
+static bool ocml_available(void)
+{
+    const char *env = getenv("FXCC_DEVICE_LIBS");
+    char p[1024];
+    snprintf(p, sizeof p, "%s/ocml.bc", env && *env ? env : "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode");
+    return access(p, R_OK) == 0;
+}
+
+typedef struct ErrCase {
+    const char *arch;   /* NULL: the host */
+    int what;           /* 0 exp, 1 pow, 2 atomic_add, 3 atomic_cas, 4 atomic_max on shared */
+    ScalarId s;
+    const char *msg;
+} ErrCase;
+
+static void check_error_case(const ErrCase *ec, SrcFile *src)
+{
+    Loc at = { src, 2, 12, 2, 22 };
+    Kb k = fxk_begin("u.fx");
+    fxk_func(&k, "k", FXF_KERNEL, 1, NULL);
+    ScalarId es = ec->s;
+    fxk_param_decl(&k, 0, "p", fxk_ptr(&k, es, false));
+    FxInst *p = fxk_param(&k, 0);
+    FxInst *x = fxk_op(&k, FX_LOAD, 0, fxk_s(es), 2, p, fxk_int(&k, SC_INT32, 1));
+    FxInst *r = NULL;
+    switch (ec->what) {
+    case 0: r = fxk_op(&k, FX_MATH, FXM_EXP, fxk_s(es), 1, x); break;
+    case 1: r = fxk_op(&k, FX_BINOP, FXB_POW, fxk_s(es), 2, x, x); break;
+    case 2: r = fxk_op(&k, FX_ATOMIC, FXA_ADD, fxk_s(es), 3, p, fxk_int(&k, SC_INT32, 0), x); break;
+    case 3: r = fxk_op(&k, FX_ATOMIC, FXA_CAS, fxk_s(es), 4, p, fxk_int(&k, SC_INT32, 0), x, x); break;
+    case 4: {
+        int64_t dims[1] = { 8 };
+        FxInst *sh = fxk_op(&k, FX_ALLOCA, 0, type_array(k.a, fxk_s(es), 1, dims), 0);
+        sh->space = FXSPACE_SHARED;
+        r = fxk_op(&k, FX_ATOMIC, FXA_MAX, fxk_s(es), 3, sh, fxk_int(&k, SC_INT32, 0), x);
+        break;
+    }
+    }
+    r->loc = at;
+    fxk_op(&k, FX_STORE, 0, NULL, 3, p, r, fxk_int(&k, SC_INT32, 0));
+    capture_diags();
+    CgOptions o = { ec->arch, ec->arch == NULL, 3 };
+    CgModule *cm = cg_build(k.m, &o);
+    char *d = captured();
+    CU_ASSERT_PTR_NULL(cm);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d, ec->msg));
+    if (!strstr(d, ec->msg))
+        fprintf(stderr, "\nwant: %s\ngot: %s", ec->msg, d);
+    free(d);
+    cg_free(cm);
+    fxk_end(&k);
+}
+
 static void test_unsupported(void)
 {
     SrcFile *src = diag_file_from_string("u.fx", "kernel k(p: Ptr[Float64]) {\n    p[0] = fx.exp(p[1])\n}\n");
-    Loc at = { src, 2, 12, 2, 22 };
-    struct {
-        int what;
-        const char *msg;
-    } cases[] = {
-        { 0, "u.fx:2:12: error: fx.exp on Float64 is not supported on AMDGPU yet" },
-        { 1, "u.fx:2:12: error: '**' on Float64 is not supported on AMDGPU yet" },
-        { 2, "u.fx:2:12: error: conversion from Float32 to Float16 with rounding mode" },
-        { 3, "u.fx:2:12: error: fx.atomic_add on Int128 elements is not supported yet" },
-        { 4, "u.fx:2:12: error: conversion from Float32 to Float8E4M3FN is not supported yet" },
+    const char *natom = "u.fx:2:12: error: fx.atomic_add on %s elements is not supported: atomics work "
+                        "on 32- and 64-bit integers and on Float32/Float64";
+    static const ScalarId bad_atomic[] = { SC_INT128, SC_UINT128, SC_BOOLEAN, SC_INT4, SC_INT8, SC_UINT16,
+                                           SC_FLOAT16, SC_BFLOAT16, SC_F8E4M3FN, SC_F4E2M1FN };
+    ErrCase cases[] = {
+        { "gfx1100", 0, SC_FLOAT64, "u.fx:2:12: error: Float64 fx.exp is not supported on gfx1100: AMD's device "
+                                    "math library in " },
+        { "gfx1201", 1, SC_FLOAT64, "u.fx:2:12: error: Float64 '**' is not supported on gfx1201" },
+        { "gfx11-generic", 0, SC_FLOAT64, "u.fx:2:12: error: Float64 fx.exp is not supported on gfx11-generic" },
+        { "gfx942", 3, SC_INT128, "u.fx:2:12: error: fx.atomic_cas on Int128 elements is not supported" },
+        { NULL, 3, SC_UINT128, "u.fx:2:12: error: fx.atomic_cas on Uint128 elements is not supported" },
+        { "gfx90a", 4, SC_INT16, "u.fx:2:12: error: fx.atomic_max on Int16 elements is not supported" },
+        { NULL, 4, SC_BOOLEAN, "u.fx:2:12: error: fx.atomic_max on Boolean elements is not supported" },
     };
+    /* without rocm-device-libs installed the Float64 cases say so instead */
+    bool have_ocml = ocml_available();
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        Kb k = fxk_begin("u.fx");
-        fxk_func(&k, "k", FXF_KERNEL, 1, NULL);
-        ScalarId es = cases[c].what == 0 || cases[c].what == 1 ? SC_FLOAT64
-                    : cases[c].what == 3 ? SC_INT128 : SC_FLOAT32;
-        fxk_param_decl(&k, 0, "p", fxk_ptr(&k, es, false));
-        FxInst *p = fxk_param(&k, 0);
-        FxInst *x = fxk_op(&k, FX_LOAD, 0, fxk_s(es), 2, p, fxk_int(&k, SC_INT32, 1));
-        FxInst *r = NULL;
-        switch (cases[c].what) {
-        case 0: r = fxk_op(&k, FX_MATH, FXM_EXP, fxk_s(es), 1, x); break;
-        case 1: r = fxk_op(&k, FX_BINOP, FXB_POW, fxk_s(es), 2, x, x); break;
-        case 2:
-            r = fxk_op(&k, FX_CAST, 0, fxk_s(SC_FLOAT16), 1, x);
-            r->rounding = FF_UP;
-            break;
-        case 3: r = fxk_op(&k, FX_ATOMIC, FXA_ADD, fxk_s(es), 3, p, fxk_int(&k, SC_INT32, 0), x); break;
-        case 4: r = fxk_op(&k, FX_CAST, 0, fxk_s(SC_F8E4M3FN), 1, x); break;
-        }
-        r->loc = at;
-        capture_diags();
-        CgOptions o = { "gfx942", false, 3 };
-        CgModule *cm = cg_build(k.m, &o);
-        char *d = captured();
-        CU_ASSERT_PTR_NULL(cm);
-        CU_ASSERT_PTR_NOT_NULL(strstr(d, cases[c].msg));
-        if (!strstr(d, cases[c].msg))
-            fprintf(stderr, "\ngot: %s", d);
-        free(d);
-        cg_free(cm);
-        fxk_end(&k);
+        ErrCase ec = cases[c];
+        if (!have_ocml && ec.s == SC_FLOAT64)
+            ec.msg = "which is not installed: install the Debian package rocm-device-libs";
+        check_error_case(&ec, src);
     }
+    const char *targets[] = { "gfx942", NULL };
+    for (size_t t = 0; t < sizeof bad_atomic / sizeof bad_atomic[0]; t++)
+        for (int a = 0; a < 2; a++) {
+            char msg[256];
+            snprintf(msg, sizeof msg, natom, type_info(bad_atomic[t])->name);
+            ErrCase ec = { targets[a], 2, bad_atomic[t], msg };
+            check_error_case(&ec, src);
+        }
     /* the f64 transcendentals are fine on the host */
     Kb k = fxk_begin("h.fx");
     fxk_math_kernel(&k, "e", SC_FLOAT64, FXM_EXP);
@@ -617,6 +670,264 @@ static void test_unsupported(void)
     cg_free(cm);
     fxk_end(&k);
     diag_free_file(src);
+}
+
+/* ---- Float64 transcendentals from AMD's ocml ---- */
+
+static void build_f64_math(Kb *k)
+{
+    static const int fns[] = { FXM_EXP, FXM_EXP2, FXM_LOG, FXM_LOG2, FXM_SIN, FXM_COS, FXM_TANH };
+    for (size_t f = 0; f < sizeof fns / sizeof fns[0]; f++)
+        fxk_math_kernel(k, nm(k, "m64", SC_FLOAT64, fns[f]), SC_FLOAT64, fns[f]);
+    fxk_binop_kernel(k, "pow64", SC_FLOAT64, FXB_POW);
+    fxk_vbinop_kernel(k, "vpow64", type_vector(SC_FLOAT64, 2), FXB_POW);
+    fxk_vbinop_kernel(k, "vmod64", type_vector(SC_FLOAT64, 2), FXB_MOD);
+}
+
+static char *asm_for(FxModule *m, const char *arch, int opt, size_t *len)
+{
+    CgOptions o = { arch, false, opt };
+    CgModule *cm = cg_build(m, &o);
+    if (!cm)
+        return NULL;
+    char p[256];
+    snprintf(p, sizeof p, "%s/k-%s-O%d.s", g_dir, arch, opt);
+    bool ok = cg_optimize(cm) && cg_write(cm, CG_OUT_ASM, p);
+    cg_free(cm);
+    char *s = ok ? slurp(p, len) : NULL;
+    unlink(p);
+    return s;
+}
+
+static void test_f64_devlib(void)
+{
+    if (!ocml_available()) {
+        fprintf(stderr, "\n  rocm-device-libs is not installed: only the error path is tested ");
+        Kb k = fxk_begin("d.fx");
+        fxk_math_kernel(&k, "e", SC_FLOAT64, FXM_EXP);
+        capture_diags();
+        CgOptions o = { "gfx942", false, 3 };
+        CgModule *cm = cg_build(k.m, &o);
+        char *d = captured();
+        CU_ASSERT_PTR_NULL(cm);
+        CU_ASSERT_PTR_NOT_NULL(strstr(d, "install the Debian package rocm-device-libs"));
+        free(d);
+        fxk_end(&k);
+        return;
+    }
+    Kb k = fxk_begin("d.fx");
+    build_f64_math(&k);
+    static const char *covered[] = { "gfx942", "gfx90a", "gfx940", "gfx1030", "gfx906" };
+    for (size_t a = 0; a < sizeof covered / sizeof covered[0]; a++) {
+        clear_dir(g_dir);
+        CgOptions o = { covered[a], false, 3 };
+        CgModule *cm = cg_build(k.m, &o);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+        /* the library's definitions are internal: nothing of it is exported */
+        for (LLVMValueRef f = LLVMGetFirstFunction(cg_llvm_module(cm)); f; f = LLVMGetNextFunction(f)) {
+            size_t n;
+            const char *name = LLVMGetValueName2(f, &n);
+            if (strncmp(name, "__ocml", 6) == 0)
+                CU_ASSERT(LLVMGetLinkage(f) == LLVMInternalLinkage && !LLVMIsDeclaration(f));
+        }
+        CU_ASSERT(cg_optimize(cm));
+        char p[256];
+        snprintf(p, sizeof p, "%s/f64-%s.hsaco", g_dir, covered[a]);
+        CU_ASSERT(cg_write(cm, CG_OUT_HSACO, p)); /* ld.lld --no-undefined */
+        CU_ASSERT(has_symbol(p, "m64_Float64_6.kd"));
+        CU_ASSERT(!has_symbol(p, "__ocml_sin_f64"));
+        cg_free(cm);
+    }
+    clear_dir(g_dir);
+    /* the code is really there: sin and cos reduce with v_trig_preop_f64 */
+    size_t len;
+    char *s = asm_for(k.m, "gfx942", 3, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT(contains(s, len, "v_trig_preop_f64"));
+    CU_ASSERT(contains(s, len, "v_fma_f64"));
+    CU_ASSERT(!contains(s, len, "__ocml"));   /* inlined at -O3 */
+    free(s);
+    s = asm_for(k.m, "gfx942", 0, &len);    /* -O0: real calls to internal functions */
+    CU_ASSERT_PTR_NOT_NULL(s);
+    free(s);
+    /* in a child: the compile must not hit a backend failure */
+    char p[256];
+    snprintf(p, sizeof p, "%s/f64-O1.o", g_dir);
+    CU_ASSERT_EQUAL(compile_in_child(k.m, "gfx942", 1, p), 0);
+    clear_dir(g_dir);
+
+    /* a missing installation: a located error that names the package */
+    SrcFile *src = diag_file_from_string("d.fx", "kernel k(p: Ptr[Float64]) {\n    p[0] = fx.sin(p[1])\n}\n");
+    Kb k2 = fxk_begin("d.fx");
+    fxk_math_kernel(&k2, "e", SC_FLOAT64, FXM_SIN);
+    for (FxInst *i = k2.f->body.first; i; i = i->next)
+        if (i->op == FX_MATH)
+            i->loc = (Loc){ src, 2, 12, 2, 22 };
+    char *saved = getenv("FXCC_DEVICE_LIBS") ? strdup(getenv("FXCC_DEVICE_LIBS")) : NULL;
+    setenv("FXCC_DEVICE_LIBS", "/nonexistent/bitcode", 1);
+    capture_diags();
+    CgOptions o = { "gfx942", false, 3 };
+    CgModule *cm = cg_build(k2.m, &o);
+    char *d = captured();
+    CU_ASSERT_PTR_NULL(cm);
+    CU_ASSERT_PTR_NOT_NULL(strstr(d, "d.fx:2:12: error: Float64 fx.sin on gfx942 needs AMD's device math "
+                                     "library (ocml.bc), which is not installed: install the Debian package "
+                                     "rocm-device-libs (searched /nonexistent/bitcode (FXCC_DEVICE_LIBS))"));
+    free(d);
+    if (saved) {
+        setenv("FXCC_DEVICE_LIBS", saved, 1);
+        free(saved);
+    } else {
+        unsetenv("FXCC_DEVICE_LIBS");
+    }
+    diag_free_file(src);
+    fxk_end(&k2);
+    fxk_end(&k);
+}
+
+/* ---- ISA golden checks on gfx942 ---- */
+
+/* index of the first line of body starting with prefix, or -1 */
+static int line_of(const char *body, const char *prefix)
+{
+    int n = 0;
+    size_t pl = strlen(prefix);
+    for (const char *p = body; p && *p; n++) {
+        if (strncmp(p, prefix, pl) == 0)
+            return n;
+        p = strchr(p, '\n');
+        if (p)
+            p++;
+    }
+    return -1;
+}
+
+static char *kernel_isa(FxModule *m, const char *arch, const char *name, int *n)
+{
+    char *as = isa_module_asm(m, arch, 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(as);
+    char *body = isa_kernel(as, name, n);
+    free(as);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(body);
+    return body;
+}
+
+static void test_isa_golden(void)
+{
+    Kb k = fxk_begin("isa.fx");
+    fxk_binop_kernel(&k, "add32", SC_FLOAT32, FXB_ADD);
+    fxk_round_kernel(&k, "up16", type_scalar(SC_FLOAT32), type_scalar(SC_FLOAT16), FF_UP);
+    fxk_round_kernel(&k, "down16", type_scalar(SC_FLOAT32), type_scalar(SC_FLOAT16), FF_DOWN);
+    fxk_round_kernel(&k, "rtz16", type_scalar(SC_FLOAT32), type_scalar(SC_FLOAT16), FF_TOWARD_ZERO);
+    fxk_round_kernel(&k, "rne16", type_scalar(SC_FLOAT32), type_scalar(SC_FLOAT16), FF_RNE);
+    fxk_round_kernel(&k, "fp8", type_scalar(SC_FLOAT32), type_scalar(SC_F8E4M3FNUZ), FF_RNE);
+    fxk_round_kernel(&k, "fp8in", type_scalar(SC_F8E4M3FNUZ), type_scalar(SC_FLOAT32), FF_RNE);
+    fxk_reverse(&k)->launch_bounds = 256; /* more than one wave: a real s_barrier */
+    char *as = isa_module_asm(k.m, "gfx942", 3);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(as);
+    int n;
+    /* Float32 add: exactly one v_add_f32 and no other Float32 instruction */
+    char *b = isa_kernel(as, "add32", &n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT_EQUAL(isa_count(b, "v_add_f32"), 1);
+    CU_ASSERT_EQUAL(isa_count(b, "v_pk_add_f32") + isa_count(b, "v_fma") + isa_count(b, "v_mul_f32") +
+                    isa_count(b, "v_cndmask") + isa_count(b, "v_cmp"), 0);
+    CU_ASSERT_EQUAL(isa_count(b, "global_load_dword"), 2);
+    CU_ASSERT_EQUAL(isa_count(b, "global_store_dword"), 1);
+    free(b);
+    /* to(Float16, upward/downward): the mode register's Float16/Float64 rounding
+     * field (bits 2-3: 1 = +inf, 2 = -inf) set right before v_cvt_f16_f32 */
+    static const struct { const char *name, *setreg; } dir[] = {
+        { "up16", "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 2, 1), 1" },
+        { "down16", "s_setreg_imm32_b32 hwreg(HW_REG_MODE, 3, 1), 1" },
+    };
+    for (int d = 0; d < 2; d++) {
+        b = isa_kernel(as, dir[d].name, &n);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+        int set = line_of(b, dir[d].setreg), cvt = line_of(b, "v_cvt_f16_f32");
+        CU_ASSERT(set >= 0 && cvt > set);
+        CU_ASSERT_EQUAL(isa_count(b, "v_cvt_f16_f32"), 1);
+        if (set < 0 || cvt < set)
+            fprintf(stderr, "\n%s:\n%s", dir[d].name, b);
+        free(b);
+    }
+    /* nearest even: the plain instruction, no mode change */
+    b = isa_kernel(as, "rne16", &n);
+    CU_ASSERT_EQUAL(isa_count(b, "v_cvt_f16_f32"), 1);
+    CU_ASSERT_EQUAL(isa_count(b, "s_setreg") + isa_count(b, "s_round_mode"), 0);
+    free(b);
+    /* toward zero has no instruction: a software sequence, no conversion instruction */
+    b = isa_kernel(as, "rtz16", &n);
+    CU_ASSERT_EQUAL(isa_count(b, "v_cvt_f16"), 0);
+    CU_ASSERT_EQUAL(isa_count(b, "s_setreg") + isa_count(b, "s_round_mode"), 0);
+    CU_ASSERT(n > 20);
+    free(b);
+    /* FP8 stays in software (docs/codegen.md says why) */
+    b = isa_kernel(as, "fp8", &n);
+    CU_ASSERT_EQUAL(isa_count(b, "v_cvt_pk_fp8") + isa_count(b, "v_cvt_sr_fp8"), 0);
+    free(b);
+    b = isa_kernel(as, "fp8in", &n);
+    CU_ASSERT_EQUAL(isa_count(b, "v_cvt_f32_fp8"), 0);
+    free(b);
+    /* shared memory: LDS accesses and the barrier */
+    b = isa_kernel(as, "reverse", &n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+    CU_ASSERT(isa_count(b, "ds_write_b32") == 1 && isa_count(b, "ds_read_b32") == 1);
+    CU_ASSERT_EQUAL(isa_count(b, "s_barrier"), 1);
+    CU_ASSERT(line_of(b, "ds_write_b32") < line_of(b, "s_barrier") &&
+              line_of(b, "s_barrier") < line_of(b, "ds_read_b32"));
+    free(b);
+    free(as);
+    /* the other processors change the mode too (s_setreg, or gfx12's s_round_mode) */
+    const char *others[] = { "gfx90a", "gfx1100", "gfx1201" };
+    for (int a = 0; a < 3; a++) {
+        b = kernel_isa(k.m, others[a], "up16", &n);
+        CU_ASSERT(isa_count(b, "s_setreg") + isa_count(b, "s_round_mode") >= 1);
+        CU_ASSERT_EQUAL(isa_count(b, "v_cvt_f16_f32"), 1);
+        free(b);
+    }
+    fxk_end(&k);
+}
+
+/* Every float conversion (all pairs, all modes) and every narrow <-> integer
+ * conversion compiles for every tested processor without tripping the
+ * backend, at -O3 and -O0. */
+static void test_conversions_compile(void)
+{
+    static const ScalarId fl[] = {
+        SC_FLOAT16, SC_BFLOAT16, SC_FLOAT32, SC_FLOAT64, SC_F8E5M2, SC_F8E4M3FN, SC_F8E4M3FNUZ,
+        SC_F8E4M3B11FNUZ, SC_F8E4M3, SC_F6E2M3FN, SC_F6E3M2FN, SC_F8E8M0FNU, SC_F4E2M1FN };
+    enum { NFL = sizeof fl / sizeof fl[0] };
+    Kb k = fxk_begin("conv.fx");
+    for (int a = 0; a < NFL; a++)
+        for (int b = 0; b < NFL; b++)
+            if (a != b)
+                for (int rm = 0; rm < 5; rm++)
+                    fxk_round_kernel(&k, arena_printf(k.a, "c_%d_%d_%d", a, b, rm), type_scalar(fl[a]),
+                                     type_scalar(fl[b]), (FfRound)rm);
+    for (size_t t = 0; t < sizeof ints / sizeof ints[0]; t++)
+        for (int f = 4; f < NFL; f++) {
+            fxk_cast_kernel(&k, arena_printf(k.a, "i_%d_%d", (int)t, f), ints[t], fl[f]);
+            fxk_cast_kernel(&k, arena_printf(k.a, "o_%d_%d", (int)t, f), fl[f], ints[t]);
+        }
+    fxk_round_kernel(&k, "v1", type_vector(SC_FLOAT32, 4), type_vector(SC_F8E4M3FN, 4), FF_UP);
+    fxk_round_kernel(&k, "v2", type_vector(SC_FLOAT32, 3), type_vector(SC_FLOAT16, 3), FF_DOWN);
+    fxk_round_kernel(&k, "v3", type_vector(SC_F4E2M1FN, 8), type_vector(SC_BFLOAT16, 8), FF_RNE);
+    fxk_round_kernel(&k, "v4", type_vector(SC_FLOAT64, 2), type_vector(SC_F8E8M0FNU, 2), FF_TOWARD_ZERO);
+    for (int a = 0; a < NARCH; a++) {
+        char p[256];
+        snprintf(p, sizeof p, "%s/conv-%s.o", g_dir, archs[a]);
+        int rc = compile_in_child(k.m, archs[a], 3, p);
+        if (rc)
+            fprintf(stderr, "\n%s: exit %d", archs[a], rc);
+        CU_ASSERT_EQUAL(rc, 0);
+        CU_ASSERT(has_symbol(p, "c_3_12_4.kd"));
+    }
+    char p[256];
+    snprintf(p, sizeof p, "%s/conv-O0.o", g_dir);
+    CU_ASSERT_EQUAL(compile_in_child(k.m, "gfx942", 0, p), 0);
+    clear_dir(g_dir);
+    fxk_end(&k);
 }
 
 int main(void)
@@ -638,6 +949,9 @@ int main(void)
     CU_add_test(s, "host module entry points", test_host_module);
     CU_add_test(s, "every stage-1 construct compiles for every processor", test_everything_compiles);
     CU_add_test(s, "unsupported constructs: located errors", test_unsupported);
+    CU_add_test(s, "Float64 transcendentals on AMDGPU from ocml", test_f64_devlib);
+    CU_add_test(s, "ISA on gfx942: add, rounding-mode conversion, shared memory", test_isa_golden);
+    CU_add_test(s, "every conversion and rounding mode compiles for every processor", test_conversions_compile);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     int failures = (int)CU_get_number_of_failures();

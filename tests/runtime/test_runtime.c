@@ -68,6 +68,95 @@ static const CastPair casts[] = {
 };
 enum { NCASTS = sizeof casts / sizeof casts[0] };
 
+/* ---- kernels for the bounds checks ---- */
+
+/* kernel scatter(idx: const Ptr[Int32], out: Ptr[Int32]) { out[idx[t]] = t }
+ * (through fn put(p, i, v) { p[i] = v } when via_fn) */
+static void oob_scatter(Kb *k, const char *name, bool via_fn, ScalarId ixs)
+{
+    const Type *i32 = fxk_s(SC_INT32);
+    FxFunc *put = NULL;
+    if (via_fn) {
+        put = fxk_func(k, arena_printf(k->a, "put_%s", name), FXF_FN, 3, NULL);
+        fxk_param_decl(k, 0, "p", fxk_ptr(k, SC_INT32, false));
+        fxk_param_decl(k, 1, "i", fxk_s(ixs));
+        fxk_param_decl(k, 2, "v", i32);
+        fxk_op(k, FX_STORE, 0, NULL, 3, fxk_param(k, 0), fxk_param(k, 2), fxk_param(k, 1));
+        put->name = "put";
+    }
+    fxk_func(k, name, FXF_KERNEL, 2, NULL);
+    fxk_param_decl(k, 0, "idx", fxk_ptr(k, ixs, true));
+    fxk_param_decl(k, 1, "out", fxk_ptr(k, SC_INT32, false));
+    FxInst *idx = fxk_param(k, 0), *out = fxk_param(k, 1);
+    FxInst *t = fxk_special(k, FXS_THREAD_IDX, 0);
+    FxInst *j = fxk_op(k, FX_LOAD, 0, fxk_s(ixs), 2, idx, t);
+    if (via_fn) {
+        FxInst *call = fxk_op(k, FX_CALL, 0, type_simple(TY_VOID), 3, out, j, t);
+        call->callee = put;
+    } else {
+        fxk_op(k, FX_STORE, 0, NULL, 3, out, t, j);
+    }
+}
+
+/* kernel priv(out: Ptr[Int32]) { var m: Array[Int32, 4, 8]; m[t, t % 8] = t; out[t] = m[t, t % 8] } */
+static void oob_private(Kb *k)
+{
+    const Type *i32 = fxk_s(SC_INT32);
+    fxk_func(k, "priv", FXF_KERNEL, 1, NULL);
+    fxk_param_decl(k, 0, "out", fxk_ptr(k, SC_INT32, false));
+    FxInst *out = fxk_param(k, 0);
+    int64_t dims[2] = { 4, 8 };
+    FxInst *m = fxk_op(k, FX_ALLOCA, 0, type_array(k->a, i32, 2, dims), 0);
+    m->name = "m";
+    FxInst *t = fxk_special(k, FXS_THREAD_IDX, 0);
+    FxInst *c = fxk_op(k, FX_BINOP, FXB_MOD, i32, 2, t, fxk_int(k, SC_INT32, 8));
+    fxk_op(k, FX_STORE, 0, NULL, 4, m, t, t, c);
+    fxk_op(k, FX_STORE, 0, NULL, 3, out, fxk_op(k, FX_LOAD, 0, i32, 3, m, t, c), t);
+}
+
+/* kernel vec4(a: Ptr[Float32x4], i: Int64) { a[i] = a[i] + a[i] } */
+static void oob_vec(Kb *k)
+{
+    const Type *v4 = type_vector(SC_FLOAT32, 4);
+    fxk_func(k, "vec4", FXF_KERNEL, 2, NULL);
+    fxk_param_decl(k, 0, "a", type_ptr(k->a, v4, false));
+    fxk_param_decl(k, 1, "i", fxk_s(SC_INT64));
+    FxInst *a = fxk_param(k, 0), *i = fxk_param(k, 1);
+    FxInst *x = fxk_op(k, FX_LOAD, 0, v4, 2, a, i);
+    fxk_op(k, FX_STORE, 0, NULL, 3, a, fxk_op(k, FX_BINOP, FXB_ADD, v4, 2, x, x), i);
+}
+
+/* kernel imax(a: const Ptr[Int32], b: const Ptr[Float32], out: Ptr[Float32]) {
+ *   out[t] = fx.max(Float32(a[t]), b[t]) } */
+static void max_itof(Kb *k)
+{
+    const Type *f32 = fxk_s(SC_FLOAT32);
+    fxk_func(k, "imax", FXF_KERNEL, 3, NULL);
+    fxk_param_decl(k, 0, "a", fxk_ptr(k, SC_INT32, true));
+    fxk_param_decl(k, 1, "b", fxk_ptr(k, SC_FLOAT32, true));
+    fxk_param_decl(k, 2, "out", fxk_ptr(k, SC_FLOAT32, false));
+    FxInst *a = fxk_param(k, 0), *b = fxk_param(k, 1), *out = fxk_param(k, 2);
+    FxInst *t = fxk_special(k, FXS_THREAD_IDX, 0);
+    FxInst *x = fxk_op(k, FX_CAST, 0, f32, 1, fxk_op(k, FX_LOAD, 0, fxk_s(SC_INT32), 2, a, t));
+    FxInst *y = fxk_op(k, FX_LOAD, 0, f32, 2, b, t);
+    fxk_op(k, FX_STORE, 0, NULL, 3, out, fxk_op(k, FX_MINMAX, FXMM_MAX, f32, 2, x, y), t);
+}
+
+static void build_oob_kernels(Kb *k)
+{
+    max_itof(k);
+    fxk_vconv_kernel(k, "copy_bf16", fxk_s(SC_BFLOAT16), fxk_s(SC_BFLOAT16), FX_BITCAST);
+    fxk_vconv_kernel(k, "pack_i4", type_vector(SC_INT4, 8), fxk_s(SC_UINT32), FX_BITCAST);
+    fxk_vconv_kernel(k, "pack_fp4", type_vector(SC_F4E2M1FN, 8), fxk_s(SC_UINT32), FX_BITCAST);
+    fxk_vconv_kernel(k, "unpack_i4", fxk_s(SC_UINT32), type_vector(SC_INT4, 8), FX_BITCAST);
+    oob_scatter(k, "scatter", false, SC_INT32);
+    oob_scatter(k, "scatter_fn", true, SC_INT32);
+    oob_scatter(k, "scatter_u64", false, SC_UINT64);
+    oob_scatter(k, "scatter_i128", false, SC_INT128);
+    oob_private(k);
+    oob_vec(k);
+}
+
 static int suite_init(void)
 {
     g_kb = fxk_begin("runtime_test.fx");
@@ -131,6 +220,7 @@ static int suite_init(void)
     fxk_atomic_op_kernel(k, "atomic_cas_i32", SC_INT32, FXA_CAS, false);
     fxk_atomic_op_kernel(k, "atomic_add_shared_i64", SC_INT64, FXA_ADD, true);
     fxk_atomic_op_kernel(k, "atomic_cas_shared_f64", SC_FLOAT64, FXA_CAS, true);
+    build_oob_kernels(k);
 
     CgOptions o = { NULL, true, 2 };
     CgModule *cm = cg_build(k->m, &o);
@@ -1063,6 +1153,30 @@ static void test_float_math_minmax(void)
         CU_ASSERT_EQUAL_FATAL(launch(kname("minmax", SC_FLOAT32, FXMM_MINNUM), 1, 4, args), 0);
         CU_ASSERT(o[0] == 1.0f && o[2] == 1.0f && isnan(o[3]));
     }
+    /* maxnum/minnum order -0 < +0 like fx.max (the folder does), every float type,
+     * both operand orders */
+    for (int ti = 0; ti < 4; ti++) {
+        ScalarId s = float_types[ti];
+        int fb = float_bytes(s);
+        unsigned char a[4 * 8], b[4 * 8], o[4 * 8];
+        uint64_t nz = bits_of_double(s, -0.0), pz = bits_of_double(s, 0.0);
+        uint64_t av[4] = { nz, pz, nz, bits_of_double(s, 2.0) };
+        uint64_t bv[4] = { pz, nz, nz, bits_of_double(s, 2.0) };
+        for (int i = 0; i < 4; i++) {
+            store_bits(a, i, fb, av[i]);
+            store_bits(b, i, fb, bv[i]);
+        }
+        void *ap = a, *bp = b, *op = o;
+        void *args[3] = { &ap, &bp, &op };
+        for (int w = 0; w < 4; w++) {
+            CU_ASSERT_EQUAL_FATAL(launch(kname("minmax", s, w), 1, 4, args), 0);
+            bool max = w == FXMM_MAX || w == FXMM_MAXNUM;
+            CU_ASSERT_EQUAL(load_bits(o, 0, fb), max ? pz : nz);
+            CU_ASSERT_EQUAL(load_bits(o, 1, fb), max ? pz : nz);
+            CU_ASSERT_EQUAL(load_bits(o, 2, fb), nz);
+            CU_ASSERT_EQUAL(load_bits(o, 3, fb), bits_of_double(s, 2.0));
+        }
+    }
     /* comparisons: NaN is unordered; != is true for NaN */
     {
         double a[3] = { NAN, 1.0, -0.0 }, b[3] = { NAN, 2.0, 0.0 };
@@ -1249,6 +1363,191 @@ static void test_specials(void)
     CU_ASSERT_EQUAL(bad, 0);
 }
 
+/* ---- bounds checks ---- */
+
+static int launch_checked(const char *name, unsigned gx, unsigned bx, void **args, const size_t *bytes,
+                          char **err)
+{
+    unsigned grid[3] = { gx, 1, 1 }, block[3] = { bx, 1, 1 };
+    *err = NULL;
+    return rt_host_launch_checked(g_rt, name, grid, block, args, bytes, err);
+}
+
+static void expect_error(int rc, char *err, const char *want)
+{
+    CU_ASSERT_EQUAL(rc, -1);
+    CU_ASSERT_PTR_NOT_NULL(err);
+    if (err && strcmp(err, want) != 0) {
+        fprintf(stderr, "\n  want: %s\n  got:  %s", want, err);
+        CU_FAIL("error message");
+    }
+    free(err);
+}
+
+static void test_bounds_ptr(void)
+{
+    enum { N = 1000 };
+    static float x[N + 1], y[N + 8];
+    char *err;
+    /* the spec's saxpy with n one too large: the first access past y's end */
+    for (int i = 0; i <= N; i++)
+        x[i] = 1.0f;
+    for (int i = 0; i < N + 8; i++)
+        y[i] = 2.0f;
+    float a = 3.0f;
+    int n = N + 1;
+    void *xp = x, *yp = y;
+    void *args[4] = { &xp, &yp, &a, &n };
+    size_t bytes[4] = { (N + 1) * sizeof(float), N * sizeof(float), 0, 0 };
+    int rc = launch_checked("saxpy", (N + 255) / 256 + 1, 256, args, bytes, &err);
+    expect_error(rc, err, "out-of-bounds load from 'y'[1000] (buffer has 1000 elements) in kernel saxpy");
+    CU_ASSERT_EQUAL(y[999], 5.0f);   /* the work-items before it ran */
+    CU_ASSERT_EQUAL(y[1000], 2.0f);  /* the access did not happen */
+    /* within bounds: no error, same results as unchecked */
+    n = N;
+    CU_ASSERT_EQUAL(launch_checked("saxpy", 4, 256, args, bytes, &err), 0);
+    CU_ASSERT_PTR_NULL(err);
+    CU_ASSERT_EQUAL(y[0], 8.0f);
+
+    /* a store, in the middle of a block: later work-items do not run */
+    int32_t idx[16], out[10];
+    for (int i = 0; i < 16; i++)
+        idx[i] = i;
+    idx[5] = 10;
+    memset(out, 0xFF, sizeof out);
+    void *ip = idx, *op = out;
+    void *sargs[2] = { &ip, &op };
+    size_t sbytes[2] = { sizeof idx, sizeof out };
+    rc = launch_checked("scatter", 1, 8, sargs, sbytes, &err);
+    expect_error(rc, err, "out-of-bounds store to 'out'[10] (buffer has 10 elements) in kernel scatter");
+    CU_ASSERT(out[0] == 0 && out[4] == 4 && out[6] == -1 && out[7] == -1);
+    /* negative */
+    idx[5] = -3;
+    rc = launch_checked("scatter", 1, 8, sargs, sbytes, &err);
+    expect_error(rc, err, "out-of-bounds store to 'out'[-3] (buffer has 10 elements) in kernel scatter");
+    /* in a fn: the kernel's parameter is named, and where it happened */
+    idx[5] = 12;
+    rc = launch_checked("scatter_fn", 1, 8, sargs, sbytes, &err);
+    expect_error(rc, err, "out-of-bounds store to 'out'[12] (buffer has 10 elements) in fn put (kernel scatter_fn)");
+    /* the index buffer itself: 16 elements, 20 work-items */
+    idx[5] = 5;
+    rc = launch_checked("scatter", 1, 20, sargs, (size_t[]){ sizeof idx, 100 * sizeof(int32_t) }, &err);
+    expect_error(rc, err, "out-of-bounds load from 'idx'[16] (buffer has 16 elements) in kernel scatter");
+    /* unsigned and 128-bit indices */
+    uint64_t uidx[2] = { 1, UINT64_MAX - 1 };
+    void *uip = uidx;
+    void *uargs[2] = { &uip, &op };
+    rc = launch_checked("scatter_u64", 1, 2, uargs, (size_t[]){ sizeof uidx, sizeof out }, &err);
+    expect_error(rc, err, "out-of-bounds store to 'out'[18446744073709551614] (buffer has 10 elements) in kernel scatter_u64");
+    out[3] = 77;
+    __int128 widx[2] = { 2, ((__int128)1 << 64) + 3 };
+    void *wip = widx;
+    void *wargs[2] = { &wip, &op };
+    rc = launch_checked("scatter_i128", 1, 2, wargs, (size_t[]){ sizeof widx, sizeof out }, &err);
+    CU_ASSERT_EQUAL(rc, -1);
+    CU_ASSERT(err && strstr(err, "out-of-bounds store to 'out'[3]") != NULL);
+    free(err);
+    CU_ASSERT(out[2] == 0 && out[3] == 77); /* nothing written at the index cut to 64 bits */
+    /* an unknown size leaves that Ptr unchecked */
+    idx[5] = 9;
+    rc = launch_checked("scatter", 1, 8, sargs, (size_t[]){ sizeof idx, RT_UNKNOWN_SIZE }, &err);
+    CU_ASSERT_EQUAL(rc, 0);
+    CU_ASSERT_EQUAL(out[9], 5);
+    /* vectors count whole elements: 3 Float32x4 in 48 bytes */
+    _Alignas(16) float v[4 * 4] = { 0 };
+    int64_t vi = 3;
+    void *vp = v;
+    void *vargs[2] = { &vp, &vi };
+    rc = launch_checked("vec4", 1, 1, vargs, (size_t[]){ 3 * 16, 0 }, &err);
+    expect_error(rc, err, "out-of-bounds load from 'a'[3] (buffer has 3 elements) in kernel vec4");
+    vi = 2;
+    v[8] = 1.5f;
+    CU_ASSERT_EQUAL(launch_checked("vec4", 1, 1, vargs, (size_t[]){ 3 * 16, 0 }, &err), 0);
+    CU_ASSERT_EQUAL(v[8], 3.0f);
+    /* atomics */
+    int32_t cnt[1] = { 0 }, old[4];
+    void *cp = cnt, *olp = old;
+    void *aargs[2] = { &cp, &olp };
+    CU_ASSERT_EQUAL(launch_checked("counter", 1, 4, aargs, (size_t[]){ 4, 16 }, &err), 0);
+    rc = launch_checked("counter", 1, 4, aargs, (size_t[]){ 0, 16 }, &err);
+    expect_error(rc, err, "out-of-bounds fx.atomic_add on 'counter'[0] (buffer has 0 elements) in kernel counter");
+}
+
+static void test_bounds_arrays(void)
+{
+    char *err;
+    /* private 4 x 8 array indexed by thread_idx.x: work-item 4 is out */
+    int32_t out[8];
+    void *op = out;
+    void *args[1] = { &op };
+    CU_ASSERT_EQUAL(launch_checked("priv", 1, 4, args, (size_t[]){ sizeof out }, &err), 0);
+    CU_ASSERT(out[0] == 0 && out[3] == 3);
+    int rc = launch_checked("priv", 1, 6, args, (size_t[]){ sizeof out }, &err);
+    expect_error(rc, err, "out-of-bounds store to private array 'm'[4, 4] (its dimensions are 4 x 8) in kernel priv");
+    /* arrays are checked by the unchecked entry point too */
+    unsigned grid[3] = { 1, 1, 1 }, block[3] = { 6, 1, 1 };
+    err = NULL;
+    rc = rt_host_launch(g_rt, "priv", grid, block, args, &err);
+    expect_error(rc, err, "out-of-bounds store to private array 'm'[4, 4] (its dimensions are 4 x 8) in kernel priv");
+    /* shared, with a barrier (fibers): reverse over a block of 65 */
+    float buf[65];
+    void *bp = buf;
+    void *rargs[1] = { &bp };
+    rc = launch_checked("reverse", 1, 65, rargs, (size_t[]){ sizeof buf }, &err);
+    expect_error(rc, err, "out-of-bounds store to shared array 'tile'[64] (it has 64 elements) in kernel reverse");
+    /* and the launch after it is fine */
+    CU_ASSERT_EQUAL(launch_checked("reverse", 1, 64, rargs, (size_t[]){ sizeof buf }, &err), 0);
+}
+
+/* Two LLVM 19 x86 backend bugs the host code works around: fx.max of a
+ * number known not to be NaN and a signalling NaN; a BFloat16 signalling NaN
+ * copied across basic blocks (the bounds checks make blocks). */
+static void test_x86_workarounds(void)
+{
+    int32_t a[2] = { 5, -7 };
+    uint32_t bb[2] = { 0x7f800001u, 0xff800123u }, o[2];
+    void *ap = a, *bp = bb, *op = o;
+    void *args[3] = { &ap, &bp, &op };
+    CU_ASSERT_EQUAL_FATAL(launch("imax", 1, 2, args), 0);
+    CU_ASSERT((o[0] & 0x7fffffffu) > 0x7f800000u);
+    CU_ASSERT((o[1] & 0x7fffffffu) > 0x7f800000u);
+    uint16_t h[4] = { 0x7f81, 0xff81, 0x7fc0, 0x3f80 }, ho[4];
+    void *hp = h, *hop = ho;
+    void *hargs[2] = { &hp, &hop };
+    char *err = NULL;
+    CU_ASSERT_EQUAL_FATAL(launch_checked("copy_bf16", 1, 4, hargs, (size_t[]){ 8, 8 }, &err), 0);
+    for (int i = 0; i < 4; i++)
+        CU_ASSERT_EQUAL(ho[i], h[i]);
+}
+
+/* docs/codegen.md "Storage layouts": a byte per Int4/FP4 element (Int4
+ * sign-extended, FP4 zero-extended, high bits ignored on load); bitcast packs
+ * lane 0 into the lowest bits. */
+static void test_storage_layout(void)
+{
+    _Alignas(8) int8_t i4[8] = { 1, 2, 3, 4, 5, 6, 7, (int8_t)0xF8 };
+    uint32_t w;
+    void *ip = i4, *wp = &w;
+    void *args[2] = { &ip, &wp };
+    CU_ASSERT_EQUAL_FATAL(launch("pack_i4", 1, 1, args), 0);
+    CU_ASSERT_EQUAL(w, 0x87654321u);
+    i4[7] = 0x78; /* only the low 4 bits count */
+    CU_ASSERT_EQUAL_FATAL(launch("pack_i4", 1, 1, args), 0);
+    CU_ASSERT_EQUAL(w, 0x87654321u);
+    _Alignas(8) uint8_t f4[8] = { 0x1, 0x2, 0x3, 0x4, 0x5, 0x6, 0x7, 0xF8 };
+    void *fp = f4;
+    void *fargs[2] = { &fp, &wp };
+    CU_ASSERT_EQUAL_FATAL(launch("pack_fp4", 1, 1, fargs), 0);
+    CU_ASSERT_EQUAL(w, 0x87654321u);
+    w = 0x9ABCDEF0u;
+    _Alignas(8) int8_t out[8];
+    void *oargs[2] = { &wp, &(void *){ out } };
+    CU_ASSERT_EQUAL_FATAL(launch("unpack_i4", 1, 1, oargs), 0);
+    static const int8_t want[8] = { 0, -1, -2, -3, -4, -5, -6, -7 }; /* 0x0, 0xF, 0xE, ... sign-extended */
+    for (int i = 0; i < 8; i++)
+        CU_ASSERT_EQUAL(out[i], want[i]);
+}
+
 static void test_launch_errors(void)
 {
     char *err = NULL;
@@ -1293,6 +1592,10 @@ int main(void)
     CU_add_test(s, "bitcasts and vector conversions", test_bitcast_vector_casts);
     CU_add_test(s, "thread/block indices and sizes", test_specials);
     CU_add_test(s, "launch errors", test_launch_errors);
+    CU_add_test(s, "bounds checks: Ptr (checked launch)", test_bounds_ptr);
+    CU_add_test(s, "bounds checks: private and shared arrays", test_bounds_arrays);
+    CU_add_test(s, "x86 backend workarounds (sNaN in fx.max, BFloat16 copies)", test_x86_workarounds);
+    CU_add_test(s, "Int4/FP4 storage and bitcast packing", test_storage_layout);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
     int failures = (int)CU_get_number_of_failures();

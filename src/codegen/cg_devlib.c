@@ -1,0 +1,227 @@
+/* cg_devlib.c - Float64 transcendentals on AMDGPU through AMD's device math
+ * library (ocml).
+ *
+ * LLVM 19 cannot lower the f64 forms of llvm.exp/exp2/log/log2/sin/cos/pow
+ * for AMDGPU. ROCm's device libraries implement them in bitcode: ocml.bc
+ * (__ocml_exp_f64, ...) plus tiny "oclc" control files that define the
+ * switches ocml reads (__oclc_finite_only_opt, __oclc_ISA_version, ...).
+ * Debian packages them as rocm-device-libs (ROCm 5.2) in
+ * /usr/lib/<multiarch>/amdgcn/bitcode. We link the needed functions into the
+ * module (ocml's definitions are linkonce_odr, so only what is referenced
+ * comes in), link the control files for what they reference, and make every
+ * linked definition internal so that it is inlined and never exported.
+ *
+ * An architecture is covered when the installation has an ISA-version file
+ * for it (oclc_isa_version_<N>.bc; the gfx94x family uses 940's when there
+ * is no file of its own): the 5.2 package has gfx6xx..gfx90c, gfx940 and
+ * gfx10xx, nothing for gfx11/gfx12 or the generic targets. Elsewhere a Float64
+ * transcendental is a located error, and so is a missing installation (naming
+ * the package). FXCC_DEVICE_LIBS=DIR replaces the search path. */
+#include "codegen/cg_internal.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/Linker.h>
+
+static const char *const search_dirs[] = {
+    "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
+    "/usr/lib/aarch64-linux-gnu/amdgcn/bitcode",
+    "/usr/lib/amdgcn/bitcode",
+    "/opt/rocm/amdgcn/bitcode",
+};
+
+static bool file_exists(const char *dir, const char *name)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return access(p, R_OK) == 0;
+}
+
+/* The directory holding ocml.bc, or NULL; *searched lists where we looked. */
+static const char *find_dir(CgCtx *c, const char **searched)
+{
+    const char *env = getenv("FXCC_DEVICE_LIBS");
+    if (env && *env) {
+        *searched = arena_printf(c->fm->arena, "%s (FXCC_DEVICE_LIBS)", env);
+        return file_exists(env, "ocml.bc") ? env : NULL;
+    }
+    char *list = arena_strdup(c->fm->arena, "");
+    for (size_t k = 0; k < sizeof search_dirs / sizeof search_dirs[0]; k++) {
+        if (file_exists(search_dirs[k], "ocml.bc"))
+            return search_dirs[k];
+        list = arena_printf(c->fm->arena, "%s%s%s", list, k ? ", " : "", search_dirs[k]);
+    }
+    *searched = list;
+    return NULL;
+}
+
+/* The ISA-version file for the processor, or NULL when there is none. */
+static const char *isa_file(CgCtx *c, const char *dir, const char *arch)
+{
+    if (strncmp(arch, "gfx", 3) != 0 || strchr(arch, '-'))
+        return NULL; /* generic targets: no ISA version */
+    const char *f = arena_printf(c->fm->arena, "oclc_isa_version_%s.bc", arch + 3);
+    if (file_exists(dir, f))
+        return f;
+    if (strncmp(arch, "gfx94", 5) == 0 && file_exists(dir, "oclc_isa_version_940.bc"))
+        return "oclc_isa_version_940.bc";
+    return NULL;
+}
+
+/* Whether the library covers this compilation; reports a located error (once
+ * per use) when not. what: "fx.exp", "'**'". */
+static bool devlib_usable(CgCtx *c, FxInst *i, const char *what)
+{
+    const char *arch = c->opt.arch ? c->opt.arch : "gfx942";
+    if (!c->devlib_state) {
+        const char *searched = "";
+        c->devlib_dir = find_dir(c, &searched);
+        c->devlib_searched = searched;
+        c->devlib_isa = c->devlib_dir ? isa_file(c, c->devlib_dir, arch) : NULL;
+        c->devlib_state = 1;
+    }
+    if (!c->devlib_dir) {
+        cg_error(c, i->loc, "Float64 %s on %s needs AMD's device math library (ocml.bc), which is not "
+                 "installed: install the Debian package rocm-device-libs (searched %s)",
+                 what, arch, c->devlib_searched);
+        return false;
+    }
+    if (!c->devlib_isa) {
+        cg_error(c, i->loc, "Float64 %s is not supported on %s: AMD's device math library in %s has no "
+                 "%s version (no %s); compute in Float32, or compile for an architecture it covers",
+                 what, arch, c->devlib_dir, arch,
+                 strchr(arch, '-') ? "ISA version for generic targets"
+                                   : arena_printf(c->fm->arena, "oclc_isa_version_%s.bc", arch + 3));
+        return false;
+    }
+    c->devlib_used = true;
+    return true;
+}
+
+LLVMValueRef cg_devlib_call(CgCtx *c, FxInst *i, const char *what, const char *fname,
+                            LLVMValueRef *args, int nargs)
+{
+    LLVMTypeRef ty = LLVMTypeOf(args[0]);
+    if (!devlib_usable(c, i, what))
+        return LLVMGetPoison(ty);
+    LLVMTypeRef ety = cg_elem_llty(ty);
+    LLVMTypeRef pt[2] = { ety, ety };
+    LLVMTypeRef fty = LLVMFunctionType(ety, pt, (unsigned)nargs, 0);
+    LLVMValueRef fn = LLVMGetNamedFunction(c->M, fname);
+    if (!fn)
+        fn = LLVMAddFunction(c->M, fname, fty);
+    if (LLVMGetTypeKind(ty) != LLVMVectorTypeKind)
+        return cg_fmf(LLVMBuildCall2(c->B, fty, fn, args, (unsigned)nargs, ""), i->fmf);
+    LLVMValueRef r = LLVMGetPoison(ty);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c->C);
+    for (unsigned k = 0; k < LLVMGetVectorSize(ty); k++) {
+        LLVMValueRef idx = LLVMConstInt(i32, k, 0);
+        LLVMValueRef lane[2];
+        for (int a = 0; a < nargs; a++)
+            lane[a] = LLVMBuildExtractElement(c->B, args[a], idx, "");
+        LLVMValueRef e = cg_fmf(LLVMBuildCall2(c->B, fty, fn, lane, (unsigned)nargs, ""), i->fmf);
+        r = LLVMBuildInsertElement(c->B, r, e, idx, "");
+    }
+    return r;
+}
+
+static bool link_file(CgCtx *c, const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", c->devlib_dir, name);
+    LLVMMemoryBufferRef buf;
+    char *msg = NULL;
+    if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &msg)) {
+        diag_error((Loc){0}, "cannot read '%s': %s", path, msg ? msg : "?");
+        LLVMDisposeMessage(msg);
+        return false;
+    }
+    LLVMModuleRef lib;
+    if (LLVMParseBitcodeInContext2(c->C, buf, &lib)) {
+        LLVMDisposeMemoryBuffer(buf);
+        diag_error((Loc){0}, "cannot read '%s': not LLVM bitcode this LLVM understands", path);
+        return false;
+    }
+    LLVMDisposeMemoryBuffer(buf);
+    /* same target; the layout string only differs in address spaces ocml does not use */
+    LLVMSetDataLayout(lib, LLVMGetDataLayoutStr(c->M));
+    LLVMSetTarget(lib, LLVMGetTarget(c->M));
+    if (LLVMLinkModules2(c->M, lib)) {
+        diag_error((Loc){0}, "cannot link '%s' into the module", path);
+        return false;
+    }
+    return true;
+}
+
+/* The control variables ocml may read and the file defining each. */
+static const char *control_file(CgCtx *c, const char *var)
+{
+    if (strcmp(var, "__oclc_finite_only_opt") == 0) return "oclc_finite_only_off.bc";
+    if (strcmp(var, "__oclc_unsafe_math_opt") == 0) return "oclc_unsafe_math_off.bc";
+    if (strcmp(var, "__oclc_daz_opt") == 0) return "oclc_daz_opt_off.bc";
+    if (strcmp(var, "__oclc_correctly_rounded_sqrt32") == 0) return "oclc_correctly_rounded_sqrt_on.bc";
+    if (strcmp(var, "__oclc_wavefrontsize64") == 0)
+        return c->wave_size == 64 ? "oclc_wavefrontsize64_on.bc" : "oclc_wavefrontsize64_off.bc";
+    if (strcmp(var, "__oclc_ABI_version") == 0) return "oclc_abi_version_500.bc";
+    if (strcmp(var, "__oclc_ISA_version") == 0) return c->devlib_isa;
+    return NULL;
+}
+
+bool cg_devlib_link(CgCtx *c)
+{
+    if (!c->devlib_used)
+        return true;
+    /* our own definitions (declarations are replaced by the linker) */
+    CgMap ours = { 0 };
+    for (LLVMValueRef f = LLVMGetFirstFunction(c->M); f; f = LLVMGetNextFunction(f))
+        if (!LLVMIsDeclaration(f))
+            cg_map_put(&ours, f, f);
+    for (LLVMValueRef g = LLVMGetFirstGlobal(c->M); g; g = LLVMGetNextGlobal(g))
+        if (!LLVMIsDeclaration(g))
+            cg_map_put(&ours, g, g);
+    bool ok = link_file(c, "ocml.bc");
+    /* the control variables it references, until none is left undefined */
+    for (bool again = ok; again && ok;) {
+        again = false;
+        for (LLVMValueRef g = LLVMGetFirstGlobal(c->M); g && ok; g = LLVMGetNextGlobal(g)) {
+            if (!LLVMIsDeclaration(g))
+                continue;
+            size_t n;
+            const char *name = LLVMGetValueName2(g, &n);
+            const char *file = control_file(c, name);
+            if (!file) {
+                diag_error((Loc){0}, "AMD's device math library needs '%s', which fxcc does not provide", name);
+                ok = false;
+                break;
+            }
+            ok = link_file(c, file);
+            again = true;
+            break; /* the global list changed */
+        }
+    }
+    for (LLVMValueRef f = LLVMGetFirstFunction(c->M); f && ok; f = LLVMGetNextFunction(f)) {
+        size_t n;
+        const char *name = LLVMGetValueName2(f, &n);
+        if (LLVMIsDeclaration(f) && strncmp(name, "llvm.", 5) != 0) {
+            diag_error((Loc){0}, "AMD's device math library needs the function '%s', which fxcc does not provide",
+                       name);
+            ok = false;
+        }
+    }
+    if (ok) {
+        for (LLVMValueRef f = LLVMGetFirstFunction(c->M); f; f = LLVMGetNextFunction(f))
+            if (!LLVMIsDeclaration(f) && !cg_map_get(&ours, f)) {
+                LLVMSetLinkage(f, LLVMInternalLinkage);
+                LLVMSetVisibility(f, LLVMDefaultVisibility);
+            }
+        for (LLVMValueRef g = LLVMGetFirstGlobal(c->M); g; g = LLVMGetNextGlobal(g))
+            if (!LLVMIsDeclaration(g) && !cg_map_get(&ours, g)) {
+                LLVMSetLinkage(g, LLVMInternalLinkage);
+                LLVMSetVisibility(g, LLVMDefaultVisibility);
+            }
+    }
+    cg_map_free(&ours);
+    return ok;
+}
