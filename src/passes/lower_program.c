@@ -375,6 +375,21 @@ static void stage_tile(KB *k, FxInst *tile, FxInst *ty, FxInst *tx, FxInst *cond
     k->b = save;
 }
 
+/* C[idx] = alpha * acc (+ beta * C[idx]), in the accumulator type, then
+ * converted to C's element type. */
+static void store_gemm_result(KB *k, const FxNode *n, FxInst *r, FxInst **idx)
+{
+    const Type *acc_t = type_scalar(n->acc_type);
+    if (!(n->alpha.kind == FXS_STATIC && n->alpha.value == 1))
+        r = k_bin(k, FXB_MUL, scalar_value(k, n->alpha, n->acc_type), r);
+    if (n->beta.kind != FXS_NONE) {
+        FxInst *cv = k_cast(k, k_load(k, tensor_ptr(k, n->out), n->out->type->elem, 1,
+                                      (FxInst *[]){ offset_of(k, n->out, idx) }), acc_t);
+        r = k_bin(k, FXB_ADD, r, k_bin(k, FXB_MUL, scalar_value(k, n->beta, n->acc_type), cv));
+    }
+    k_store(k, tensor_ptr(k, n->out), k_cast(k, r, n->out->type->elem), 1, (FxInst *[]){ offset_of(k, n->out, idx) });
+}
+
 /* ---- MatMul on the CDNA matrix cores ----
  * One wave (64 work-items) per 16x16 tile of C. Each 16-deep slice of A and
  * B is staged in LDS (every work-item loads 4 elements of each), then four
@@ -452,16 +467,7 @@ static void lower_matmul_mfma(KB *k, const FxNode *n)
         FxBlock *save = k->b;
         k->b = &inside->blocks[0];
         FxInst *idx[2] = { row, col };
-        FxInst *r = k_emit(k, FX_EXTRACT, 0, et, 2, d, k_int(k, i32(), i), NULL);
-        if (!(n->alpha.kind == FXS_STATIC && n->alpha.value == 1))
-            r = k_bin(k, FXB_MUL, scalar_value(k, n->alpha, n->acc_type), r);
-        if (n->beta.kind != FXS_NONE) {
-            FxInst *cv = k_cast(k, k_load(k, tensor_ptr(k, n->out), n->out->type->elem, 1,
-                                          (FxInst *[]){ offset_of(k, n->out, idx) }), et);
-            r = k_bin(k, FXB_ADD, r, k_bin(k, FXB_MUL, scalar_value(k, n->beta, n->acc_type), cv));
-        }
-        k_store(k, tensor_ptr(k, n->out), k_cast(k, r, n->out->type->elem), 1,
-                (FxInst *[]){ offset_of(k, n->out, idx) });
+        store_gemm_result(k, n, k_emit(k, FX_EXTRACT, 0, et, 2, d, k_int(k, i32(), i), NULL), idx);
         k->b = save;
     }
 }
@@ -542,16 +548,7 @@ static void lower_matmul(KB *k, const FxNode *n)
             FxBlock *save = k->b;
             k->b = &inside->blocks[0];
             FxInst *idx[2] = { rows[i], cols[j] };
-            FxInst *r = k_load(k, acc[i][j], acc_t, 0, NULL);
-            if (!(n->alpha.kind == FXS_STATIC && n->alpha.value == 1))
-                r = k_bin(k, FXB_MUL, scalar_value(k, n->alpha, n->acc_type), r);
-            if (n->beta.kind != FXS_NONE) {
-                FxInst *cv = k_cast(k, k_load(k, tensor_ptr(k, n->out), n->out->type->elem, 1,
-                                              (FxInst *[]){ offset_of(k, n->out, idx) }), acc_t);
-                r = k_bin(k, FXB_ADD, r, k_bin(k, FXB_MUL, scalar_value(k, n->beta, n->acc_type), cv));
-            }
-            k_store(k, tensor_ptr(k, n->out), k_cast(k, r, n->out->type->elem), 1,
-                    (FxInst *[]){ offset_of(k, n->out, idx) });
+            store_gemm_result(k, n, k_load(k, acc[i][j], acc_t, 0, NULL), idx);
             k->b = save;
         }
 }

@@ -2,6 +2,7 @@
  * Only the handful of HIP entry points fxcc needs are resolved; their C
  * signatures are declared here (hipError_t is an int, 0 on success). */
 #include "runtime/fxrt_hip.h"
+#include "runtime/rt_internal.h"
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -40,17 +41,6 @@ struct RtHipModule {
     hipModule_t module;
 };
 
-static char *fmt_err(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *s = NULL;
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
-    va_end(ap);
-    return s;
-}
-
 static const char *hip_error(RtHip *h, hipError_t e)
 {
     return h->api.error_string ? h->api.error_string(e) : "HIP error";
@@ -72,7 +62,7 @@ static void *open_library(void)
     do {                                                                         \
         void *sym_ = dlsym(h->lib, symbol);                                      \
         if (!sym_) {                                                             \
-            *err = fmt_err("no HIP device: libamdhip64 lacks %s", symbol);       \
+            *err = rt_strdupf("no HIP device: libamdhip64 lacks %s", symbol);       \
             return false;                                                        \
         }                                                                        \
         memcpy(&h->api.field, &sym_, sizeof sym_);                               \
@@ -100,7 +90,7 @@ RtHip *rt_hip_open(char **err)
     RtHip *h = calloc(1, sizeof *h);
     h->lib = open_library();
     if (!h->lib) {
-        *err = fmt_err("no HIP device: the HIP runtime (libamdhip64.so) is not installed");
+        *err = rt_strdupf("no HIP device: the HIP runtime (libamdhip64.so) is not installed");
         free(h);
         return NULL;
     }
@@ -109,15 +99,15 @@ RtHip *rt_hip_open(char **err)
     if (!resolve_api(h, err))
         goto fail;
     if ((e = h->api.init(0)) != 0 || (e = h->api.get_device_count(&count)) != 0) {
-        *err = fmt_err("no HIP device: %s", hip_error(h, e));
+        *err = rt_strdupf("no HIP device: %s", hip_error(h, e));
         goto fail;
     }
     if (count == 0) {
-        *err = fmt_err("no HIP device: the HIP runtime found no AMD GPU");
+        *err = rt_strdupf("no HIP device: the HIP runtime found no AMD GPU");
         goto fail;
     }
     if ((e = h->api.set_device(0)) != 0) {
-        *err = fmt_err("no HIP device: %s", hip_error(h, e));
+        *err = rt_strdupf("no HIP device: %s", hip_error(h, e));
         goto fail;
     }
     return h;
@@ -142,7 +132,7 @@ RtHipModule *rt_hip_load(RtHip *h, const void *image, size_t size, char **err)
     m->hip = h;
     hipError_t e = h->api.module_load_data(&m->module, image);
     if (e != 0) {
-        *err = fmt_err("cannot load the code object: %s", hip_error(h, e));
+        *err = rt_strdupf("cannot load the code object: %s", hip_error(h, e));
         free(m);
         return NULL;
     }
@@ -162,7 +152,7 @@ void *rt_hip_alloc(RtHip *h, size_t bytes, char **err)
     void *p = NULL;
     hipError_t e = h->api.malloc(&p, bytes ? bytes : 1);
     if (e != 0) {
-        *err = fmt_err("hipMalloc(%zu): %s", bytes, hip_error(h, e));
+        *err = rt_strdupf("hipMalloc(%zu): %s", bytes, hip_error(h, e));
         return NULL;
     }
     return p;
@@ -178,7 +168,7 @@ static int copy(RtHip *h, void *dst, const void *src, size_t bytes, int kind, ch
 {
     hipError_t e = h->api.memcpy(dst, src, bytes, kind);
     if (e != 0) {
-        *err = fmt_err("hipMemcpy: %s", hip_error(h, e));
+        *err = rt_strdupf("hipMemcpy: %s", hip_error(h, e));
         return -1;
     }
     return 0;
@@ -201,14 +191,14 @@ int rt_hip_launch(RtHipModule *m, const char *name, const unsigned grid[3], cons
     hipFunction_t f;
     hipError_t e = h->api.module_get_function(&f, m->module, name);
     if (e != 0) {
-        *err = fmt_err("the code object has no kernel '%s': %s", name, hip_error(h, e));
+        *err = rt_strdupf("the code object has no kernel '%s': %s", name, hip_error(h, e));
         return -1;
     }
     e = h->api.module_launch_kernel(f, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0, NULL, args, NULL);
     if (e == 0)
         e = h->api.device_synchronize();
     if (e != 0) {
-        *err = fmt_err("launching '%s': %s", name, hip_error(h, e));
+        *err = rt_strdupf("launching '%s': %s", name, hip_error(h, e));
         return -1;
     }
     return 0;

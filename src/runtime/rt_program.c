@@ -41,17 +41,6 @@ struct RtPlan {
     int nsteps;
 };
 
-static char *fmt_err(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *s = NULL;
-    if (vasprintf(&s, fmt, ap) < 0)
-        s = NULL;
-    va_end(ap);
-    return s;
-}
-
 /* "ceildiv(M*N, 256)" or "M*N" or "1" */
 static bool parse_extent(const char **pp, Extent *e)
 {
@@ -165,7 +154,7 @@ RtPlan *rt_plan_parse(const char *text, char **err)
     for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         lineno++;
         if (!parse_line(p, line)) {
-            *err = fmt_err("malformed launch plan, line %d: %s", lineno, line);
+            *err = rt_strdupf("malformed launch plan, line %d: %s", lineno, line);
             free(copy);
             rt_plan_free(p);
             return NULL;
@@ -173,7 +162,7 @@ RtPlan *rt_plan_parse(const char *text, char **err)
     }
     free(copy);
     if (!p->program) {
-        *err = fmt_err("malformed launch plan: no 'plan' line");
+        *err = rt_strdupf("malformed launch plan: no 'plan' line");
         rt_plan_free(p);
         return NULL;
     }
@@ -218,12 +207,12 @@ static bool evaluate(const RtPlan *p, const Extent *e, void **args, long long *o
                 if (!strcmp(p->args[j], e->names[i]))
                     k = j;
             if (k < 0) {
-                *err = fmt_err("launch plan names an unknown dimension '%s'", e->names[i]);
+                *err = rt_strdupf("launch plan names an unknown dimension '%s'", e->names[i]);
                 return false;
             }
             f = *(const int32_t *)args[k];
             if (f < 0) {
-                *err = fmt_err("dimension '%s' is negative (%lld)", e->names[i], f);
+                *err = rt_strdupf("dimension '%s' is negative (%lld)", e->names[i], f);
                 return false;
             }
         }
@@ -275,12 +264,12 @@ out:
 
 char *rt_host_plan(RtHostModule *m, const char *program, char **err)
 {
-    char *name = fmt_err("__fxplan_%s", program);
+    char *name = rt_strdupf("__fxplan_%s", program);
     LLVMOrcExecutorAddress addr = 0;
     LLVMErrorRef e = LLVMOrcLLJITLookup(m->jit, &addr, name);
     if (e) {
         char *msg = LLVMGetErrorMessage(e);
-        *err = fmt_err("the module has no launch plan for '%s' (%s)", program, msg);
+        *err = rt_strdupf("the module has no launch plan for '%s' (%s)", program, msg);
         LLVMDisposeErrorMessage(msg);
         free(name);
         return NULL;
@@ -321,17 +310,17 @@ char *rt_artifact_plan(const void *image, size_t size, const char *program, char
     const Elf64_Ehdr *eh = image;
     if (size < sizeof *eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
         eh->e_shoff + (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr) > size) {
-        *err = fmt_err("not an ELF64 code object");
+        *err = rt_strdupf("not an ELF64 code object");
         return NULL;
     }
     const Elf64_Shdr *sh = (const Elf64_Shdr *)(img + eh->e_shoff);
-    char *name = fmt_err("__fxplan_%s", program);
+    char *name = rt_strdupf("__fxplan_%s", program);
     char *text = NULL;
     for (int i = 0; i < eh->e_shnum && !text; i++)
         if (sh[i].sh_type == SHT_SYMTAB || sh[i].sh_type == SHT_DYNSYM)
             text = elf_symbol_bytes(img, size, sh, eh->e_shnum, &sh[i], name);
     if (!text)
-        *err = fmt_err("the code object has no launch plan for '%s'", program);
+        *err = rt_strdupf("the code object has no launch plan for '%s'", program);
     free(name);
     return text;
 }

@@ -308,27 +308,12 @@ static bool compare_result(AstOp op, int c)
 
 static bool compare_ints(AstOp op, BigInt x, BigInt y)
 {
-    int c = big_cmp(x, y);
-    switch (op) {
-    case OP_LT: return c < 0;
-    case OP_LE: return c <= 0;
-    case OP_GT: return c > 0;
-    case OP_GE: return c >= 0;
-    case OP_EQ: return c == 0;
-    default: return c != 0;
-    }
+    return compare_result(op, big_cmp(x, y));
 }
 
 static bool compare_doubles(AstOp op, double x, double y)
 {
-    switch (op) {
-    case OP_LT: return x < y;
-    case OP_LE: return x <= y;
-    case OP_GT: return x > y;
-    case OP_GE: return x >= y;
-    case OP_EQ: return x == y;
-    default: return x != y;
-    }
+    return compare_result(op, x != x || y != y ? 2 : x < y ? -1 : x > y ? 1 : 0);
 }
 
 static bool is_compare(AstOp op)
