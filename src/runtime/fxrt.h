@@ -17,6 +17,9 @@ typedef struct RtHostModule RtHostModule;
 /* JITs a host-target module. Takes ownership of mod and ctx (also on failure).
  * Returns NULL and sets *err (malloc'd message) on failure. */
 RtHostModule *rt_host_load(LLVMModuleRef mod, LLVMContextRef ctx, char **err);
+/* Load a host artifact: the bitcode that `fxcc --target=host --emit-llvm`
+ * writes (its programs' launch plans travel inside it, see fxrt_program.h). */
+RtHostModule *rt_host_load_file(const char *path, char **err);
 
 /* Runs kernel `name` over grid x block work-groups. args[i] -> parameter i's
  * value (see fxhost.h). Returns 0, or -1 with *err (malloc'd).

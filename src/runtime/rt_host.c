@@ -160,3 +160,24 @@ void rt_host_free(RtHostModule *m)
     LLVMOrcDisposeLLJIT(m->jit);
     free(m);
 }
+
+RtHostModule *rt_host_load_file(const char *path, char **err)
+{
+    LLVMMemoryBufferRef buf = NULL;
+    char *msg = NULL;
+    if (LLVMCreateMemoryBufferWithContentsOfFile(path, &buf, &msg)) {
+        *err = rt_strdupf("cannot read '%s': %s", path, msg ? msg : "error");
+        LLVMDisposeMessage(msg);
+        return NULL;
+    }
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMModuleRef mod = NULL;
+    bool bad = LLVMParseBitcodeInContext2(ctx, buf, &mod);
+    LLVMDisposeMemoryBuffer(buf);
+    if (bad) {
+        *err = rt_strdupf("'%s' is not LLVM bitcode written by fxcc --target=host --emit-llvm", path);
+        LLVMContextDispose(ctx);
+        return NULL;
+    }
+    return rt_host_load(mod, ctx, err);
+}

@@ -484,6 +484,50 @@ static void test_plan_in_artifact(void)
     pipe_free(&p.c);
 }
 
+/* One file is enough to run a program: host bitcode carries its kernels and
+ * its plan; libfxrt loads it, reads the plan and runs it. */
+static void test_host_artifact(void)
+{
+    const char *src = "program p(X: Tensor[Float32, 5], Y: Tensor[Float32, 5]) {\n    Y = X * X + 1.0\n}\n";
+    Prog p;
+    memset(&p, 0, sizeof p);
+    snprintf(p.path, sizeof p.path, "/tmp/fxcc-prog-bc-%d.fx", (int)getpid());
+    FILE *f = fopen(p.path, "w");
+    fputs(src, f);
+    fclose(f);
+    opt_defaults(&p.o);
+    p.o.input = p.path;
+    p.o.host = true;
+    pipe_init(&p.c, &p.o);
+    CU_ASSERT_FATAL(pipe_parse(&p.c) && pipe_lower(&p.c));
+    remove(p.path);
+    CgModule *m = pipe_codegen(&p.c, true);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    char bc[128];
+    snprintf(bc, sizeof bc, "/tmp/fxcc-prog-bc-%d.bc", (int)getpid());
+    CU_ASSERT_FATAL(cg_write(m, CG_OUT_BC, bc));
+    cg_free(m);
+    pipe_free(&p.c);
+    char *err = NULL;
+    RtHostModule *hm = rt_host_load_file(bc, &err);
+    remove(bc);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hm);
+    char *text = rt_host_plan(hm, "p", &err);
+    RtPlan *plan = text ? rt_plan_parse(text, &err) : NULL;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(plan);
+    float X[5] = { 0, 1, 2, -3, 0.5f }, Y[5];
+    void *px = X, *py = Y;
+    void *args[] = { &px, &py };
+    CU_ASSERT_EQUAL(rt_program_run(hm, plan, args, &err), 0);
+    for (int i = 0; i < 5; i++)
+        CU_ASSERT(Y[i] == fmaf(X[i], X[i], 1.0f));   /* fp-contraction fused it */
+    CU_ASSERT_PTR_NULL(rt_host_load_file("/nonexistent.bc", &err));
+    free(err);
+    rt_plan_free(plan);
+    free(text);
+    rt_host_free(hm);
+}
+
 /* Without an AMD GPU (or without the HIP runtime) the HIP backend says so. */
 static void test_hip_no_device(void)
 {
@@ -512,6 +556,7 @@ int main(void)
     CU_add_test(s, "adjacent maps fuse", test_map_fusion);
     CU_add_test(s, "GEMM ISA: MFMA on gfx90a/gfx942, FMA tiles on gfx1100", test_gemm_isa);
     CU_add_test(s, "the plan travels inside the .hsaco", test_plan_in_artifact);
+    CU_add_test(s, "a host artifact (bitcode) runs its embedded plan", test_host_artifact);
     CU_add_test(s, "HIP backend without a device", test_hip_no_device);
     CU_basic_set_mode(CU_BRM_VERBOSE);
     CU_basic_run_tests();
