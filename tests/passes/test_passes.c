@@ -458,6 +458,41 @@ static void test_fastmath_intersection(void)
     pipe_free(&c);
 }
 
+/* Fast-math precedence, as LLVM flags: explicit fastmath= > innermost with >
+ * --fastmath; integer operations get none. */
+static void test_fastmath_precedence(void)
+{
+    const char *src = "kernel k(p: Ptr[Float32], q: Ptr[Int32], a: Float32, b: Float32, i: Int32) {\n"
+                      "    p[0] = a * b\n"
+                      "    with fx.fastmath(\"nnan\") {\n"
+                      "        with fx.fastmath(fx.FastMathFlags.ninf) {\n"
+                      "            p[1] = a / b\n"
+                      "        }\n"
+                      "        p[2] = fx.sqrt(a, fastmath=fx.FastMathFlags.afn) - b\n"
+                      "        q[0] = i * i + 1\n"
+                      "    }\n}\n";
+    char *ir = emit(src, false, false, CG_OUT_LL, "nsz");
+    CU_ASSERT(strstr(ir, "fmul nsz float") != NULL);              /* --fastmath */
+    CU_ASSERT(strstr(ir, "fdiv ninf float") != NULL);             /* innermost with */
+    CU_ASSERT(strstr(ir, "call afn float @llvm.sqrt") != NULL);   /* explicit keyword */
+    CU_ASSERT(strstr(ir, "fsub nnan float") != NULL);             /* the enclosing with */
+    CU_ASSERT(count_lines_with(ir, " nnan ", "mul i32") + count_lines_with(ir, " nsw ", "nnan") == 0);
+    free(ir);
+    /* --fast-fp-math means "fast" when --fastmath is absent */
+    FxOptions o;
+    opt_defaults(&o);
+    o.fast_fp_math = true;
+    o.arch = "gfx942";
+    CU_ASSERT(opt_finish(&o));
+    CU_ASSERT_EQUAL(o.fastmath, FMF_FAST);
+    opt_defaults(&o);
+    o.fast_fp_math = true;
+    o.fastmath_set = true;
+    o.fastmath = FMF_NNAN;
+    CU_ASSERT(opt_finish(&o));
+    CU_ASSERT_EQUAL(o.fastmath, FMF_NNAN);
+}
+
 static bool split_doubles(const FxInst *fma, void *ctx)
 {
     (*(int *)ctx)++;
@@ -497,6 +532,7 @@ int main(void)
     CU_add_test(s, "golden FXIR", test_golden_dumps);
     CU_add_test(s, "fast-math flags: the fma keeps what both share", test_fastmath_intersection);
     CU_add_test(s, "target hook unfuses what it prefers split", test_target_hook);
+    CU_add_test(s, "fast-math precedence reaches LLVM", test_fastmath_precedence);
     CU_add_test(s, "LLVM IR: llvm.fma when fused, no contract flags when off", test_llvm_ir);
     CU_add_test(s, "gfx942 ISA: v_fma where fused, v_mul + v_add where not", test_gfx942_isa);
     CU_basic_set_mode(CU_BRM_VERBOSE);
