@@ -24,7 +24,8 @@ typedef struct Prog {
     char path[128];
 } Prog;
 
-static bool prog_open(Prog *p, const char *src, const char *name)
+/* Parse and lower `src` for a processor or the host; pipe_free(&p->c) after. */
+static bool prog_lower(Prog *p, const char *src, const char *arch, bool host)
 {
     memset(p, 0, sizeof *p);
     snprintf(p->path, sizeof p->path, "/tmp/fxcc-prog-%d.fx", (int)getpid());
@@ -33,11 +34,17 @@ static bool prog_open(Prog *p, const char *src, const char *name)
     fclose(f);
     opt_defaults(&p->o);
     p->o.input = p->path;
-    p->o.host = true;
+    p->o.arch = arch ? arch : "gfx942";
+    p->o.host = host;
     pipe_init(&p->c, &p->o);
     bool ok = pipe_parse(&p->c) && pipe_lower(&p->c);
     remove(p->path);
-    if (!ok)
+    return ok;
+}
+
+static bool prog_open(Prog *p, const char *src, const char *name)
+{
+    if (!prog_lower(p, src, NULL, true))
         return false;
     FxPlan *plan = NULL;
     for (int i = 0; i < p->c.plans.len; i++)
@@ -315,17 +322,7 @@ static void test_device_compile(void)
                         "}\n";
     for (int i = 0; i < 3; i++) {
         Prog p;
-        memset(&p, 0, sizeof p);
-        snprintf(p.path, sizeof p.path, "/tmp/fxcc-prog-dev-%d.fx", (int)getpid());
-        FILE *f = fopen(p.path, "w");
-        fputs(fixed, f);
-        fclose(f);
-        opt_defaults(&p.o);
-        p.o.input = p.path;
-        p.o.arch = archs[i];
-        pipe_init(&p.c, &p.o);
-        bool ok = pipe_parse(&p.c) && pipe_lower(&p.c);
-        remove(p.path);
+        bool ok = prog_lower(&p, fixed, archs[i], false);
         CU_ASSERT(ok);
         CgModule *m = ok ? pipe_codegen(&p.c, false) : NULL;
         CU_ASSERT_PTR_NOT_NULL(m);
@@ -349,17 +346,7 @@ static void test_device_compile(void)
 static char *program_asm(const char *src, const char *arch)
 {
     Prog p;
-    memset(&p, 0, sizeof p);
-    snprintf(p.path, sizeof p.path, "/tmp/fxcc-prog-isa-%d.fx", (int)getpid());
-    FILE *f = fopen(p.path, "w");
-    fputs(src, f);
-    fclose(f);
-    opt_defaults(&p.o);
-    p.o.input = p.path;
-    p.o.arch = arch;
-    pipe_init(&p.c, &p.o);
-    bool ok = pipe_parse(&p.c) && pipe_lower(&p.c);
-    remove(p.path);
+    bool ok = prog_lower(&p, src, arch, false);
     char *text = NULL;
     CgModule *m = ok ? pipe_codegen(&p.c, false) : NULL;
     if (m) {
@@ -442,16 +429,7 @@ static void test_plan_in_artifact(void)
     const char *src = "program p(A: Tensor[Float32, M, K], B: Tensor[Float32, K, N], C: Tensor[Float32, M, N],\n"
                       "          M: Int32, N: Int32, K: Int32) {\n    let T = A @ B\n    C = fx.max(T, 0.0)\n}\n";
     Prog p;
-    memset(&p, 0, sizeof p);
-    snprintf(p.path, sizeof p.path, "/tmp/fxcc-prog-art-%d.fx", (int)getpid());
-    FILE *f = fopen(p.path, "w");
-    fputs(src, f);
-    fclose(f);
-    opt_defaults(&p.o);
-    p.o.input = p.path;
-    pipe_init(&p.c, &p.o);
-    CU_ASSERT_FATAL(pipe_parse(&p.c) && pipe_lower(&p.c));
-    remove(p.path);
+    CU_ASSERT_FATAL(prog_lower(&p, src, NULL, false));
     const char *want = plan_to_text(p.c.arena, p.c.plans.items[0]);
     CgModule *m = pipe_codegen(&p.c, false);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
@@ -490,17 +468,7 @@ static void test_host_artifact(void)
 {
     const char *src = "program p(X: Tensor[Float32, 5], Y: Tensor[Float32, 5]) {\n    Y = X * X + 1.0\n}\n";
     Prog p;
-    memset(&p, 0, sizeof p);
-    snprintf(p.path, sizeof p.path, "/tmp/fxcc-prog-bc-%d.fx", (int)getpid());
-    FILE *f = fopen(p.path, "w");
-    fputs(src, f);
-    fclose(f);
-    opt_defaults(&p.o);
-    p.o.input = p.path;
-    p.o.host = true;
-    pipe_init(&p.c, &p.o);
-    CU_ASSERT_FATAL(pipe_parse(&p.c) && pipe_lower(&p.c));
-    remove(p.path);
+    CU_ASSERT_FATAL(prog_lower(&p, src, NULL, true));
     CgModule *m = pipe_codegen(&p.c, true);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     char bc[128];
