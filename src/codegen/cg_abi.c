@@ -84,7 +84,7 @@ static bool block_uses_barrier(CgCtx *c, FxBlock *b)
 static LLVMTypeRef param_type(CgCtx *c, FxFunc *f, const Type *t)
 {
     /* device kernarg: storage form (one byte for Boolean/Int4/narrow floats) */
-    if (!c->host && f->kind == FXF_KERNEL)
+    if (!cg_host_abi(c) && f->kind == FXF_KERNEL)
         return cg_mem_type(c, t);
     return cg_reg_type(c, t);
 }
@@ -98,17 +98,17 @@ void cg_declare_funcs(CgCtx *c)
         /* host fns: after the parameters, for each Ptr parameter the index of
          * the kernel parameter it came from (-1: unknown), for bounds checks */
         int nptr = 0;
-        if (c->host && f->kind == FXF_FN)
+        if (cg_host_abi(c) && f->kind == FXF_FN)
             for (int p = 0; p < f->nparams; p++)
                 nptr += f->params[p].type->kind == TY_PTR;
         cf->nhidden = nptr;
-        int np = f->nparams + nptr + (c->host ? 1 : 0);
+        int np = f->nparams + nptr + (cg_host_abi(c) ? 1 : 0);
         LLVMTypeRef *pt = arena_alloc(c->fm->arena, sizeof(LLVMTypeRef) * (size_t)(np + 1));
         for (int p = 0; p < f->nparams; p++)
             pt[p] = param_type(c, f, f->params[p].type);
         for (int h = 0; h < nptr; h++)
             pt[f->nparams + h] = LLVMInt32TypeInContext(c->C);
-        if (c->host)
+        if (cg_host_abi(c))
             pt[np - 1] = LLVMPointerTypeInContext(c->C, 0);
         LLVMTypeRef ret = (f->kind == FXF_KERNEL || !f->ret) ? LLVMVoidTypeInContext(c->C)
                                                              : cg_reg_type(c, f->ret);
@@ -116,17 +116,17 @@ void cg_declare_funcs(CgCtx *c)
         const char *name = f->name;
         if (f->kind == FXF_FN)
             name = arena_printf(c->fm->arena, "fx.fn.%s", f->name);
-        else if (c->host)
+        else if (cg_host_abi(c))
             name = arena_printf(c->fm->arena, "fx.kernel.%s", f->name);
         if (LLVMGetNamedFunction(c->M, name))
             cg_error(c, f->loc, "'%s' is defined twice", f->name);
         cf->fn = LLVMAddFunction(c->M, name, cf->fnty);
         add_fn_attr(c, cf->fn, "nounwind");
-        if (f->kind == FXF_FN || c->host)
+        if (f->kind == FXF_FN || cg_host_abi(c))
             LLVMSetLinkage(cf->fn, LLVMInternalLinkage);
         if (f->kind == FXF_FN)
             add_fn_attr(c, cf->fn, "alwaysinline");
-        if (!c->host) {
+        if (!cg_host_abi(c)) {
             add_fn_attr(c, cf->fn, "convergent");
             if (f->kind == FXF_KERNEL) {
                 LLVMSetFunctionCallConv(cf->fn, LLVMAMDGPUKERNELCallConv);
@@ -147,7 +147,7 @@ void cg_declare_funcs(CgCtx *c)
                 add_param_attr(c, cf->fn, (unsigned)p, "readonly");
             }
         }
-        if (c->host)
+        if (cg_host_abi(c))
             LLVMSetValueName2(LLVMGetParam(cf->fn, (unsigned)(np - 1)), "fxctx", 5);
         cg_map_put(&c->funcs, f, cf);
     }
@@ -177,16 +177,16 @@ void cg_begin_func(CgCtx *c, CgFunc *cf)
     int hidden = 0;
     for (int p = 0; p < f->nparams; p++) {
         LLVMValueRef v = LLVMGetParam(cf->fn, (unsigned)p);
-        if (!c->host && f->kind == FXF_KERNEL)
+        if (!cg_host_abi(c) && f->kind == FXF_KERNEL)
             v = cg_from_mem(c, v, f->params[p].type);
         c->params[p] = v;
         c->origins[p] = NULL;
-        if (c->host && f->params[p].type->kind == TY_PTR)
+        if (cg_host_abi(c) && f->params[p].type->kind == TY_PTR)
             c->origins[p] = f->kind == FXF_KERNEL
                 ? LLVMConstInt(LLVMInt32TypeInContext(c->C), (unsigned long long)p, 0)
                 : LLVMGetParam(cf->fn, (unsigned)(f->nparams + hidden++));
     }
-    c->hostctx = c->host ? LLVMGetParam(cf->fn, (unsigned)(f->nparams + cf->nhidden)) : NULL;
+    c->hostctx = cg_host_abi(c) ? LLVMGetParam(cf->fn, (unsigned)(f->nparams + cf->nhidden)) : NULL;
 }
 
 void cg_end_func(CgCtx *c)
@@ -279,7 +279,7 @@ LLVMValueRef cg_special(CgCtx *c, FxInst *i)
     LLVMTypeRef i32 = LLVMInt32TypeInContext(c->C);
     int dim = i->dim < 0 || i->dim > 2 ? 0 : i->dim;
     static const char xyz[] = "xyz";
-    if (c->host) {
+    if (cg_host_abi(c)) {
         if (i->sub == FXS_LANE_ID)
             return LLVMConstInt(i32, 0, 0);
         int field = i->sub == FXS_THREAD_IDX ? 0 : i->sub == FXS_BLOCK_IDX ? 1
@@ -313,7 +313,7 @@ LLVMValueRef cg_special(CgCtx *c, FxInst *i)
     case FXS_LANE_ID: {
         LLVMValueRef a[2] = { LLVMConstInt(i32, 0xffffffffu, 0), LLVMConstInt(i32, 0, 0) };
         LLVMValueRef lo = cg_intrinsic(c, "llvm.amdgcn.mbcnt.lo", NULL, 0, a, 2);
-        if (c->wave_size == 32)
+        if (c->tgt->wave_size == 32)
             return lo;
         a[1] = lo;
         return cg_intrinsic(c, "llvm.amdgcn.mbcnt.hi", NULL, 0, a, 2);

@@ -96,7 +96,7 @@ static LLVMValueRef cg_call(CgCtx *c, FxInst *i)
         cg_error(c, i->loc, "internal compiler error: call to an unknown function");
         return NULL;
     }
-    int n = i->nops + cf->nhidden + (c->host ? 1 : 0);
+    int n = i->nops + cf->nhidden + (cg_host_abi(c) ? 1 : 0);
     LLVMValueRef *args = arena_alloc(c->fm->arena, sizeof(LLVMValueRef) * (size_t)(n + 1));
     for (int k = 0; k < i->nops; k++)
         args[k] = cg_val(c, i->ops[k]);
@@ -108,7 +108,7 @@ static LLVMValueRef cg_call(CgCtx *c, FxInst *i)
         LLVMValueRef o = cg_ptr_origin(c, i->ops[k]);
         args[h++] = o ? o : LLVMConstInt(LLVMInt32TypeInContext(c->C), (unsigned long long)-1, 1);
     }
-    if (c->host)
+    if (cg_host_abi(c))
         args[n - 1] = c->hostctx;
     if ((int)LLVMCountParamTypes(cf->fnty) != n) {
         cg_error(c, i->loc, "internal compiler error: '%s' called with %d arguments",

@@ -386,7 +386,7 @@ static LLVMValueRef fconvert_rm(CgCtx *c, LLVMValueRef v, ScalarId from, ScalarI
         LLVMValueRef r = LLVMBuildFPTrunc(c->B, v, dst, "");
         return canon ? canonical_nan(c, v, r, to) : r;
     }
-    if (to == SC_FLOAT16 && (rm == FF_UP || rm == FF_DOWN) && !c->host) {
+    if (to == SC_FLOAT16 && (rm == FF_UP || rm == FF_DOWN) && c->facts->fptrunc_round_f16) {
         LLVMValueRef r = fptrunc_round(c, v, rm);
         return canon ? canonical_nan(c, v, r, to) : r;
     }
@@ -526,7 +526,7 @@ LLVMValueRef cg_cast(CgCtx *c, FxInst *i)
             v = bf16_safe_ext(c, v, fs);
             fs = SC_FLOAT32;
         }
-        if (!c->host && cg_width(ts) > 64)
+        if (cg_width(ts) > c->facts->max_fp_int_bits)
             return float_to_wide_int(c, v, ts, dst);
         LLVMTypeRef over[2] = { dst, LLVMTypeOf(v) };
         return cg_intrinsic(c, cg_is_signed(ts) ? "llvm.fptosi.sat" : "llvm.fptoui.sat", over, 2, &v, 1);

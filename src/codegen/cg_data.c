@@ -5,8 +5,7 @@
 
 void cg_emit_data(CgCtx *c)
 {
-    /* AMDGPU keeps constants in the constant address space (4). */
-    unsigned as = c->host ? 0 : 4;
+    unsigned as = c->facts->constant_as;
     for (int i = 0; i < c->fm->data.len; i++) {
         const FxData *d = c->fm->data.items[i];
         LLVMValueRef init = LLVMConstStringInContext(c->C, d->bytes, (unsigned)d->len, 0);

@@ -57,29 +57,25 @@ static const char *find_dir(CgCtx *c, const char **searched)
     return NULL;
 }
 
-/* The ISA-version file for the processor, or NULL when there is none. */
-static const char *isa_file(CgCtx *c, const char *dir, const char *arch)
+/* The ISA-version file the target names (target/target.c), or NULL. */
+static const char *isa_file(CgCtx *c, const char *dir)
 {
-    if (strncmp(arch, "gfx", 3) != 0 || strchr(arch, '-'))
-        return NULL; /* generic targets: no ISA version */
-    const char *f = arena_printf(c->fm->arena, "oclc_isa_version_%s.bc", arch + 3);
-    if (file_exists(dir, f))
-        return f;
-    if (strncmp(arch, "gfx94", 5) == 0 && file_exists(dir, "oclc_isa_version_940.bc"))
-        return "oclc_isa_version_940.bc";
-    return NULL;
+    if (!c->tgt->devlib_isa)
+        return NULL;
+    const char *f = arena_printf(c->fm->arena, "oclc_isa_version_%s.bc", c->tgt->devlib_isa);
+    return file_exists(dir, f) ? f : NULL;
 }
 
 /* Whether the library covers this compilation; reports a located error (once
  * per use) when not. what: "fx.exp", "'**'". */
 static bool devlib_usable(CgCtx *c, FxInst *i, const char *what)
 {
-    const char *arch = c->opt.arch ? c->opt.arch : "gfx942";
+    const char *arch = c->tgt->name;
     if (!c->devlib_state) {
         const char *searched = "";
         c->devlib_dir = find_dir(c, &searched);
         c->devlib_searched = searched;
-        c->devlib_isa = c->devlib_dir ? isa_file(c, c->devlib_dir, arch) : NULL;
+        c->devlib_isa = c->devlib_dir ? isa_file(c, c->devlib_dir) : NULL;
         c->devlib_state = 1;
     }
     if (!c->devlib_dir) {
@@ -90,10 +86,10 @@ static bool devlib_usable(CgCtx *c, FxInst *i, const char *what)
     }
     if (!c->devlib_isa) {
         cg_error(c, i->loc, "Float64 %s is not supported on %s: AMD's device math library in %s has no "
-                 "%s version (no %s); compute in Float32, or compile for an architecture it covers",
+                 "%s version (%s); compute in Float32, or compile for an architecture it covers",
                  what, arch, c->devlib_dir, arch,
-                 strchr(arch, '-') ? "ISA version for generic targets"
-                                   : arena_printf(c->fm->arena, "oclc_isa_version_%s.bc", arch + 3));
+                 c->tgt->devlib_isa ? arena_printf(c->fm->arena, "no oclc_isa_version_%s.bc", c->tgt->devlib_isa)
+                                    : "the installed ROCm device library predates it");
         return false;
     }
     c->devlib_used = true;
@@ -163,7 +159,7 @@ static const char *control_file(CgCtx *c, const char *var)
     if (strcmp(var, "__oclc_daz_opt") == 0) return "oclc_daz_opt_off.bc";
     if (strcmp(var, "__oclc_correctly_rounded_sqrt32") == 0) return "oclc_correctly_rounded_sqrt_on.bc";
     if (strcmp(var, "__oclc_wavefrontsize64") == 0)
-        return c->wave_size == 64 ? "oclc_wavefrontsize64_on.bc" : "oclc_wavefrontsize64_off.bc";
+        return c->tgt->wave_size == 64 ? "oclc_wavefrontsize64_on.bc" : "oclc_wavefrontsize64_off.bc";
     if (strcmp(var, "__oclc_ABI_version") == 0) return "oclc_abi_version_500.bc";
     if (strcmp(var, "__oclc_ISA_version") == 0) return c->devlib_isa;
     return NULL;

@@ -206,7 +206,7 @@ static const char *binop_name(int op)
 static LLVMValueRef fdiv(CgCtx *c, LLVMValueRef a, LLVMValueRef b, unsigned fmf)
 {
     LLVMTypeRef ty = LLVMTypeOf(a);
-    if (!c->host && LLVMGetTypeKind(cg_elem_llty(ty)) == LLVMHalfTypeKind &&
+    if (!c->facts->exact_f16_div_sqrt && LLVMGetTypeKind(cg_elem_llty(ty)) == LLVMHalfTypeKind &&
         !(fmf & (FMF_ARCP | FMF_AFN))) {
         LLVMTypeRef f32 = cg_same_shape(c, ty, LLVMFloatTypeInContext(c->C));
         LLVMValueRef q = cg_fmf(LLVMBuildFDiv(c->B, LLVMBuildFPExt(c->B, a, f32, ""),
@@ -323,7 +323,7 @@ LLVMValueRef cg_minmax(CgCtx *c, FxInst *i)
     if (type_is_float(s)) {
         static const char *fn[] = { "llvm.maximum", "llvm.minimum", "llvm.maxnum", "llvm.minnum" };
         LLVMValueRef r = cg_fmf(cg_intrinsic(c, fn[i->sub & 3], &ty, 1, args, 2), i->fmf);
-        if ((i->sub == FXMM_MAX || i->sub == FXMM_MIN) && c->host && !(i->fmf & FMF_NNAN)) {
+        if ((i->sub == FXMM_MAX || i->sub == FXMM_MIN) && c->facts->maximum_snan_bug && !(i->fmf & FMF_NNAN)) {
             /* LLVM 19's x86 backend returns the number from llvm.maximum/
              * minimum(x, sNaN) when x is known not to be NaN (e.g. an
              * integer converted to float): propagate the NaN explicitly */
@@ -444,7 +444,7 @@ LLVMValueRef cg_fma(CgCtx *c, FxInst *i)
         cg_error(c, i->loc, "fx.fma on %s: convert to Float32 first", cg_tyname(c, i->type));
         return LLVMGetPoison(ty);
     }
-    if (s == SC_BFLOAT16 || (s == SC_FLOAT16 && c->host))
+    if (s == SC_BFLOAT16 || (s == SC_FLOAT16 && !c->facts->native_fma_f16))
         return narrow_fma(c, s, args[0], args[1], args[2]);
     return cg_fmf(cg_intrinsic(c, "llvm.fma", &ty, 1, args, 3), i->fmf);
 }

@@ -8,8 +8,6 @@
 #include <llvm-c/TargetMachine.h>
 #include "codegen/codegen.h"
 
-/* Address spaces: AMDGPU's global/LDS/private; everything is 0 on the host. */
-enum { CG_AS_GLOBAL = 1, CG_AS_CONSTANT = 4, CG_AS_LDS = 3, CG_AS_PRIVATE = 5 };
 
 /* A pointer-keyed hash map (open addressing). */
 typedef struct CgMap {
@@ -51,8 +49,8 @@ struct CgModule {
 typedef struct CgCtx {
     FxModule *fm;
     CgOptions opt;
-    bool host;
-    int wave_size;
+    const TgtTarget *tgt;           /* what is compiled for */
+    const TgtCodegenFacts *facts;   /* what its LLVM backend computes exactly */
     LLVMContextRef C;
     LLVMModuleRef M;
     LLVMTargetMachineRef TM;
@@ -88,6 +86,10 @@ typedef struct CgCtx {
     const char *devlib_isa;  /* its oclc_isa_version file for this processor, or NULL */
     bool devlib_used;
 } CgCtx;
+
+/* The host's calling convention differs from a kernel's: every function
+ * takes an FxHostCtx (abi/fxhost.h) and shared memory lives in it. */
+static inline bool cg_host_abi(const CgCtx *c) { return c->tgt->kind == TGT_HOST; }
 
 /* ---- cg_module.c ---- */
 void cg_error(CgCtx *c, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -19,7 +19,7 @@ static const char *math_name(int fn)
 /* Float64 transcendentals on AMDGPU come from ocml. */
 static bool via_devlib(CgCtx *c, ScalarId s)
 {
-    return !c->host && s == SC_FLOAT64;
+    return !c->facts->libm && s == SC_FLOAT64;
 }
 
 static LLVMValueRef unary_intrinsic(CgCtx *c, const char *name, LLVMValueRef v, unsigned fmf)
@@ -95,7 +95,7 @@ static LLVMValueRef math_f(CgCtx *c, FxInst *i, LLVMValueRef v, ScalarId s)
     case FXM_SIN: return unary_intrinsic(c, "llvm.sin", v, fmf);
     case FXM_COS: return unary_intrinsic(c, "llvm.cos", v, fmf);
     case FXM_TANH:
-        if (c->host)
+        if (c->facts->libm)
             return libm_call(c, s == SC_FLOAT64 ? "tanh" : "tanhf", v, fmf);
         return device_tanh_f32(c, v, fmf);
     case FXM_FLOOR: return unary_intrinsic(c, "llvm.floor", v, fmf);
@@ -136,7 +136,7 @@ LLVMValueRef cg_math(CgCtx *c, FxInst *i)
      * rounded sqrt there), round once */
     bool f16_via_f32 = s == SC_FLOAT16 &&
         (i->sub == FXM_TANH || i->sub == FXM_RSQRT ||
-         (!c->host && i->sub == FXM_SQRT && !(i->fmf & FMF_AFN)));
+         (!c->facts->exact_f16_div_sqrt && i->sub == FXM_SQRT && !(i->fmf & FMF_AFN)));
     if (s == SC_BFLOAT16 || f16_via_f32) {
         LLVMTypeRef f32 = cg_same_shape(c, LLVMTypeOf(v), LLVMFloatTypeInContext(c->C));
         LLVMValueRef r = math_f(c, i, LLVMBuildFPExt(c->B, v, f32, ""), SC_FLOAT32);
@@ -269,7 +269,7 @@ LLVMValueRef cg_fmod_py(CgCtx *c, LLVMValueRef a, LLVMValueRef b, unsigned fmf)
         return LLVMBuildFPTrunc(c->B, r, ty, "");
     }
     LLVMValueRef zero = LLVMConstNull(ty);
-    LLVMValueRef r = c->host ? cg_fmf(LLVMBuildFRem(c->B, a, b, ""), fmf) : device_fmod(c, a, b);
+    LLVMValueRef r = c->facts->exact_frem ? cg_fmf(LLVMBuildFRem(c->B, a, b, ""), fmf) : device_fmod(c, a, b);
     LLVMValueRef nz = cg_fmf(LLVMBuildFCmp(c->B, LLVMRealUNE, r, zero, ""), fmf);
     LLVMValueRef bneg = cg_fmf(LLVMBuildFCmp(c->B, LLVMRealOLT, b, zero, ""), fmf);
     LLVMValueRef rneg = cg_fmf(LLVMBuildFCmp(c->B, LLVMRealOLT, r, zero, ""), fmf);

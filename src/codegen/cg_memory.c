@@ -70,7 +70,7 @@ void cg_layout_shared(CgCtx *c)
 
 static LLVMValueRef shared_address(CgCtx *c, FxInst *i)
 {
-    if (c->host) {
+    if (cg_host_abi(c)) {
         intptr_t off = (intptr_t)cg_map_get(&c->shared, i);
         if (!off) {
             cg_error(c, i->loc, "internal compiler error: shared array without a layout");
@@ -85,7 +85,7 @@ static LLVMValueRef shared_address(CgCtx *c, FxInst *i)
     if (!g) {
         LLVMTypeRef mt = cg_mem_type(c, i->type);
         char *name = arena_printf(c->fm->arena, "%s.%s", c->cur->f->name, i->name ? i->name : "shared");
-        g = LLVMAddGlobalInAddressSpace(c->M, mt, name, CG_AS_LDS);
+        g = LLVMAddGlobalInAddressSpace(c->M, mt, name, c->facts->lds_as);
         LLVMSetLinkage(g, LLVMInternalLinkage);
         LLVMSetInitializer(g, LLVMGetUndef(mt));
         unsigned al = LLVMABIAlignmentOfType(c->TD, mt);
@@ -123,7 +123,7 @@ _Static_assert(sizeof(FxOobSite) == 40 && offsetof(FxOobSite, dims) == 24 && off
 
 LLVMValueRef cg_ptr_origin(CgCtx *c, FxInst *v)
 {
-    if (!c->host || !v || v->type->kind != TY_PTR)
+    if (!cg_host_abi(c) || !v || v->type->kind != TY_PTR)
         return NULL;
     if (v->op == FX_PARAM && v->param_index >= 0 && v->param_index < c->cur->f->nparams)
         return c->origins[v->param_index];
@@ -300,7 +300,7 @@ static LLVMValueRef element_address(CgCtx *c, FxInst *at, FxInst *base, FxInst *
         *elem = bt->elem;
         LLVMValueRef raw = cg_val(c, idx[0]);
         LLVMValueRef ix = cg_index64(c, raw, type_elem_scalar(idx[0]->type));
-        if (c->host)
+        if (cg_host_abi(c))
             check_ptr_index(c, base, idx[0], raw, ix, op);
         return LLVMBuildGEP2(c->B, cg_mem_type(c, bt->elem), p, &ix, 1, "");
     }
@@ -316,7 +316,7 @@ static LLVMValueRef element_address(CgCtx *c, FxInst *at, FxInst *base, FxInst *
             raw[k] = cg_val(c, idx[k]);
             ix[k] = cg_index64(c, raw[k], type_elem_scalar(idx[k]->type));
         }
-        if (c->host)
+        if (cg_host_abi(c))
             check_array_index(c, base, bt, idx, raw, ix, nidx, op);
         /* row-major linear index; a single index into a multi-dim array is already linear */
         LLVMValueRef lin = NULL;
@@ -382,8 +382,8 @@ LLVMValueRef cg_atomic(CgCtx *c, FxInst *i)
         return LLVMGetPoison(rty);
     }
     LLVMTypeRef ty = cg_scalar_reg(c, s);
-    unsigned as = c->host ? 0 : (shared ? CG_AS_LDS : CG_AS_GLOBAL);
-    const char *scope = c->host ? "" : shared ? " syncscope(\"workgroup\")" : " syncscope(\"agent\")";
+    unsigned as = shared ? c->facts->lds_as : c->facts->global_as;
+    const char *scope = !c->facts->syncscopes ? "" : shared ? " syncscope(\"workgroup\")" : " syncscope(\"agent\")";
     const char *tys = llty_str(c, ty);
     const char *ptrs = llty_str(c, LLVMTypeOf(addr));
     unsigned al = LLVMABIAlignmentOfType(c->TD, ty);
@@ -430,7 +430,7 @@ LLVMValueRef cg_atomic(CgCtx *c, FxInst *i)
 void cg_barrier(CgCtx *c, FxInst *i)
 {
     (void)i;
-    if (c->host) {
+    if (cg_host_abi(c)) {
         LLVMTypeRef ptr = cg_ptr_type(c, 0);
         LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c->C), &ptr, 1, 0);
         LLVMValueRef fp = LLVMBuildLoad2(c->B, ptr, cg_hostctx_field(c, 5, 0), "barrier");

@@ -160,39 +160,6 @@ static void init_targets(void)
     LLVMInitializeNativeAsmParser();
 }
 
-/* The gfx processors of LLVM 19's AMDGPU target (llc -march=amdgcn -mcpu=help). */
-static const char *const gfx_archs[] = {
-    "gfx600", "gfx601", "gfx602", "gfx700", "gfx701", "gfx702", "gfx703", "gfx704", "gfx705",
-    "gfx801", "gfx802", "gfx803", "gfx805", "gfx810",
-    "gfx9-generic", "gfx900", "gfx902", "gfx904", "gfx906", "gfx908", "gfx909", "gfx90a",
-    "gfx90c", "gfx940", "gfx941", "gfx942",
-    "gfx10-1-generic", "gfx1010", "gfx1011", "gfx1012", "gfx1013",
-    "gfx10-3-generic", "gfx1030", "gfx1031", "gfx1032", "gfx1033", "gfx1034", "gfx1035", "gfx1036",
-    "gfx11-generic", "gfx1100", "gfx1101", "gfx1102", "gfx1103", "gfx1150", "gfx1151", "gfx1152",
-    "gfx12-generic", "gfx1200", "gfx1201",
-};
-
-bool cg_arch_known(const char *arch)
-{
-    if (!arch)
-        return false;
-    for (size_t k = 0; k < sizeof gfx_archs / sizeof gfx_archs[0]; k++)
-        if (strcmp(arch, gfx_archs[k]) == 0)
-            return true;
-    return false;
-}
-
-int cg_wave_size(const CgOptions *o)
-{
-    if (o->host)
-        return 1;
-    const char *a = o->arch ? o->arch : "gfx942";
-    /* gfx10, gfx11, gfx12 (RDNA) default to wave32 */
-    if (strncmp(a, "gfx1", 4) == 0 && a[4] >= '0' && a[4] <= '2' && a[5] != 0)
-        return 32;
-    return 64;
-}
-
 static LLVMCodeGenOptLevel cg_level(int o)
 {
     return o <= 0 ? LLVMCodeGenLevelNone : o == 1 ? LLVMCodeGenLevelLess
@@ -218,7 +185,7 @@ static char *host_features(void)
 static LLVMTargetMachineRef make_tm(const CgOptions *o, char **triple_out)
 {
     char *triple, *cpu, *features;
-    if (o->host) {
+    if (o->target->kind == TGT_HOST) {
         char *t = LLVMGetDefaultTargetTriple();
         triple = LLVMNormalizeTargetTriple(t);
         LLVMDisposeMessage(t);
@@ -226,7 +193,7 @@ static LLVMTargetMachineRef make_tm(const CgOptions *o, char **triple_out)
         features = host_features();
     } else {
         triple = LLVMCreateMessage("amdgcn-amd-amdhsa");
-        cpu = LLVMCreateMessage(o->arch ? o->arch : "gfx942");
+        cpu = LLVMCreateMessage(o->target->name);
         features = LLVMCreateMessage("");
     }
     LLVMTargetRef target;
@@ -329,16 +296,11 @@ static void describe(CgModule *cm, FxModule *m)
 CgModule *cg_build(FxModule *m, const CgOptions *o)
 {
     init_targets();
-    if (!o->host && !cg_arch_known(o->arch ? o->arch : "gfx942")) {
-        diag_error(no_loc, "unknown AMDGPU processor '%s' (expected a gfx name LLVM knows, e.g. gfx942)",
-                   o->arch);
-        return NULL;
-    }
     CgCtx cx = { 0 }, *c = &cx;
     c->fm = m;
     c->opt = *o;
-    c->host = o->host;
-    c->wave_size = cg_wave_size(o);
+    c->tgt = o->target;
+    c->facts = o->target->cg;
     char *triple = NULL;
     c->TM = make_tm(o, &triple);
     if (!c->TM) {
@@ -360,24 +322,23 @@ CgModule *cg_build(FxModule *m, const CgOptions *o)
     char *dl = LLVMCopyStringRepOfTargetData(c->TD);
     LLVMSetDataLayout(c->M, dl);
     LLVMDisposeMessage(dl);
-    if (!c->host) {
-        /* code object v5; the generic processors (gfx9-generic, ...) exist only from v6 on */
-        bool generic = strstr(o->arch ? o->arch : "", "-generic") != NULL;
-        LLVMValueRef v = LLVMConstInt(LLVMInt32TypeInContext(c->C), generic ? 600 : 500, 0);
+    if (c->tgt->kind == TGT_AMDGPU) {
+        LLVMValueRef v = LLVMConstInt(LLVMInt32TypeInContext(c->C),
+                                      (unsigned long long)c->tgt->code_object_version, 0);
         LLVMAddModuleFlag(c->M, LLVMModuleFlagBehaviorError, "amdhsa_code_object_version", 26,
                           LLVMValueAsMetadata(v));
     }
     c->B = LLVMCreateBuilderInContext(c->C);
 
     cg_declare_funcs(c);
-    if (c->host)
+    if (cg_host_abi(c))
         cg_layout_shared(c);
     for (int k = 0; k < m->funcs.len; k++) {
         CgFunc *cf = cg_map_get(&c->funcs, m->funcs.items[k]);
         cg_begin_func(c, cf);
         cg_emit_body(c, &cf->f->body);
         cg_end_func(c);
-        if (c->host && cf->f->kind == FXF_KERNEL)
+        if (cg_host_abi(c) && cf->f->kind == FXF_KERNEL)
             cg_host_entry_points(c, cf);
     }
     cg_emit_data(c);
@@ -386,7 +347,7 @@ CgModule *cg_build(FxModule *m, const CgOptions *o)
         diag_error(no_loc, "internal compiler error: %s", cm->backend_error);
         ok = false;
     }
-    if (ok && c->host) {
+    if (ok && c->tgt->kind == TGT_HOST) {
         /* pin CPU and features per function: the JIT's own target machine
          * would otherwise use every feature of the host */
         char *cpu = LLVMGetHostCPUName(), *feat = host_features();
@@ -429,7 +390,7 @@ CgModule *cg_build(FxModule *m, const CgOptions *o)
     cm->ctx = c->C;
     cm->mod = c->M;
     cm->tm = c->TM;
-    cm->host = c->host;
+    cm->host = c->tgt->kind == TGT_HOST;
     cm->opt_level = o->opt_level;
     return cm;
 }

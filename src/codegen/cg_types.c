@@ -19,12 +19,12 @@ bool cg_is_signed(ScalarId s)
 
 unsigned cg_global_as(CgCtx *c)
 {
-    return c->host ? 0 : CG_AS_GLOBAL;
+    return c->facts->global_as;
 }
 
 LLVMTypeRef cg_ptr_type(CgCtx *c, unsigned as)
 {
-    return LLVMPointerTypeInContext(c->C, c->host ? 0 : as);
+    return LLVMPointerTypeInContext(c->C, as);
 }
 
 LLVMTypeRef cg_scalar_reg(CgCtx *c, ScalarId s)
@@ -50,7 +50,7 @@ LLVMTypeRef cg_reg_type(CgCtx *c, const Type *t)
     switch (t->kind) {
     case TY_SCALAR: return cg_scalar_reg(c, t->scalar);
     case TY_VECTOR: return LLVMVectorType(cg_scalar_reg(c, t->scalar), (unsigned)t->lanes);
-    case TY_PTR: return cg_ptr_type(c, CG_AS_GLOBAL);
+    case TY_PTR: return cg_ptr_type(c, c->facts->global_as);
     case TY_VOID: return LLVMVoidTypeInContext(c->C);
     default: return cg_mem_type(c, t);
     }
@@ -61,7 +61,7 @@ LLVMTypeRef cg_mem_type(CgCtx *c, const Type *t)
     switch (t->kind) {
     case TY_SCALAR: return cg_scalar_mem(c, t->scalar);
     case TY_VECTOR: return LLVMVectorType(cg_scalar_mem(c, t->scalar), (unsigned)t->lanes);
-    case TY_PTR: return cg_ptr_type(c, CG_AS_GLOBAL);
+    case TY_PTR: return cg_ptr_type(c, c->facts->global_as);
     case TY_ARRAY: {
         uint64_t n = 1;
         for (int k = 0; k < t->ndims; k++)

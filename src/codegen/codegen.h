@@ -11,25 +11,17 @@
 #include <stdbool.h>
 #include <llvm-c/Core.h>
 #include "fxir/fxir.h"
+#include "target/target.h"
 
 typedef enum { CG_OUT_LL, CG_OUT_BC, CG_OUT_ASM, CG_OUT_OBJ, CG_OUT_HSACO } CgOutputKind;
 
 typedef struct CgOptions {
-    const char *arch;   /* AMDGPU processor, e.g. "gfx942" (ignored for the host) */
-    bool host;          /* --target=host */
-    int opt_level;      /* 0..3 */
+    const TgtTarget *target;  /* an AMDGPU processor or the host (target/target.h) */
+    int opt_level;            /* 0..3 */
 } CgOptions;
 
 /* Owns its LLVMContext, module and target machine. */
 typedef struct CgModule CgModule;
-
-/* Any gfx processor that LLVM 19's AMDGPU target knows ("gfx90a", "gfx1201",
- * "gfx11-generic", ...). */
-bool cg_arch_known(const char *arch);
-
-/* Wave size of the processor: 64 for GCN/CDNA (gfx6..gfx9), 32 for RDNA
- * (gfx10+), 1 for the host. */
-int cg_wave_size(const CgOptions *o);
 
 /* Builds the LLVM module and verifies it. Unsupported constructs are reported
  * with located diag_error()s; a verifier failure is reported as an "internal

@@ -97,7 +97,7 @@ static int compile(FxCompilation *c)
     }
     if (o->print_after)
         return 0;
-    CgModule *m = pipe_codegen(c, o->host);
+    CgModule *m = pipe_codegen(c);
     if (!m)
         return 1;
     CgOutputKind kind = output_kind(o);

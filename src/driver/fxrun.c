@@ -546,7 +546,7 @@ static int run(Run *r, const FxOptions *o, const char *entry)
     int rc = 1;
     if (!build_args(r, argv))
         goto out;
-    CgModule *m = pipe_codegen(c, true);
+    CgModule *m = pipe_codegen(c);
     if (!m)
         goto out;
     LLVMModuleRef mod;

@@ -10,7 +10,8 @@
 void opt_defaults(FxOptions *o)
 {
     memset(o, 0, sizeof *o);
-    o->arch = "gfx942";
+    o->arch = tgt_default()->name;
+    o->target = tgt_default();
     o->opt_level = 3;
     o->fp_contract = true;
     o->contraction_precision = "native";
@@ -234,10 +235,13 @@ bool opt_finish(FxOptions *o)
     }
     if (o->fast_fp_math && !o->fastmath_set)
         o->fastmath = 0x7f;
-    if (!o->host && !cg_arch_known(o->arch)) {
-        opt_usage_error("unknown --offload-arch '%s'; expected an AMDGPU processor such as gfx90a, gfx942, "
-                        "gfx1100 or gfx1201", o->arch);
-        return false;
+    o->target = o->host ? tgt_host() : tgt_lookup(o->arch);
+    if (!o->target || o->target->kind != TGT_AMDGPU) {
+        if (!o->host) {
+            opt_usage_error("unknown --offload-arch '%s'; the AMDGPU processors are: %s", o->arch,
+                            tgt_known_names());
+            return false;
+        }
     }
     return true;
 }

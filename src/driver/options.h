@@ -10,8 +10,9 @@ typedef struct FxOptions {
     const char *input;
     const char *output;           /* -o; NULL: derived from the input name */
     bool opt_S, opt_c, emit_llvm;
-    const char *arch;             /* --offload-arch */
+    const char *arch;             /* --offload-arch as written */
     bool host;                    /* --target=host */
+    const TgtTarget *target;      /* what both select, resolved by opt_finish */
     int opt_level;
     PtrVec defines;               /* char*: NAME=VALUE */
     PtrVec includes;              /* char*: -I dirs */

@@ -21,8 +21,7 @@ void pipe_init(FxCompilation *c, const FxOptions *o)
     so->include_dirs = (const char *const *)o->includes.items;
     so->nincludes = o->includes.len;
     so->fastmath = o->fastmath;
-    CgOptions cg = { o->arch, o->host, o->opt_level };
-    so->wave_size = cg_wave_size(&cg);
+    so->wave_size = o->target->wave_size;
     c->sema = sema_new(c->arena, so);
 }
 
@@ -54,7 +53,7 @@ bool pipe_lower(FxCompilation *c)
     pass_run_pipeline(c->module, &po);
     /* Programs become kernels plus a launch plan once the passes that
      * rewrite program graphs have run. */
-    c->plans = plan_lower_programs(c->module, o->arch, o->host);
+    c->plans = plan_lower_programs(c->module, o->target);
     for (int i = 0; i < c->plans.len; i++) {
         /* The plan travels inside the artifact as __fxplan_<program>. */
         FxPlan *p = c->plans.items[i];
@@ -67,9 +66,9 @@ bool pipe_lower(FxCompilation *c)
     return diag_error_count() == errors;
 }
 
-CgModule *pipe_codegen(FxCompilation *c, bool host)
+CgModule *pipe_codegen(FxCompilation *c)
 {
-    CgOptions cg = { c->opts->arch, host, c->opts->opt_level };
+    CgOptions cg = { c->opts->target, c->opts->opt_level };
     CgModule *m = cg_build(c->module, &cg);
     if (!m)
         return NULL;

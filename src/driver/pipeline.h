@@ -26,7 +26,7 @@ bool pipe_parse(FxCompilation *c);
 /* Checks and lowers to FXIR, then runs the FXIR passes. False after errors. */
 bool pipe_lower(FxCompilation *c);
 /* Builds, optimizes and verifies the LLVM module for `o`. */
-CgModule *pipe_codegen(FxCompilation *c, bool host);
+CgModule *pipe_codegen(FxCompilation *c);
 void pipe_free(FxCompilation *c);
 
 #endif

@@ -22,7 +22,8 @@
 #include "support/arena.h"
 #include "support/diag.h"
 #include "support/floatfmt.h"
-#include "sema/types.h"
+#include "fxir/types.h"
+#include "target/target.h"
 
 typedef enum {
     FX_CONST,      /* cval; scalar, or vector = splat of cval */
@@ -53,8 +54,9 @@ typedef enum {
     FX_CONTINUE,
     FX_RETURN,     /* [ops[0]] */
     FX_CALL,       /* callee, ops = arguments */
-    FX_MFMA,       /* sub: FxMfma; ops[0] a, ops[1] b (this lane's scalars), ops[2] accumulator (x4 vector);
-                      one wave-wide matrix multiply-accumulate on CDNA (gfx90a, gfx94x); device only */
+    FX_MFMA,       /* sub: a TgtMatrixId; ops[0] a, ops[1] b (this lane's part), ops[2] accumulator
+                      (this lane's part of C); one wave-wide matrix multiply-accumulate; the
+                      register layout is the instruction's (target/target.h) */
     FX_OPCODE_COUNT
 } FxOpcode;
 
@@ -78,9 +80,6 @@ typedef enum {
 typedef enum { FXMM_MAX, FXMM_MIN, FXMM_MAXNUM, FXMM_MINNUM } FxMinMax;
 typedef enum { FXS_THREAD_IDX, FXS_BLOCK_IDX, FXS_BLOCK_DIM, FXS_GRID_DIM, FXS_LANE_ID } FxSpecial;
 typedef enum { FXA_ADD, FXA_MAX, FXA_MIN, FXA_CAS } FxAtomic;
-/* 16x16x4 blocks: lane l supplies A[l % 16][l / 16] and B[l / 16][l % 16] and
- * holds D[4 * (l / 16) + i][l % 16] in accumulator lane i. */
-typedef enum { FXMFMA_F64_16X16X4, FXMFMA_F32_16X16X4 } FxMfma;
 typedef enum { FXSPACE_PRIVATE, FXSPACE_SHARED } FxSpace;
 
 /* Fast-math flag bits; the values are LLVM's LLVMFastMathFlags bits. */

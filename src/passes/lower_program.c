@@ -398,21 +398,19 @@ static void store_gemm_result(KB *k, const FxNode *n, FxInst *r, FxInst **idx)
 
 enum { MFMA_WAVE = 64 };
 
-bool plan_target_has_mfma(const char *arch, bool host)
+/* The target's 16x16 matrix instruction for a Float64 or Float32 GEMM
+ * that computes A @ B; NULL where it has none (FMA tiles then). */
+static const TgtMatrixInst *mfma_for(const FxNode *n, const TgtTarget *t)
 {
-    if (host || !arch)
-        return false;
-    return !strcmp(arch, "gfx90a") || !strcmp(arch, "gfx940") || !strcmp(arch, "gfx941") || !strcmp(arch, "gfx942");
-}
-
-static bool use_mfma(const FxNode *n, const char *arch, bool host)
-{
-    bool types = n->in_type == n->acc_type && (n->in_type == SC_FLOAT64 || n->in_type == SC_FLOAT32);
     bool computes = !(n->alpha.kind == FXS_STATIC && n->alpha.value == 0);
-    return types && computes && plan_target_has_mfma(arch, host);
+    if (!computes || n->in_type != n->acc_type || (n->in_type != SC_FLOAT64 && n->in_type != SC_FLOAT32))
+        return NULL;
+    TgtElem e = n->in_type == SC_FLOAT64 ? TGT_E_F64 : TGT_E_F32;
+    const TgtMatrixInst *mi = tgt_find_matrix(t, e, e, TILE, TILE);
+    return mi && mi->k == 4 && mi->wave_size == MFMA_WAVE ? mi : NULL;
 }
 
-static void lower_matmul_mfma(KB *k, const FxNode *n)
+static void lower_matmul_mfma(KB *k, const FxNode *n, const TgtMatrixInst *mi)
 {
     const FxTensor *A = n->ins[0], *B = n->ins[1];
     ScalarId es = n->in_type;
@@ -449,7 +447,7 @@ static void lower_matmul_mfma(KB *k, const FxNode *n)
         FxInst *kk = k_bin(k, FXB_ADD, k_int(k, i64(), 4 * s), q);
         FxInst *a = k_load(k, As, et, 2, (FxInst *[]){ r16, kk });
         FxInst *b = k_load(k, Bs, et, 2, (FxInst *[]){ kk, r16 });
-        FxInst *d = k_emit(k, FX_MFMA, es == SC_FLOAT64 ? FXMFMA_F64_16X16X4 : FXMFMA_F32_16X16X4, vt, 3, a, b,
+        FxInst *d = k_emit(k, FX_MFMA, mi->id, vt, 3, a, b,
                            k_load(k, acc, vt, 0, NULL));
         k_store(k, acc, d, 0, NULL);
     }
@@ -555,7 +553,7 @@ static void lower_matmul(KB *k, const FxNode *n)
 
 /* ---- driving ---- */
 
-static FxPlan *lower_program(FxModule *m, FxProgram *p, const char *arch, bool host)
+static FxPlan *lower_program(FxModule *m, FxProgram *p, const TgtTarget *target)
 {
     FxPlan *plan = arena_alloc(m->arena, sizeof *plan);
     plan->program = p->name;
@@ -577,7 +575,8 @@ static FxPlan *lower_program(FxModule *m, FxProgram *p, const char *arch, bool h
         FxNode *n = p->nodes.items[i];
         PlanStep *st = &plan->steps[i];
         KB k;
-        bool mfma = n->kind == FXN_MATMUL && use_mfma(n, arch, host);
+        const TgtMatrixInst *mi = n->kind == FXN_MATMUL ? mfma_for(n, target) : NULL;
+        bool mfma = mi != NULL;
         int bounds = n->kind == FXN_MAP ? MAP_BLOCK : n->kind == FXN_REDUCE ? REDUCE_BLOCK
                    : mfma ? MFMA_WAVE : TILE * TILE;
         FxFunc *f = new_kernel(m, &k, p, nt, trans, i, bounds);
@@ -598,7 +597,7 @@ static FxPlan *lower_program(FxModule *m, FxProgram *p, const char *arch, bool h
             break;
         case FXN_MATMUL:
             if (mfma)
-                lower_matmul_mfma(&k, n);
+                lower_matmul_mfma(&k, n, mi);
             else
                 lower_matmul(&k, n);
             st->grid[0] = extent_dim(n->out, 1, mfma ? TILE : BIG_TILE);
@@ -611,11 +610,11 @@ static FxPlan *lower_program(FxModule *m, FxProgram *p, const char *arch, bool h
     return plan;
 }
 
-PtrVec plan_lower_programs(FxModule *m, const char *arch, bool host)
+PtrVec plan_lower_programs(FxModule *m, const TgtTarget *target)
 {
     PtrVec plans = { 0 };
     for (int i = 0; i < m->programs.len; i++)
-        ptrvec_push(m->arena, &plans, lower_program(m, m->programs.items[i], arch, host));
+        ptrvec_push(m->arena, &plans, lower_program(m, m->programs.items[i], target));
     return plans;
 }
 

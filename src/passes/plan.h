@@ -39,9 +39,7 @@ typedef struct FxPlan {
 /* Lowers every program of the module to kernels (appended to m->funcs) and
  * returns their plans (FxPlan*). The target picks the MatMul kernel: the
  * matrix instructions on gfx90a/gfx94x, FMA tiles elsewhere and on the host. */
-PtrVec plan_lower_programs(FxModule *m, const char *arch, bool host);
-/* gfx90a and gfx940/941/942 have the f32/f64 16x16x4 matrix instructions. */
-bool plan_target_has_mfma(const char *arch, bool host);
+PtrVec plan_lower_programs(FxModule *m, const TgtTarget *target);
 /* Text form, printed by --print-plan and embedded in the artifact. */
 void plan_print(FILE *out, const FxPlan *p);
 char *plan_to_text(Arena *a, const FxPlan *p);

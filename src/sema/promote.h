@@ -3,7 +3,7 @@
 #ifndef FX_PROMOTE_H
 #define FX_PROMOTE_H
 #include "parser/ast.h"
-#include "sema/types.h"
+#include "fxir/types.h"
 
 /* How an operator's result type derives from the common type C. */
 typedef enum {

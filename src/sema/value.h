@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include "support/bigint.h"
 #include "support/diag.h"
-#include "sema/types.h"
+#include "fxir/types.h"
 
 typedef struct FxInst FxInst;
 typedef struct Val Val;

@@ -12,7 +12,7 @@
 
 char *isa_module_asm(FxModule *m, const char *arch, int opt)
 {
-    CgOptions o = { arch, false, opt };
+    CgOptions o = { tgt_lookup(arch), opt };
     CgModule *cm = cg_build(m, &o);
     if (!cm)
         return NULL;

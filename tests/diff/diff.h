@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "sema/sema.h"
-#include "sema/types.h"
+#include "fxir/types.h"
 
 typedef unsigned __int128 u128;
 

@@ -173,6 +173,7 @@ static CgModule *compile_group(Group *g, const char *arch, FxCompilation *c, FxO
         if (arch)
             o->arch = arch;
         o->opt_level = 2;
+        opt_finish(o);
         for (int a = 0; arch && a < NARCH; a++)
             if (!strcmp(arch, ARCHS[a]))
                 o->opt_level = ARCH_OPT[a];
@@ -183,7 +184,7 @@ static CgModule *compile_group(Group *g, const char *arch, FxCompilation *c, FxO
         diag_set_stream(d);
         bool ok = pipe_parse(c) && pipe_lower(c);
         if (ok)
-            m = pipe_codegen(c, arch == NULL);
+            m = pipe_codegen(c);
         diag_set_stream(NULL);
         fclose(d);
         if (m) {

@@ -325,7 +325,8 @@ static char *emit(const char *src, bool contract, bool host, CgOutputKind kind, 
     bool ok = lower_source_with(src, contract, fastmath, &c, &o, &diag);
     CU_ASSERT(ok);
     if (ok) {
-        CgModule *m = pipe_codegen(&c, host);
+        o.target = host ? tgt_host() : tgt_default();
+        CgModule *m = pipe_codegen(&c);
         CU_ASSERT_PTR_NOT_NULL(m);
         char path[128];
         snprintf(path, sizeof path, "/tmp/fxcc-passes-out-%d", (int)getpid());

@@ -36,6 +36,8 @@ static bool prog_lower(Prog *p, const char *src, const char *arch, bool host)
     p->o.input = p->path;
     p->o.arch = arch ? arch : "gfx942";
     p->o.host = host;
+    if (!opt_finish(&p->o))
+        return false;
     pipe_init(&p->c, &p->o);
     bool ok = pipe_parse(&p->c) && pipe_lower(&p->c);
     remove(p->path);
@@ -54,7 +56,7 @@ static bool prog_open(Prog *p, const char *src, const char *name)
         return false;
     char *err = NULL;
     p->plan = rt_plan_parse(plan_to_text(p->c.arena, plan), &err);
-    CgModule *m = pipe_codegen(&p->c, true);
+    CgModule *m = pipe_codegen(&p->c);
     if (!m || !p->plan) {
         free(err);
         return false;
@@ -324,7 +326,7 @@ static void test_device_compile(void)
         Prog p;
         bool ok = prog_lower(&p, fixed, archs[i], false);
         CU_ASSERT(ok);
-        CgModule *m = ok ? pipe_codegen(&p.c, false) : NULL;
+        CgModule *m = ok ? pipe_codegen(&p.c) : NULL;
         CU_ASSERT_PTR_NOT_NULL(m);
         char out[128];
         snprintf(out, sizeof out, "/tmp/fxcc-prog-dev-%d.s", (int)getpid());
@@ -348,7 +350,7 @@ static char *program_asm(const char *src, const char *arch)
     Prog p;
     bool ok = prog_lower(&p, src, arch, false);
     char *text = NULL;
-    CgModule *m = ok ? pipe_codegen(&p.c, false) : NULL;
+    CgModule *m = ok ? pipe_codegen(&p.c) : NULL;
     if (m) {
         char out[128];
         snprintf(out, sizeof out, "/tmp/fxcc-prog-isa-%d.s", (int)getpid());
@@ -431,7 +433,7 @@ static void test_plan_in_artifact(void)
     Prog p;
     CU_ASSERT_FATAL(prog_lower(&p, src, NULL, false));
     const char *want = plan_to_text(p.c.arena, p.c.plans.items[0]);
-    CgModule *m = pipe_codegen(&p.c, false);
+    CgModule *m = pipe_codegen(&p.c);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     char out[128];
     snprintf(out, sizeof out, "/tmp/fxcc-prog-art-%d.hsaco", (int)getpid());
@@ -469,7 +471,7 @@ static void test_host_artifact(void)
     const char *src = "program p(X: Tensor[Float32, 5], Y: Tensor[Float32, 5]) {\n    Y = X * X + 1.0\n}\n";
     Prog p;
     CU_ASSERT_FATAL(prog_lower(&p, src, NULL, true));
-    CgModule *m = pipe_codegen(&p.c, true);
+    CgModule *m = pipe_codegen(&p.c);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     char bc[128];
     snprintf(bc, sizeof bc, "/tmp/fxcc-prog-bc-%d.bc", (int)getpid());

@@ -106,7 +106,7 @@ static int suite_init(void)
     conv_kernel("v_f32_fp4_rtz", type_vector(SC_FLOAT32, 8), NULL, type_vector(SC_F4E2M1FN, 8), FF_TOWARD_ZERO);
     conv_kernel("v_i32_e8m0", type_vector(SC_INT32, 4), NULL, type_vector(SC_F8E8M0FNU, 4), FF_RNE);
 
-    CgOptions o = { NULL, true, 1 };
+    CgOptions o = { tgt_host(), 1 };
     CgModule *cm = cg_build(k->m, &o);
     if (!cm || !cg_optimize(cm))
         return 1;

@@ -222,7 +222,7 @@ static int suite_init(void)
     fxk_atomic_op_kernel(k, "atomic_cas_shared_f64", SC_FLOAT64, FXA_CAS, true);
     build_oob_kernels(k);
 
-    CgOptions o = { NULL, true, 2 };
+    CgOptions o = { tgt_host(), 2 };
     CgModule *cm = cg_build(k->m, &o);
     if (!cm || !cg_optimize(cm))
         return 1;

@@ -1,5 +1,5 @@
 /* types.c - the scalar type table and composite type constructors. */
-#include "sema/types.h"
+#include "fxir/types.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

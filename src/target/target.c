@@ -1,0 +1,205 @@
+/* target.c - the target descriptions (see target.h for where each fact
+ * comes from). */
+#include "target/target.h"
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- matrix instructions (../shared/isa/matrix-layouts.json) ---- */
+
+static const TgtMatrixInst matrix_insts[TGT_MI_COUNT] = {
+    { TGT_MI_CDNA2_F64_16X16X4, "CDNA2", "v_mfma_f64_16x16x4f64", "cdna2.f64.16x16x4",
+      "llvm.amdgcn.mfma.f64.16x16x4f64", TGT_E_F64, TGT_E_F64, 16, 16, 4, 1, 64, 32 },
+    { TGT_MI_CDNA2_F32_16X16X4, "CDNA2", "v_mfma_f32_16x16x4f32", "cdna2.f32.16x16x4",
+      "llvm.amdgcn.mfma.f32.16x16x4f32", TGT_E_F32, TGT_E_F32, 16, 16, 4, 1, 64, 32 },
+    { TGT_MI_CDNA2_I8_16X16X16, "CDNA2", "v_mfma_i32_16x16x16i8", "cdna2.i8.16x16x16",
+      "llvm.amdgcn.mfma.i32.16x16x16i8", TGT_E_I8, TGT_E_I32, 16, 16, 16, 1, 64, 32 },
+    { TGT_MI_CDNA2_I8_32X32X8, "CDNA2", "v_mfma_i32_32x32x8i8", "cdna2.i8.32x32x8",
+      "llvm.amdgcn.mfma.i32.32x32x8i8", TGT_E_I8, TGT_E_I32, 32, 32, 8, 1, 64, 64 },
+    { TGT_MI_CDNA3_F64_16X16X4, "CDNA3", "v_mfma_f64_16x16x4_f64", "cdna3.f64.16x16x4",
+      "llvm.amdgcn.mfma.f64.16x16x4f64", TGT_E_F64, TGT_E_F64, 16, 16, 4, 1, 64, 32 },
+    { TGT_MI_CDNA3_F32_16X16X4, "CDNA3", "v_mfma_f32_16x16x4_f32", "cdna3.f32.16x16x4",
+      "llvm.amdgcn.mfma.f32.16x16x4f32", TGT_E_F32, TGT_E_F32, 16, 16, 4, 1, 64, 32 },
+    { TGT_MI_CDNA3_I8_16X16X32, "CDNA3", "v_mfma_i32_16x16x32_i8", "cdna3.i8.16x16x32",
+      "llvm.amdgcn.mfma.i32.16x16x32.i8", TGT_E_I8, TGT_E_I32, 16, 16, 32, 1, 64, 16 },
+    { TGT_MI_CDNA3_I8_32X32X16, "CDNA3", "v_mfma_i32_32x32x16_i8", "cdna3.i8.32x32x16",
+      "llvm.amdgcn.mfma.i32.32x32x16.i8", TGT_E_I8, TGT_E_I32, 32, 32, 16, 1, 64, 32 },
+    { TGT_MI_RDNA3_I8_16X16X16, "RDNA3", "v_wmma_i32_16x16x16_iu8", "rdna3.i8.16x16x16",
+      "llvm.amdgcn.wmma.i32.16x16x16.iu8", TGT_E_I8, TGT_E_I32, 16, 16, 16, 1, 32, 32 },
+    { TGT_MI_RDNA4_I8_16X16X16, "RDNA4", "v_wmma_i32_16x16x16_iu8", "rdna4.i8.16x16x16",
+      "llvm.amdgcn.wmma.i32.16x16x16.iu8", TGT_E_I8, TGT_E_I32, 16, 16, 16, 1, 32, 8 },
+};
+
+static const TgtMatrixId mi_none[] = { TGT_MI_COUNT };
+static const TgtMatrixId mi_cdna2[] = { TGT_MI_CDNA2_F64_16X16X4, TGT_MI_CDNA2_F32_16X16X4,
+                                        TGT_MI_CDNA2_I8_16X16X16, TGT_MI_CDNA2_I8_32X32X8, TGT_MI_COUNT };
+static const TgtMatrixId mi_cdna3[] = { TGT_MI_CDNA3_F64_16X16X4, TGT_MI_CDNA3_F32_16X16X4,
+                                        TGT_MI_CDNA3_I8_16X16X32, TGT_MI_CDNA3_I8_32X32X16, TGT_MI_COUNT };
+static const TgtMatrixId mi_rdna3[] = { TGT_MI_RDNA3_I8_16X16X16, TGT_MI_COUNT };
+static const TgtMatrixId mi_rdna4[] = { TGT_MI_RDNA4_I8_16X16X16, TGT_MI_COUNT };
+
+/* ---- backend profiles ---- */
+
+static const TgtCodegenFacts amdgpu_facts = {
+    .global_as = 1, .lds_as = 3, .private_as = 5, .constant_as = 4,
+    .syncscopes = true,
+    .fptrunc_round_f16 = true,
+    .native_fma_f16 = true,
+    .exact_f16_div_sqrt = false,
+    .exact_frem = false,
+    .max_fp_int_bits = 64,
+    .libm = false,
+    .maximum_snan_bug = false,
+};
+
+static const TgtCodegenFacts host_facts = {
+    .global_as = 0, .lds_as = 0, .private_as = 0, .constant_as = 0,
+    .syncscopes = false,
+    .fptrunc_round_f16 = false,
+    .native_fma_f16 = false,
+    .exact_f16_div_sqrt = true,
+    .exact_frem = true,
+    .max_fp_int_bits = 128,
+    .libm = true,
+    .maximum_snan_bug = true,
+};
+
+/* ---- the processors ---- */
+
+#define GPU(n, fam, wave, lds, cov, isa, dot, mi) \
+    { n, TGT_AMDGPU, fam, wave, lds, cov, isa, dot, mi, &amdgpu_facts }
+#define S4 TGT_DOT_SDOT4
+#define SU4 (TGT_DOT_SDOT4 | TGT_DOT_SUDOT4)
+
+static const TgtTarget gpus[] = {
+    GPU("gfx600", "GCN1", 64, 32768, 500, "600", 0, mi_none),
+    GPU("gfx601", "GCN1", 64, 32768, 500, "601", 0, mi_none),
+    GPU("gfx602", "GCN1", 64, 32768, 500, "602", 0, mi_none),
+    GPU("gfx700", "GCN2", 64, 65536, 500, "700", 0, mi_none),
+    GPU("gfx701", "GCN2", 64, 65536, 500, "701", 0, mi_none),
+    GPU("gfx702", "GCN2", 64, 65536, 500, "702", 0, mi_none),
+    GPU("gfx703", "GCN2", 64, 65536, 500, "703", 0, mi_none),
+    GPU("gfx704", "GCN2", 64, 65536, 500, "704", 0, mi_none),
+    GPU("gfx705", "GCN2", 64, 65536, 500, "705", 0, mi_none),
+    GPU("gfx801", "GCN3", 64, 65536, 500, "801", 0, mi_none),
+    GPU("gfx802", "GCN3", 64, 65536, 500, "802", 0, mi_none),
+    GPU("gfx803", "GCN4", 64, 65536, 500, "803", 0, mi_none),
+    GPU("gfx805", "GCN4", 64, 65536, 500, "805", 0, mi_none),
+    GPU("gfx810", "GCN3", 64, 65536, 500, "810", 0, mi_none),
+    GPU("gfx9-generic", "GCN5", 64, 65536, 600, NULL, 0, mi_none),
+    GPU("gfx900", "GCN5", 64, 65536, 500, "900", 0, mi_none),
+    GPU("gfx902", "GCN5", 64, 65536, 500, "902", 0, mi_none),
+    GPU("gfx904", "GCN5", 64, 65536, 500, "904", 0, mi_none),
+    GPU("gfx906", "GCN5", 64, 65536, 500, "906", S4, mi_none),
+    /* gfx908 (CDNA1) has MFMA, but the vendor tables this project tests
+     * against do not cover it: no matrix instructions are used there. */
+    GPU("gfx908", "CDNA1", 64, 65536, 500, "908", S4, mi_none),
+    GPU("gfx909", "GCN5", 64, 65536, 500, "909", 0, mi_none),
+    GPU("gfx90a", "CDNA2", 64, 65536, 500, "90a", S4, mi_cdna2),
+    GPU("gfx90c", "GCN5", 64, 65536, 500, "90c", 0, mi_none),
+    GPU("gfx940", "CDNA3", 64, 65536, 500, "940", S4, mi_cdna3),
+    GPU("gfx941", "CDNA3", 64, 65536, 500, "940", S4, mi_cdna3),
+    GPU("gfx942", "CDNA3", 64, 65536, 500, "940", S4, mi_cdna3),
+    GPU("gfx10-1-generic", "RDNA1", 32, 65536, 600, NULL, 0, mi_none),
+    GPU("gfx1010", "RDNA1", 32, 65536, 500, "1010", 0, mi_none),
+    GPU("gfx1011", "RDNA1", 32, 65536, 500, "1011", S4, mi_none),
+    GPU("gfx1012", "RDNA1", 32, 65536, 500, "1012", S4, mi_none),
+    GPU("gfx1013", "RDNA1", 32, 65536, 500, "1013", 0, mi_none),
+    GPU("gfx10-3-generic", "RDNA2", 32, 65536, 600, NULL, 0, mi_none),
+    GPU("gfx1030", "RDNA2", 32, 65536, 500, "1030", S4, mi_none),
+    GPU("gfx1031", "RDNA2", 32, 65536, 500, "1031", S4, mi_none),
+    GPU("gfx1032", "RDNA2", 32, 65536, 500, "1032", S4, mi_none),
+    GPU("gfx1033", "RDNA2", 32, 65536, 500, "1033", S4, mi_none),
+    GPU("gfx1034", "RDNA2", 32, 65536, 500, "1034", S4, mi_none),
+    GPU("gfx1035", "RDNA2", 32, 65536, 500, "1035", S4, mi_none),
+    GPU("gfx1036", "RDNA2", 32, 65536, 500, "1036", S4, mi_none),
+    /* ROCm 5.2's device library has no gfx11/gfx12 ISA version. The vendor
+     * tables list WMMA for gfx1100-1102 and gfx1200-1201 only. */
+    GPU("gfx11-generic", "RDNA3", 32, 65536, 600, NULL, 0, mi_none),
+    GPU("gfx1100", "RDNA3", 32, 65536, 500, NULL, SU4, mi_rdna3),
+    GPU("gfx1101", "RDNA3", 32, 65536, 500, NULL, SU4, mi_rdna3),
+    GPU("gfx1102", "RDNA3", 32, 65536, 500, NULL, SU4, mi_rdna3),
+    GPU("gfx1103", "RDNA3", 32, 65536, 500, NULL, SU4, mi_none),
+    GPU("gfx1150", "RDNA3.5", 32, 65536, 500, NULL, SU4, mi_none),
+    GPU("gfx1151", "RDNA3.5", 32, 65536, 500, NULL, SU4, mi_none),
+    GPU("gfx1152", "RDNA3.5", 32, 65536, 500, NULL, SU4, mi_none),
+    GPU("gfx12-generic", "RDNA4", 32, 65536, 600, NULL, 0, mi_none),
+    GPU("gfx1200", "RDNA4", 32, 65536, 500, NULL, SU4, mi_rdna4),
+    GPU("gfx1201", "RDNA4", 32, 65536, 500, NULL, SU4, mi_rdna4),
+};
+enum { NUM_GPUS = sizeof gpus / sizeof gpus[0] };
+
+static const TgtTarget host = { "host", TGT_HOST, "host", 1, 65536, 0, NULL, 0, mi_none, &host_facts };
+
+const TgtTarget *tgt_lookup(const char *name)
+{
+    if (!name)
+        return NULL;
+    if (strcmp(name, "host") == 0)
+        return &host;
+    for (int i = 0; i < NUM_GPUS; i++)
+        if (strcmp(gpus[i].name, name) == 0)
+            return &gpus[i];
+    return NULL;
+}
+
+const TgtTarget *tgt_host(void) { return &host; }
+const TgtTarget *tgt_default(void) { return tgt_lookup("gfx942"); }
+int tgt_count(void) { return NUM_GPUS; }
+const TgtTarget *tgt_at(int i) { return i >= 0 && i < NUM_GPUS ? &gpus[i] : NULL; }
+
+const char *tgt_known_names(void)
+{
+    static char buf[1024];
+    if (!buf[0]) {
+        size_t n = 0;
+        for (int i = 0; i < NUM_GPUS && n < sizeof buf; i++)
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", i ? ", " : "", gpus[i].name);
+    }
+    return buf;
+}
+
+const TgtMatrixInst *tgt_matrix_inst(TgtMatrixId id)
+{
+    return (int)id >= 0 && id < TGT_MI_COUNT ? &matrix_insts[id] : NULL;
+}
+
+bool tgt_has_matrix(const TgtTarget *t, TgtMatrixId id)
+{
+    for (const TgtMatrixId *m = t->matrix; *m != TGT_MI_COUNT; m++)
+        if (*m == id)
+            return true;
+    return false;
+}
+
+const TgtMatrixInst *tgt_find_matrix(const TgtTarget *t, TgtElem in, TgtElem acc, int m, int n)
+{
+    const TgtMatrixInst *best = NULL;
+    for (const TgtMatrixId *id = t->matrix; *id != TGT_MI_COUNT; id++) {
+        const TgtMatrixInst *mi = &matrix_insts[*id];
+        if (mi->in == in && mi->acc == acc && mi->m == m && mi->n == n && (!best || mi->k > best->k))
+            best = mi;
+    }
+    return best;
+}
+
+TgtMatrixId tgt_matrix_by_name(const char *name)
+{
+    for (int i = 0; i < TGT_MI_COUNT; i++)
+        if (strcmp(matrix_insts[i].name, name) == 0)
+            return (TgtMatrixId)i;
+    return TGT_MI_COUNT;
+}
+
+const char *tgt_matrix_targets(TgtMatrixId id)
+{
+    static char buf[TGT_MI_COUNT][256];
+    char *b = buf[id];
+    if (!b[0]) {
+        size_t n = 0;
+        for (int i = 0; i < NUM_GPUS && n < sizeof buf[id]; i++)
+            if (tgt_has_matrix(&gpus[i], id))
+                n += (size_t)snprintf(b + n, sizeof buf[id] - n, "%s%s", n ? ", " : "", gpus[i].name);
+    }
+    return b;
+}

@@ -1,0 +1,93 @@
+/* target.h - one description per target, as data: the host CPU and every
+ * AMDGPU processor LLVM 19 knows. Codegen, program lowering, sema
+ * (fx.wave_size) and the drivers ask this module; no other file of src/
+ * names an architecture.
+ *
+ * Every fact here was measured on LLVM 19 (llc-19) or read from AMD's own
+ * tables (../shared/isa/matrix-layouts.json), never guessed:
+ *  - lds_bytes: the largest LDS allocation llc accepts for a kernel
+ *    (32 KiB on gfx6, 64 KiB on everything else LLVM 19 knows);
+ *  - dot: the processors on which llvm.amdgcn.sdot4/sudot4 select;
+ *  - matrix: exactly the instructions of the vendor tables, per processor. */
+#ifndef FX_TARGET_H
+#define FX_TARGET_H
+#include <stdbool.h>
+
+typedef enum { TGT_HOST, TGT_AMDGPU } TgtKind;
+
+/* Element types of matrix instructions (the target layer sits below the
+ * type tower, so it names them itself). */
+typedef enum { TGT_E_F64, TGT_E_F32, TGT_E_I8, TGT_E_I32 } TgtElem;
+
+/* The matrix instructions of ../shared/isa/matrix-layouts.json, one per
+ * (instruction, architecture family): the register layout belongs to the
+ * pair, so two families never share an id. */
+typedef enum {
+    TGT_MI_CDNA2_F64_16X16X4, TGT_MI_CDNA2_F32_16X16X4, TGT_MI_CDNA2_I8_16X16X16, TGT_MI_CDNA2_I8_32X32X8,
+    TGT_MI_CDNA3_F64_16X16X4, TGT_MI_CDNA3_F32_16X16X4, TGT_MI_CDNA3_I8_16X16X32, TGT_MI_CDNA3_I8_32X32X16,
+    TGT_MI_RDNA3_I8_16X16X16, TGT_MI_RDNA4_I8_16X16X16,
+    TGT_MI_COUNT
+} TgtMatrixId;
+
+typedef struct TgtMatrixInst {
+    TgtMatrixId id;
+    const char *family;       /* "CDNA3" */
+    const char *mnemonic;     /* "v_mfma_f64_16x16x4_f64", as the ISA prints it */
+    const char *name;         /* short name in FXIR text: "cdna3.f64.16x16x4" */
+    const char *intrinsic;    /* "llvm.amdgcn.mfma.f64.16x16x4f64" */
+    TgtElem in, acc;          /* A and B elements; C and D elements */
+    int m, n, k, blocks;
+    int wave_size;
+    int cycles;               /* issue-to-issue cycles from the vendor's detail text */
+} TgtMatrixInst;
+
+/* Dot-product instructions (bit set). */
+enum { TGT_DOT_SDOT4 = 1 << 0, TGT_DOT_SUDOT4 = 1 << 1 };
+
+/* What LLVM 19's backend for a kind of target computes exactly, and what the
+ * code generator therefore must build itself. One profile per backend. */
+typedef struct TgtCodegenFacts {
+    unsigned global_as, lds_as, private_as, constant_as;   /* address spaces (all 0 on the host) */
+    bool syncscopes;          /* "workgroup"/"agent" atomic scopes exist */
+    bool fptrunc_round_f16;   /* llvm.fptrunc.round f32->f16 upward/downward selects */
+    bool native_fma_f16;      /* llvm.fma.f16 is one rounding (x86 has no f16 fma) */
+    bool exact_f16_div_sqrt;  /* native f16 fdiv/sqrt correctly rounded */
+    bool exact_frem;          /* frem is an exact fmod (AMDGPU's is not) */
+    int max_fp_int_bits;      /* widest integer llvm.fpto[su]i.sat lowers for */
+    bool libm;                /* the C library's math functions can be called */
+    bool maximum_snan_bug;    /* llvm.maximum/minimum(x, sNaN) may return x (x86) */
+} TgtCodegenFacts;
+
+typedef struct TgtTarget {
+    const char *name;         /* "gfx942", "host" */
+    TgtKind kind;
+    const char *family;       /* "CDNA3", "RDNA3", "GCN5", "host" */
+    int wave_size;            /* 64 (GCN, CDNA), 32 (RDNA); 1 on the host */
+    int lds_bytes;            /* shared memory a workgroup may allocate */
+    int code_object_version;  /* 500; 600 for the generic processors */
+    const char *devlib_isa;   /* ocml's oclc_isa_version_<x>.bc suffix, NULL: none */
+    unsigned dot;             /* TGT_DOT_* */
+    const TgtMatrixId *matrix;/* matrix instructions, ended by TGT_MI_COUNT */
+    const TgtCodegenFacts *cg;
+} TgtTarget;
+
+/* The processor `name` ("gfx942"), or NULL. */
+const TgtTarget *tgt_lookup(const char *name);
+const TgtTarget *tgt_host(void);
+const TgtTarget *tgt_default(void);         /* the default --offload-arch: gfx942 */
+/* "gfx600, gfx601, ..., gfx1201": every AMDGPU processor, for messages. */
+const char *tgt_known_names(void);
+int tgt_count(void);                        /* AMDGPU processors */
+const TgtTarget *tgt_at(int i);
+
+const TgtMatrixInst *tgt_matrix_inst(TgtMatrixId id);
+/* The target's matrix instruction with these element types and M, N
+ * (any K; the largest K wins); NULL when it has none. */
+const TgtMatrixInst *tgt_find_matrix(const TgtTarget *t, TgtElem in, TgtElem acc, int m, int n);
+bool tgt_has_matrix(const TgtTarget *t, TgtMatrixId id);
+/* The short name "cdna3.f64.16x16x4" back to an id; TGT_MI_COUNT if none. */
+TgtMatrixId tgt_matrix_by_name(const char *name);
+/* "gfx90a, gfx940, gfx941, gfx942": the processors having the instruction. */
+const char *tgt_matrix_targets(TgtMatrixId id);
+
+#endif

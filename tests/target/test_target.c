@@ -1,0 +1,104 @@
+/* test_target.c - the target descriptions: names, wave sizes, LDS limits
+ * and matrix instructions as measured, and every processor accepted by
+ * LLVM 19's AMDGPU backend with the facts the table states. */
+#include <CUnit/Basic.h>
+#include <stdio.h>
+#include <string.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include "target/target.h"
+
+static void test_lookup(void)
+{
+    const char *good[] = { "gfx90a", "gfx942", "gfx1100", "gfx1201", "gfx900", "gfx11-generic", "gfx1036" };
+    const char *bad[] = { "gfx999", "sm_80", "", "GFX942", "gfx942:xnack+", "tahiti" };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
+        CU_ASSERT(tgt_lookup(good[i]) && tgt_lookup(good[i])->kind == TGT_AMDGPU);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CU_ASSERT_PTR_NULL(tgt_lookup(bad[i]));
+    CU_ASSERT_PTR_NULL(tgt_lookup(NULL));
+    CU_ASSERT(tgt_lookup("host") == tgt_host());
+    CU_ASSERT(strcmp(tgt_default()->name, "gfx942") == 0);
+    CU_ASSERT(strstr(tgt_known_names(), "gfx90a, ") != NULL);
+    CU_ASSERT(strstr(tgt_known_names(), "gfx1201") != NULL);
+}
+
+static void test_wave_and_lds(void)
+{
+    static const struct { const char *name; int wave, lds, cov; } want[] = {
+        { "gfx600", 64, 32768, 500 }, { "gfx90a", 64, 65536, 500 }, { "gfx942", 64, 65536, 500 },
+        { "gfx1100", 32, 65536, 500 }, { "gfx1201", 32, 65536, 500 }, { "gfx10-3-generic", 32, 65536, 600 },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        const TgtTarget *t = tgt_lookup(want[i].name);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+        CU_ASSERT_EQUAL(t->wave_size, want[i].wave);
+        CU_ASSERT_EQUAL(t->lds_bytes, want[i].lds);
+        CU_ASSERT_EQUAL(t->code_object_version, want[i].cov);
+    }
+    CU_ASSERT_EQUAL(tgt_host()->wave_size, 1);
+}
+
+/* The vendor tables: which processors have which matrix instruction. */
+static void test_matrix_instructions(void)
+{
+    const TgtTarget *g90a = tgt_lookup("gfx90a"), *g942 = tgt_lookup("gfx942");
+    const TgtTarget *g1100 = tgt_lookup("gfx1100"), *g1201 = tgt_lookup("gfx1201");
+    const TgtMatrixInst *mi = tgt_find_matrix(g942, TGT_E_I8, TGT_E_I32, 16, 16);
+    CU_ASSERT(mi && strcmp(mi->mnemonic, "v_mfma_i32_16x16x32_i8") == 0 && mi->k == 32);
+    mi = tgt_find_matrix(g90a, TGT_E_I8, TGT_E_I32, 16, 16);
+    CU_ASSERT(mi && strcmp(mi->mnemonic, "v_mfma_i32_16x16x16i8") == 0);
+    mi = tgt_find_matrix(g1100, TGT_E_I8, TGT_E_I32, 16, 16);
+    CU_ASSERT(mi && mi->id == TGT_MI_RDNA3_I8_16X16X16 && mi->wave_size == 32);
+    mi = tgt_find_matrix(g1201, TGT_E_I8, TGT_E_I32, 16, 16);
+    CU_ASSERT(mi && mi->id == TGT_MI_RDNA4_I8_16X16X16);
+    CU_ASSERT_PTR_NULL(tgt_find_matrix(g1100, TGT_E_F64, TGT_E_F64, 16, 16));
+    CU_ASSERT_PTR_NULL(tgt_find_matrix(tgt_host(), TGT_E_F64, TGT_E_F64, 16, 16));
+    CU_ASSERT_PTR_NULL(tgt_find_matrix(tgt_lookup("gfx908"), TGT_E_F32, TGT_E_F32, 16, 16));
+    CU_ASSERT(strcmp(tgt_matrix_targets(TGT_MI_CDNA3_F64_16X16X4), "gfx940, gfx941, gfx942") == 0);
+    for (int i = 0; i < TGT_MI_COUNT; i++) {
+        const TgtMatrixInst *m = tgt_matrix_inst((TgtMatrixId)i);
+        CU_ASSERT(m->id == (TgtMatrixId)i);
+        CU_ASSERT(tgt_matrix_by_name(m->name) == m->id);
+    }
+}
+
+/* Every processor of the table is one LLVM 19 can create a target machine
+ * for, and its wave size is the one the backend defaults to. */
+static void test_llvm_accepts_every_processor(void)
+{
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTarget();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMTargetRef t;
+    char *err = NULL;
+    CU_ASSERT_FATAL(LLVMGetTargetFromTriple("amdgcn-amd-amdhsa", &t, &err) == 0);
+    for (int i = 0; i < tgt_count(); i++) {
+        const TgtTarget *g = tgt_at(i);
+        LLVMTargetMachineRef tm = LLVMCreateTargetMachine(t, "amdgcn-amd-amdhsa", g->name, "",
+                                                          LLVMCodeGenLevelDefault, LLVMRelocPIC,
+                                                          LLVMCodeModelDefault);
+        CU_ASSERT_PTR_NOT_NULL(tm);
+        bool rdna = strncmp(g->name, "gfx1", 4) == 0 && strlen(g->name) >= 6;
+        CU_ASSERT_EQUAL(g->wave_size, strstr(g->name, "gfx10") || strstr(g->name, "gfx11") ||
+                                      strstr(g->name, "gfx12") || rdna ? 32 : 64);
+        if (tm)
+            LLVMDisposeTargetMachine(tm);
+    }
+}
+
+int main(void)
+{
+    if (CU_initialize_registry() != CUE_SUCCESS)
+        return 2;
+    CU_pSuite s = CU_add_suite("target", NULL, NULL);
+    CU_add_test(s, "processor names", test_lookup);
+    CU_add_test(s, "wave sizes, LDS, code object versions", test_wave_and_lds);
+    CU_add_test(s, "matrix instructions as the vendor tables list them", test_matrix_instructions);
+    CU_add_test(s, "LLVM 19 knows every processor of the table", test_llvm_accepts_every_processor);
+    CU_basic_set_mode(CU_BRM_VERBOSE);
+    CU_basic_run_tests();
+    unsigned failures = CU_get_number_of_failures();
+    CU_cleanup_registry();
+    return failures != 0;
+}
