@@ -1,6 +1,5 @@
 /* fxir.c - construction and editing of FXIR (the printer is in fxir_print.c). */
 #include "fxir/fxir.h"
-#include <stdarg.h>
 
 FxModule *fxir_module_new(Arena *arena, const char *source_name)
 {
@@ -75,58 +74,6 @@ void fxir_remove(FxInst *inst)
         b->last = inst->prev;
     inst->prev = inst->next = NULL;
     inst->parent = NULL;
-}
-
-FxInst *fxir_vemit(Arena *a, FxBlock *b, FxOpcode op, int sub, const Type *type,
-                   Loc loc, int nops, va_list ap)
-{
-    FxInst *i = fxir_new(a, op, type, nops, loc);
-    i->sub = sub;
-    for (int k = 0; k < nops; k++)
-        i->ops[k] = va_arg(ap, FxInst *);
-    fxir_append(b, i);
-    return i;
-}
-
-FxInst *fxir_emit(Arena *a, FxBlock *b, FxOpcode op, int sub, const Type *type,
-                  Loc loc, int nops, ...)
-{
-    va_list ap;
-    va_start(ap, nops);
-    FxInst *i = fxir_vemit(a, b, op, sub, type, loc, nops, ap);
-    va_end(ap);
-    return i;
-}
-
-FxInst *fxir_emit_const(Arena *a, FxBlock *b, const Type *type, FxConst c, Loc loc)
-{
-    FxInst *i = fxir_new(a, FX_CONST, type, 0, loc);
-    i->cval = c;
-    fxir_append(b, i);
-    return i;
-}
-
-static FxInst *emit_structured(Arena *a, FxBlock *b, FxOpcode op, int nblocks, int nops, Loc loc)
-{
-    FxInst *i = fxir_new(a, op, NULL, nops, loc);
-    i->nblocks = nblocks;
-    i->blocks = arena_alloc(a, sizeof(FxBlock) * (size_t)nblocks);
-    for (int k = 0; k < nblocks; k++)
-        i->blocks[k].owner = i;
-    fxir_append(b, i);
-    return i;
-}
-
-FxInst *fxir_emit_if(Arena *a, FxBlock *b, FxInst *cond, Loc loc)
-{
-    FxInst *i = emit_structured(a, b, FX_IF, 2, 1, loc);
-    i->ops[0] = cond;
-    return i;
-}
-
-FxInst *fxir_emit_loop(Arena *a, FxBlock *b, Loc loc)
-{
-    return emit_structured(a, b, FX_LOOP, 3, 1, loc);
 }
 
 static int count_uses_in(const FxBlock *b, const FxInst *v)

@@ -214,19 +214,11 @@ FxModule *fxir_module_new(Arena *arena, const char *source_name);
 FxFunc *fxir_func_new(FxModule *m, const char *name, FxFuncKind kind, int nparams,
                       const Type *ret, Loc loc);
 
-/* Builders: create an instruction and append it to `block`. */
+/* Low-level editing; new instructions come from the builder (builder.h). */
 FxInst *fxir_new(Arena *a, FxOpcode op, const Type *type, int nops, Loc loc);
 void fxir_append(FxBlock *block, FxInst *inst);
 void fxir_insert_before(FxInst *before, FxInst *inst);
 void fxir_remove(FxInst *inst);
-FxInst *fxir_emit(Arena *a, FxBlock *b, FxOpcode op, int sub, const Type *type,
-                  Loc loc, int nops, ...);  /* operands as FxInst* varargs */
-FxInst *fxir_vemit(Arena *a, FxBlock *b, FxOpcode op, int sub, const Type *type,
-                   Loc loc, int nops, va_list ap);
-FxInst *fxir_emit_const(Arena *a, FxBlock *b, const Type *type, FxConst c, Loc loc);
-/* IF/LOOP: allocates their blocks (2 or 3) with owner set. */
-FxInst *fxir_emit_if(Arena *a, FxBlock *b, FxInst *cond, Loc loc);
-FxInst *fxir_emit_loop(Arena *a, FxBlock *b, Loc loc);
 /* Uses of `v` anywhere in `f` (counts operands referring to v). */
 int fxir_count_uses(FxFunc *f, const FxInst *v);
 

@@ -8,6 +8,7 @@
  * The fma carries the fast-math flags both operations share (their
  * intersection), as LLVM does when it merges two instructions. */
 #include "passes/passes.h"
+#include "fxir/builder.h"
 
 static bool is_float_type(const Type *t)
 {
@@ -43,11 +44,11 @@ static const char *fusion_blocker(FxFunc *f, const FxInst *add, const FxInst *p)
 
 static FxInst *negate_before(Arena *a, FxInst *before, FxInst *v, unsigned fmf)
 {
-    FxInst *n = fxir_new(a, FX_UNOP, v->type, 1, v->loc);
-    n->sub = FXU_NEG;
-    n->ops[0] = v;
+    FxBuilder b;
+    fxb_init(&b, a, before->parent, v->loc);
+    fxb_before(&b, before);
+    FxInst *n = fxb_unop(&b, FXU_NEG, v);
     n->fmf = fmf;
-    fxir_insert_before(before, n);
     return n;
 }
 
@@ -155,12 +156,11 @@ void pass_unfuse_fma(Arena *arena, FxInst *fma)
         c_first = true;
         fxir_remove(fma->ops[0]);
     }
-    FxInst *t = fxir_new(arena, FX_BINOP, fma->type, 2, fma->loc);
-    t->sub = FXB_MUL;
-    t->ops[0] = a;
-    t->ops[1] = b;
+    FxBuilder bld;
+    fxb_init(&bld, arena, fma->parent, fma->loc);
+    fxb_before(&bld, fma);
+    FxInst *t = fxb_binop(&bld, FXB_MUL, a, b);
     t->fmf = fma->fmf;
-    fxir_insert_before(fma, t);
     FxInst **ops = arena_alloc(arena, sizeof(FxInst *) * 2);
     ops[0] = c_first ? c : t;
     ops[1] = c_first ? t : c;

@@ -501,17 +501,14 @@ static Val *atomic_call(Ctx *c, Args *a, FxAtomic kind, const char *fname)
     }
     if (idx->type->kind == TY_LITINT)
         idx = fold_convert(c->arena, idx, SC_INT32, FF_RNE, idx->loc);
-    FxInst *i = fxir_new(c->arena, FX_ATOMIC, et, want, a->loc);
-    i->sub = kind;
-    i->ops[0] = p->ir;
-    i->ops[1] = sema_materialize(c, idx);
+    FxInst *ops[4] = { p->ir, sema_materialize(c, idx), NULL, NULL };
     for (int k = 2; k < want; k++) {
         Val *v = sema_assign_convert(c, a->pos[k], et, a->pos[k]->loc);
         if (!v)
             return NULL;
-        i->ops[k] = sema_materialize(c, v);
+        ops[k] = sema_materialize(c, v);
     }
-    fxir_append(c->block, i);
+    FxInst *i = fxb_atomic(sema_builder(c, a->loc), (FxAtomic)kind, et, ops[0], ops[1], ops[2], ops[3]);
     return val_runtime(c, et, i, a->loc);
 }
 
@@ -536,9 +533,7 @@ static Val *construct(Ctx *c, const Type *t, Args *a)
                 return NULL;
             }
             Val *lane = sema_convert(c, a->pos[k], et, FF_RNE, false, a->pos[k]->loc);
-            FxInst *idx = fxir_new(c->arena, FX_CONST, type_scalar(SC_INT32), 0, a->loc);
-            idx->cval.lo = (uint64_t)k;
-            fxir_append(c->block, idx);
+            FxInst *idx = fxb_int(sema_builder(c, a->loc), type_scalar(SC_INT32), k);
             vec = sema_emit(c, FX_INSERT, 0, t, a->loc, 3, vec, sema_materialize(c, lane), idx);
         }
         return val_runtime(c, t, vec, a->loc);
@@ -791,17 +786,16 @@ static Val *call_user_fn(Ctx *c, Val *f, Args *a)
         diag_note(decl->loc, "'%s' is defined here", f->str);
         return NULL;
     }
-    FxInst *call = fxir_new(c->arena, FX_CALL, fn->ret, a->npos, a->loc);
-    call->callee = fn;
+    FxInst **args = arena_alloc(c->arena, sizeof(FxInst *) * (size_t)(a->npos + 1));
     for (int i = 0; i < a->npos; i++) {
         Val *v = sema_assign_convert(c, a->pos[i], fn->params[i].type, a->pos[i]->loc);
         if (!v) {
             diag_note(fn->params[i].loc, "parameter '%s' is declared here", fn->params[i].name);
             return NULL;
         }
-        call->ops[i] = sema_materialize(c, v);
+        args[i] = sema_materialize(c, v);
     }
-    fxir_append(c->block, call);
+    FxInst *call = fxb_call(sema_builder(c, a->loc), fn, a->npos, args);
     return val_runtime(c, fn->ret, call, a->loc);
 }
 

@@ -14,11 +14,17 @@ Val *val_runtime(Ctx *c, const Type *t, FxInst *ir, Loc loc)
     return v;
 }
 
+FxBuilder *sema_builder(Ctx *c, Loc loc)
+{
+    fxb_init(&c->b, c->arena, c->block, loc);
+    return &c->b;
+}
+
 FxInst *sema_emit(Ctx *c, FxOpcode op, int sub, const Type *t, Loc loc, int nops, ...)
 {
     va_list ap;
     va_start(ap, nops);
-    FxInst *i = fxir_vemit(c->arena, c->block, op, sub, t, loc, nops, ap);
+    FxInst *i = fxb_vemit(sema_builder(c, loc), op, sub, t, nops, ap);
     va_end(ap);
     return i;
 }
@@ -70,10 +76,7 @@ FxInst *sema_materialize(Ctx *c, Val *v)
     /* Untyped literals never reach here: callers convert them first. */
     if (v->type->kind != TY_SCALAR)
         return NULL;
-    FxInst *i = fxir_new(c->arena, FX_CONST, v->type, 0, v->loc);
-    i->cval = const_of(v);
-    fxir_append(c->block, i);
-    return i;
+    return fxb_const(sema_builder(c, v->loc), v->type, const_of(v));
 }
 
 void sema_fold_error(Ctx *c, FoldStatus st, Loc loc)

@@ -402,8 +402,7 @@ static Val *subscript(Ctx *c, AstNode *e)
                    want == 1 ? "" : "es", e->list.len);
         return NULL;
     }
-    FxInst *ld = fxir_new(c->arena, FX_LOAD, base->type->elem, 1 + want, e->loc);
-    ld->ops[0] = base->ir;
+    FxInst **idx = arena_alloc(c->arena, sizeof(FxInst *) * (size_t)want);
     for (int k = 0; k < want; k++) {
         Val *i = sema_expr(c, e->list.items[k]);
         if (!i || !index_operand(c, i))
@@ -414,9 +413,9 @@ static Val *subscript(Ctx *c, AstNode *e)
                        type_name(c->arena, base->type), (long long)base->type->dims[k]);
             return NULL;
         }
-        ld->ops[1 + k] = index_ir(c, i);
+        idx[k] = index_ir(c, i);
     }
-    fxir_append(c->block, ld);
+    FxInst *ld = fxb_load(sema_builder(c, e->loc), base->ir, base->type->elem, want, idx);
     return val_runtime(c, base->type->elem, ld, e->loc);
 }
 

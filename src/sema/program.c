@@ -3,6 +3,7 @@
  * ordinary FXIR scalar code, produced by evaluating the elementwise
  * expression with every tensor name bound to one element. */
 #include "sema/sema_int.h"
+#include "fxir/graph.h"
 #include <string.h>
 
 typedef struct Shape {
@@ -204,12 +205,15 @@ static bool map_shape(ProgCtx *p, AstNode *e, Shape *out, MapInputs *in)
 
 /* ---- map bodies ---- */
 
-static FxFunc *map_body(ProgCtx *p, AstNode *e, MapInputs *in, const Type *want, const Type **result)
+/* The body of Map node n: the expression evaluated with every tensor name
+ * bound to one element. */
+static FxFunc *map_body(ProgCtx *p, FxNode *n, AstNode *e, const Type *want, const Type **result)
 {
     Sema *s = p->sema;
     const char *name = arena_printf(p->arena, "%s__map%d", p->prog->name, p->nmaps++);
-    int np = in->ntensors + in->nscalars;
-    FxFunc *f = fxir_func_new(s->module, name, FXF_FN, np, VOID_TYPE, e->loc);
+    FxBuilder b;
+    FxInst *params[64];
+    FxFunc *f = fxg_map_body(&b, s->module, p->prog, n, name, VOID_TYPE, params);
     Ctx c;
     FnCtx fc;
     memset(&c, 0, sizeof c);
@@ -223,17 +227,8 @@ static FxFunc *map_body(ProgCtx *p, AstNode *e, MapInputs *in, const Type *want,
     c.block = &f->body;
     Scope sc;
     sema_push_scope(&c, &sc);
-    for (int i = 0; i < np; i++) {
-        bool is_tensor = i < in->ntensors;
-        const char *pname = is_tensor ? in->tensors[i]->name : p->prog->params[in->scalars[i - in->ntensors]].name;
-        const Type *pt = is_tensor ? in->tensors[i]->type->elem : p->prog->params[in->scalars[i - in->ntensors]].type;
-        f->params[i] = (FxParam){ pname, pt, e->loc };
-        FxInst *pi = fxir_new(p->arena, FX_PARAM, pt, 0, e->loc);
-        pi->param_index = i;
-        pi->name = pname;
-        fxir_append(&f->body, pi);
-        sema_bind(&c, pname, B_VALUE, p->decl)->val = val_runtime(&c, pt, pi, e->loc);
-    }
+    for (int i = 0; i < f->nparams; i++)
+        sema_bind(&c, f->params[i].name, B_VALUE, p->decl)->val = val_runtime(&c, params[i]->type, params[i], e->loc);
     Val *v = sema_expr(&c, e);
     if (!v)
         return NULL;
@@ -260,22 +255,12 @@ static FxFunc *map_body(ProgCtx *p, AstNode *e, MapInputs *in, const Type *want,
 
 static FxTensor *new_transient(ProgCtx *p, const char *name, const Type *elem, const Shape *s, Loc loc)
 {
-    FxTensor *t = arena_alloc(p->arena, sizeof *t);
-    t->name = name;
-    t->param_index = -1;
-    t->loc = loc;
-    t->type = type_tensor(p->arena, elem, s->rank, s->dims, s->names, false);
-    ptrvec_push(p->arena, &p->prog->tensors, t);
-    return t;
+    return fxg_transient(p->sema->module, p->prog, name, elem, s->rank, s->dims, s->names, loc);
 }
 
-static FxNode *new_node(ProgCtx *p, FxNodeKind kind, Loc loc)
+static FxNode *new_node(ProgCtx *p, FxNodeKind kind, FxTensor *out, Loc loc)
 {
-    FxNode *n = arena_alloc(p->arena, sizeof *n);
-    n->kind = kind;
-    n->loc = loc;
-    ptrvec_push(p->arena, &p->prog->nodes, n);
-    return n;
+    return fxg_node(p->sema->module, p->prog, kind, out, loc, NULL);
 }
 
 /* The target of `X = ...` (an output parameter) or `let X = ...`. */
@@ -307,23 +292,14 @@ static bool map_statement(ProgCtx *p, Target *t, AstNode *e)
         diag_error(e->loc, "an elementwise statement needs at least one tensor operand");
         return false;
     }
+    FxNode *n = new_node(p, FXN_MAP, t->tensor, e->loc);
+    fxg_set_inputs(p->sema->module, n, in.ntensors, in.tensors);
+    fxg_set_scalars(p->sema->module, n, in.nscalars, in.scalars);
     const Type *rt;
-    FxFunc *body = map_body(p, e, &in, t->tensor ? t->tensor->type->elem : NULL, &rt);
-    if (!body)
+    if (!map_body(p, n, e, t->tensor ? t->tensor->type->elem : NULL, &rt))
         return false;
     if (!t->tensor)
-        t->tensor = new_transient(p, t->name, rt, &s, t->loc);
-    FxNode *n = new_node(p, FXN_MAP, e->loc);
-    n->out = t->tensor;
-    n->nins = in.ntensors;
-    n->ins = arena_alloc(p->arena, sizeof(FxTensor *) * (size_t)(in.ntensors ? in.ntensors : 1));
-    for (int i = 0; i < in.ntensors; i++)
-        n->ins[i] = in.tensors[i];
-    n->nscalars = in.nscalars;
-    n->scalar_params = arena_alloc(p->arena, sizeof(int) * (size_t)(in.nscalars ? in.nscalars : 1));
-    for (int i = 0; i < in.nscalars; i++)
-        n->scalar_params[i] = in.scalars[i];
-    n->body = body;
+        t->tensor = n->out = new_transient(p, t->name, rt, &s, t->loc);
     return true;
 }
 
@@ -387,11 +363,8 @@ static bool reduce_statement(ProgCtx *p, Target *t, AstNode *call, FxReduceKind 
     }
     if (!t->tensor)
         t->tensor = new_transient(p, t->name, in->type->elem, &r, t->loc);
-    FxNode *n = new_node(p, FXN_REDUCE, call->loc);
-    n->out = t->tensor;
-    n->ins = arena_alloc(p->arena, sizeof(FxTensor *));
-    n->ins[0] = in;
-    n->nins = 1;
+    FxNode *n = new_node(p, FXN_REDUCE, t->tensor, call->loc);
+    fxg_set_inputs(p->sema->module, n, 1, &in);
     n->reduce = kind;
     n->axis = (int)ax;
     return true;
@@ -545,7 +518,7 @@ static bool matmul_statement(ProgCtx *p, Target *t, MatMulForm *f, Loc loc)
     Shape r = { 2, { sa.dims[am], sb.dims[bn] }, { sa.names[am], sb.names[bn] } };
     if (!check_target_shape(p, t, &r, loc))
         return false;
-    FxNode *n = new_node(p, FXN_MATMUL, loc);
+    FxNode *n = new_node(p, FXN_MATMUL, NULL, loc);
     if (!scalar_arg(p, f->alpha, &n->alpha))
         return false;
     n->beta = (FxScalarArg){ FXS_NONE, 0, -1 };
@@ -563,11 +536,8 @@ static bool matmul_statement(ProgCtx *p, Target *t, MatMulForm *f, Loc loc)
     n->out_type = t->tensor->type->elem->scalar;
     n->trans_a = f->ta;
     n->trans_b = f->tb;
-    n->nins = n->beta.kind == FXS_NONE ? 2 : 3;
-    n->ins = arena_alloc(p->arena, sizeof(FxTensor *) * 3);
-    n->ins[0] = a;
-    n->ins[1] = b;
-    n->ins[2] = t->tensor;
+    FxTensor *ins[3] = { a, b, t->tensor };
+    fxg_set_inputs(p->sema->module, n, n->beta.kind == FXS_NONE ? 2 : 3, ins);
     return true;
 }
 
@@ -637,11 +607,8 @@ static bool program_params(ProgCtx *p)
             diag_error(pa->a->loc, "a program parameter is a Tensor or a scalar, not %s", type_name(p->arena, t));
             ok = false;
         }
-        if (t->kind == TY_TENSOR) {
-            FxTensor *ft = arena_alloc(p->arena, sizeof *ft);
-            *ft = (FxTensor){ pa->name, t, i, pa->loc };
-            ptrvec_push(p->arena, &prog->tensors, ft);
-        }
+        if (t->kind == TY_TENSOR)
+            fxg_param_tensor(p->sema->module, prog, i);
     }
     /* A symbolic dim names an Int32 parameter of the same program. */
     for (int i = 0; ok && i < prog->nparams; i++) {
@@ -663,11 +630,7 @@ FxProgram *sema_lower_program(Sema *s, Binding *b)
 {
     AstNode *d = b->decl;
     ProgCtx p = { s, s->arena, NULL, d, 0 };
-    FxProgram *prog = arena_alloc(s->arena, sizeof *prog);
-    prog->name = b->name;
-    prog->nparams = d->list.len;
-    prog->params = arena_alloc(s->arena, sizeof(FxParam) * (size_t)(d->list.len ? d->list.len : 1));
-    prog->loc = d->loc;
+    FxProgram *prog = fxg_program(s->module, b->name, d->list.len, d->loc);
     p.prog = prog;
     for (int i = 0; i < d->list2.len; i++)
         diag_error(d->list2.items[i]->loc, "unknown decorator '@%s' on a program", d->list2.items[i]->name);
@@ -678,6 +641,5 @@ FxProgram *sema_lower_program(Sema *s, Binding *b)
         statement(&p, d->b->list.items[i]);
     if (diag_error_count() != errors)
         return NULL;
-    ptrvec_push(s->arena, &s->module->programs, prog);
     return prog;
 }

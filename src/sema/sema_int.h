@@ -2,6 +2,7 @@
 #ifndef FX_SEMA_INT_H
 #define FX_SEMA_INT_H
 #include "sema/sema.h"
+#include "fxir/builder.h"
 #include "sema/fold.h"
 #include "sema/promote.h"
 
@@ -53,6 +54,7 @@ struct Ctx {
     Scope *scope;
     FnCtx *fn;
     FxBlock *block;         /* current insertion block */
+    FxBuilder b;            /* positioned at the end of `block` by sema_builder */
     unsigned fmf;           /* effective ambient fast-math flags */
     bool discard;           /* checking an untaken static branch: emit into scratch */
 };
@@ -102,6 +104,8 @@ ScalarId sema_literal_type(Ctx *c, Val *lit, bool *ok);
 bool sema_is_numeric(const Val *v);
 bool sema_reject_narrow(Ctx *c, const Val *v, const char *what);
 FxInst *sema_emit(Ctx *c, FxOpcode op, int sub, const Type *t, Loc loc, int nops, ...);
+/* The builder at the end of the current block, giving new instructions `loc`. */
+FxBuilder *sema_builder(Ctx *c, Loc loc);
 const Type *sema_vector_of(const Type *shape, ScalarId s);
 Val *sema_splat(Ctx *c, Val *v, const Type *vt, Loc loc);
 void sema_fold_error(Ctx *c, FoldStatus st, Loc loc);

@@ -6,12 +6,7 @@ static void stmt(Ctx *c, AstNode *s);
 
 static FxInst *const_int(Ctx *c, ScalarId t, int64_t v, Loc loc)
 {
-    FxInst *i = fxir_new(c->arena, FX_CONST, type_scalar(t), 0, loc);
-    BigInt b = big_wrap(big_from_i64(v), 128, false);
-    i->cval.lo = b.w[0];
-    i->cval.hi = b.w[1];
-    fxir_append(c->block, i);
-    return i;
+    return fxb_int(sema_builder(c, loc), type_scalar(t), v);
 }
 
 static FxInst *zero_of(Ctx *c, const Type *t, Loc loc)
@@ -304,22 +299,14 @@ static void assign_element(Ctx *c, AstNode *s)
         return;
     Val *old = NULL;
     if (s->op != OP_NONE) {
-        FxInst *ld = fxir_new(c->arena, FX_LOAD, et, 1 + want, t->loc);
-        ld->ops[0] = base->ir;
-        for (int k = 0; k < want; k++)
-            ld->ops[1 + k] = idx[k];
-        fxir_append(c->block, ld);
+        FxInst *ld = fxb_load(sema_builder(c, t->loc), base->ir, et, want, idx);
         old = val_runtime(c, et, ld, t->loc);
     }
     Val *v = apply_compound(c, s, old, rhs, et);
     if (!v)
         return;
-    FxInst *st = fxir_new(c->arena, FX_STORE, VOID_TYPE, 2 + want, s->loc);
-    st->ops[0] = base->ir;
-    st->ops[1] = sema_materialize(c, v);
-    for (int k = 0; k < want; k++)
-        st->ops[2 + k] = idx[k];
-    fxir_append(c->block, st);
+    FxInst *value = sema_materialize(c, v);
+    fxb_store(sema_builder(c, s->loc), base->ir, value, want, idx);
 }
 
 static void assign_stmt(Ctx *c, AstNode *s)
@@ -387,7 +374,7 @@ static void if_stmt(Ctx *c, AstNode *s)
     }
     if (!in_kernel(c, s->loc, "a run-time if"))
         return;
-    FxInst *br = fxir_emit_if(c->arena, c->block, cond->ir, s->loc);
+    FxInst *br = fxb_if(sema_builder(c, s->loc), cond->ir);
     FxBlock *saved = c->block;
     c->block = &br->blocks[0];
     scoped_block(c, s->b);
@@ -503,7 +490,7 @@ static void range_loop(Ctx *c, AstNode *s, AstNode *call)
     FxInst *slot = new_slot(c, ty, FXSPACE_PRIVATE, s->name, s->loc);
     sema_emit(c, FX_STORE, 0, VOID_TYPE, s->loc, 2, slot, sema_materialize(c, v[0]));
     FxInst *stop = sema_materialize(c, v[1]), *step = sema_materialize(c, v[2]);
-    FxInst *loop = fxir_emit_loop(c->arena, c->block, s->loc);
+    FxInst *loop = fxb_loop(sema_builder(c, s->loc));
     FxBlock *saved = c->block;
     /* cond: i < stop for a positive step, i > stop for a negative one. */
     c->block = &loop->blocks[0];
@@ -559,7 +546,7 @@ static void while_stmt(Ctx *c, AstNode *s)
 {
     if (!in_kernel(c, s->loc, "a while loop"))
         return;
-    FxInst *loop = fxir_emit_loop(c->arena, c->block, s->loc);
+    FxInst *loop = fxb_loop(sema_builder(c, s->loc));
     FxBlock *saved = c->block;
     c->block = &loop->blocks[0];
     Val *cond = condition(c, s->a, "while");
@@ -720,10 +707,9 @@ static bool check_params(Ctx *c, AstNode *decl, FxFunc *f, bool kernel)
 static void bind_params(Ctx *c, AstNode *decl, FxFunc *f)
 {
     for (int i = 0; i < f->nparams; i++) {
-        FxInst *p = fxir_new(c->arena, FX_PARAM, f->params[i].type, 0, f->params[i].loc);
-        p->param_index = i;
-        p->name = f->params[i].name;
-        fxir_append(&f->body, p);
+        FxBuilder *b = sema_builder(c, f->params[i].loc);
+        fxb_at_end(b, &f->body);
+        FxInst *p = fxb_param(b, f, i, f->params[i].name, f->params[i].type);
         sema_bind(c, f->params[i].name, B_VALUE, decl->list.items[i])->val =
             val_runtime(c, f->params[i].type, p, f->params[i].loc);
     }

@@ -28,8 +28,7 @@ const Type *fxk_ptr(Kb *k, ScalarId s, bool is_const)
 
 FxFunc *fxk_func(Kb *k, const char *name, FxFuncKind kind, int nparams, const Type *ret)
 {
-    k->f = fxir_func_new(k->m, name, kind, nparams, ret ? ret : type_simple(TY_VOID), fxk_noloc);
-    k->b = &k->f->body;
+    k->f = fxb_func(&k->b, k->m, name, kind, nparams, ret, fxk_noloc);
     return k->f;
 }
 
@@ -41,17 +40,13 @@ void fxk_param_decl(Kb *k, int i, const char *name, const Type *t)
 
 FxInst *fxk_param(Kb *k, int i)
 {
-    FxInst *p = fxir_new(k->a, FX_PARAM, k->f->params[i].type, 0, fxk_noloc);
-    p->param_index = i;
-    p->name = k->f->params[i].name;
-    fxir_append(k->b, p);
-    return p;
+    return fxb_param(&k->b, k->f, i, k->f->params[i].name, k->f->params[i].type);
 }
 
 FxInst *fxk_int128(Kb *k, ScalarId s, uint64_t lo, uint64_t hi)
 {
     FxConst c = { lo, hi };
-    return fxir_emit_const(k->a, k->b, type_scalar(s), c, fxk_noloc);
+    return fxb_const(&k->b, type_scalar(s), c);
 }
 
 FxInst *fxk_int(Kb *k, ScalarId s, int64_t v)
@@ -64,27 +59,21 @@ FxInst *fxk_f32(Kb *k, float v)
     uint32_t u;
     memcpy(&u, &v, sizeof u);
     FxConst c = { u, 0 };
-    return fxir_emit_const(k->a, k->b, type_scalar(SC_FLOAT32), c, fxk_noloc);
+    return fxb_const(&k->b, type_scalar(SC_FLOAT32), c);
 }
 
 FxInst *fxk_op(Kb *k, FxOpcode op, int sub, const Type *t, int nops, ...)
 {
-    FxInst *i = fxir_new(k->a, op, t, nops, fxk_noloc);
-    i->sub = sub;
     va_list ap;
     va_start(ap, nops);
-    for (int n = 0; n < nops; n++)
-        i->ops[n] = va_arg(ap, FxInst *);
+    FxInst *i = fxb_vemit(&k->b, op, sub, t ? t : type_simple(TY_VOID), nops, ap);
     va_end(ap);
-    fxir_append(k->b, i);
     return i;
 }
 
 FxInst *fxk_special(Kb *k, FxSpecial s, int dim)
 {
-    FxInst *i = fxk_op(k, FX_SPECIAL, s, type_scalar(SC_INT32), 0);
-    i->dim = dim;
-    return i;
+    return fxb_special(&k->b, s, dim);
 }
 
 /* i = block_idx.x * block_dim.x + thread_idx.x */
@@ -117,14 +106,14 @@ FxFunc *fxk_saxpy(Kb *k, const char *name)
     FxInst *x = fxk_param(k, 0), *y = fxk_param(k, 1), *a = fxk_param(k, 2), *n = fxk_param(k, 3);
     FxInst *i = global_index(k);
     FxInst *c = fxk_op(k, FX_CMP, FXC_LT, bo, 2, i, n);
-    FxInst *ifi = fxir_emit_if(k->a, k->b, c, fxk_noloc);
-    k->b = &ifi->blocks[0];
+    FxInst *ifi = fxb_if(&k->b, c);
+    fxb_at_end(&k->b, &ifi->blocks[0]);
     FxInst *xi = fxk_op(k, FX_LOAD, 0, f32, 2, x, i);
     FxInst *ax = fxk_op(k, FX_BINOP, FXB_MUL, f32, 2, a, xi);
     FxInst *yi = fxk_op(k, FX_LOAD, 0, f32, 2, y, i);
     FxInst *s = fxk_op(k, FX_BINOP, FXB_ADD, f32, 2, ax, yi);
     fxk_op(k, FX_STORE, 0, NULL, 3, y, s, i);
-    k->b = &f->body;
+    fxb_at_end(&k->b, &f->body);
     return f;
 }
 
@@ -150,14 +139,14 @@ FxFunc *fxk_saxpy_call(Kb *k, FxFunc *axpy1)
     FxInst *x = fxk_param(k, 0), *y = fxk_param(k, 1), *a = fxk_param(k, 2), *n = fxk_param(k, 3);
     FxInst *i = global_index(k);
     FxInst *c = fxk_op(k, FX_CMP, FXC_LT, bo, 2, i, n);
-    FxInst *ifi = fxir_emit_if(k->a, k->b, c, fxk_noloc);
-    k->b = &ifi->blocks[0];
+    FxInst *ifi = fxb_if(&k->b, c);
+    fxb_at_end(&k->b, &ifi->blocks[0]);
     FxInst *xi = fxk_op(k, FX_LOAD, 0, f32, 2, x, i);
     FxInst *yi = fxk_op(k, FX_LOAD, 0, f32, 2, y, i);
     FxInst *call = fxk_op(k, FX_CALL, 0, f32, 3, a, xi, yi);
     call->callee = axpy1;
     fxk_op(k, FX_STORE, 0, NULL, 3, y, call, i);
-    k->b = &f->body;
+    fxb_at_end(&k->b, &f->body);
     return f;
 }
 
@@ -184,29 +173,29 @@ FxFunc *fxk_loop(Kb *k)
     FxInst *kv = fxk_op(k, FX_ALLOCA, 0, i32, 0);
     kv->name = "k";
     fxk_op(k, FX_STORE, 0, NULL, 2, kv, fxk_int(k, SC_INT32, 0));
-    FxInst *lp = fxir_emit_loop(k->a, k->b, fxk_noloc);
-    k->b = &lp->blocks[0];
+    FxInst *lp = fxb_loop(&k->b);
+    fxb_at_end(&k->b, &lp->blocks[0]);
     FxInst *kk = fxk_op(k, FX_LOAD, 0, i32, 1, kv);
     lp->ops[0] = fxk_op(k, FX_CMP, FXC_LT, bo, 2, kk, n);
-    k->b = &lp->blocks[1];
+    fxb_at_end(&k->b, &lp->blocks[1]);
     FxInst *kb = fxk_op(k, FX_LOAD, 0, i32, 1, kv);
     FxInst *r = fxk_op(k, FX_BINOP, FXB_MOD, i32, 2, kb, fxk_int(k, SC_INT32, 3));
     FxInst *c0 = fxk_op(k, FX_CMP, FXC_EQ, bo, 2, r, fxk_int(k, SC_INT32, 0));
-    FxInst *if1 = fxir_emit_if(k->a, k->b, c0, fxk_noloc);
-    k->b = &if1->blocks[0];
+    FxInst *if1 = fxb_if(&k->b, c0);
+    fxb_at_end(&k->b, &if1->blocks[0]);
     fxk_op(k, FX_CONTINUE, 0, NULL, 0);
-    k->b = &lp->blocks[1];
+    fxb_at_end(&k->b, &lp->blocks[1]);
     FxInst *c1 = fxk_op(k, FX_CMP, FXC_GT, bo, 2, kb, fxk_int(k, SC_INT32, 50));
-    FxInst *if2 = fxir_emit_if(k->a, k->b, c1, fxk_noloc);
-    k->b = &if2->blocks[0];
+    FxInst *if2 = fxb_if(&k->b, c1);
+    fxb_at_end(&k->b, &if2->blocks[0]);
     fxk_op(k, FX_BREAK, 0, NULL, 0);
-    k->b = &lp->blocks[1];
+    fxb_at_end(&k->b, &lp->blocks[1]);
     FxInst *av = fxk_op(k, FX_LOAD, 0, i32, 1, acc);
     fxk_op(k, FX_STORE, 0, NULL, 2, acc, fxk_op(k, FX_BINOP, FXB_ADD, i32, 2, av, kb));
-    k->b = &lp->blocks[2];
+    fxb_at_end(&k->b, &lp->blocks[2]);
     FxInst *ks = fxk_op(k, FX_LOAD, 0, i32, 1, kv);
     fxk_op(k, FX_STORE, 0, NULL, 2, kv, fxk_op(k, FX_BINOP, FXB_ADD, i32, 2, ks, fxk_int(k, SC_INT32, 1)));
-    k->b = &f->body;
+    fxb_at_end(&k->b, &f->body);
     FxInst *t = fxk_special(k, FXS_THREAD_IDX, 0);
     FxInst *fin = fxk_op(k, FX_LOAD, 0, i32, 1, acc);
     fxk_op(k, FX_STORE, 0, NULL, 3, out, fxk_op(k, FX_BINOP, FXB_ADD, i32, 2, fin, t), t);
@@ -378,10 +367,10 @@ FxFunc *fxk_atomic_op_kernel(Kb *k, const char *name, ScalarId s, int op, bool s
         base->space = FXSPACE_SHARED;
         base->name = "cell";
         FxInst *first = fxk_op(k, FX_CMP, FXC_EQ, fxk_s(SC_BOOLEAN), 2, ti, zero);
-        FxInst *ifi = fxir_emit_if(k->a, k->b, first, fxk_noloc);
-        k->b = &ifi->blocks[0];
+        FxInst *ifi = fxb_if(&k->b, first);
+        fxb_at_end(&k->b, &ifi->blocks[0]);
         fxk_op(k, FX_STORE, 0, NULL, 3, base, fxk_op(k, FX_LOAD, 0, t, 2, p, zero), zero);
-        k->b = &f->body;
+        fxb_at_end(&k->b, &f->body);
         fxk_op(k, FX_BARRIER, 0, NULL, 0);
     }
     FxInst *x = fxk_op(k, FX_LOAD, 0, t, 2, v, ti);
@@ -397,10 +386,10 @@ FxFunc *fxk_atomic_op_kernel(Kb *k, const char *name, ScalarId s, int op, bool s
     if (shared) {
         fxk_op(k, FX_BARRIER, 0, NULL, 0);
         FxInst *first = fxk_op(k, FX_CMP, FXC_EQ, fxk_s(SC_BOOLEAN), 2, ti, zero);
-        FxInst *ifi = fxir_emit_if(k->a, k->b, first, fxk_noloc);
-        k->b = &ifi->blocks[0];
+        FxInst *ifi = fxb_if(&k->b, first);
+        fxb_at_end(&k->b, &ifi->blocks[0]);
         fxk_op(k, FX_STORE, 0, NULL, 3, p, fxk_op(k, FX_LOAD, 0, t, 2, base, zero), zero);
-        k->b = &f->body;
+        fxb_at_end(&k->b, &f->body);
     }
     return f;
 }
@@ -539,10 +528,10 @@ FxFunc *fxk_early_return(Kb *k)
     fxk_param_decl(k, 0, "x", i32);
     FxInst *x = fxk_param(k, 0);
     FxInst *neg = fxk_op(k, FX_CMP, FXC_LT, bo, 2, x, fxk_int(k, SC_INT32, 0));
-    FxInst *ifn = fxir_emit_if(k->a, k->b, neg, fxk_noloc);
-    k->b = &ifn->blocks[0];
+    FxInst *ifn = fxb_if(&k->b, neg);
+    fxb_at_end(&k->b, &ifn->blocks[0]);
     fxk_op(k, FX_RETURN, 0, NULL, 1, fxk_int(k, SC_INT32, 0));
-    k->b = &relu->body;
+    fxb_at_end(&k->b, &relu->body);
     fxk_op(k, FX_RETURN, 0, NULL, 1, x);
 
     FxFunc *f = fxk_func(k, "early", FXF_KERNEL, 2, NULL);
@@ -551,10 +540,10 @@ FxFunc *fxk_early_return(Kb *k)
     FxInst *out = fxk_param(k, 0), *n = fxk_param(k, 1);
     FxInst *t = fxk_special(k, FXS_THREAD_IDX, 0);
     FxInst *ge = fxk_op(k, FX_CMP, FXC_GE, bo, 2, t, n);
-    FxInst *ifk = fxir_emit_if(k->a, k->b, ge, fxk_noloc);
-    k->b = &ifk->blocks[0];
+    FxInst *ifk = fxb_if(&k->b, ge);
+    fxb_at_end(&k->b, &ifk->blocks[0]);
     fxk_op(k, FX_RETURN, 0, NULL, 0);
-    k->b = &f->body;
+    fxb_at_end(&k->b, &f->body);
     FxInst *call = fxk_op(k, FX_CALL, 0, i32, 1, fxk_op(k, FX_BINOP, FXB_SUB, i32, 2, t, fxk_int(k, SC_INT32, 5)));
     call->callee = relu;
     fxk_op(k, FX_STORE, 0, NULL, 3, out, call, t);

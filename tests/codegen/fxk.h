@@ -2,13 +2,13 @@
  * written in parallel, so the tests do not depend on it). */
 #ifndef FX_TEST_FXK_H
 #define FX_TEST_FXK_H
-#include "fxir/fxir.h"
+#include "fxir/builder.h"
 
 typedef struct Kb {
     Arena *a;
     FxModule *m;
     FxFunc *f;
-    FxBlock *b;     /* where instructions go */
+    FxBuilder b;    /* where instructions go */
 } Kb;
 
 extern const Loc fxk_noloc;

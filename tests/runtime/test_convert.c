@@ -58,8 +58,8 @@ static void conv_kernel(const char *name, const Type *from, const Type *mid, con
     FxInst *bi = fxk_special(k, FXS_BLOCK_IDX, 0), *bd = fxk_special(k, FXS_BLOCK_DIM, 0);
     FxInst *i = fxk_op(k, FX_BINOP, FXB_ADD, i32, 2, fxk_op(k, FX_BINOP, FXB_MUL, i32, 2, bi, bd),
                        fxk_special(k, FXS_THREAD_IDX, 0));
-    FxInst *ifi = fxir_emit_if(k->a, k->b, fxk_op(k, FX_CMP, FXC_LT, type_scalar(SC_BOOLEAN), 2, i, n), fxk_noloc);
-    k->b = &ifi->blocks[0];
+    FxInst *ifi = fxb_if(&k->b, fxk_op(k, FX_CMP, FXC_LT, type_scalar(SC_BOOLEAN), 2, i, n));
+    fxb_at_end(&k->b, &ifi->blocks[0]);
     FxInst *x = fxk_op(k, FX_LOAD, 0, from, 2, a, i);
     if (mid) {
         x = fxk_op(k, FX_CAST, 0, mid, 1, x);
@@ -68,7 +68,7 @@ static void conv_kernel(const char *name, const Type *from, const Type *mid, con
     FxInst *r = fxk_op(k, FX_CAST, 0, to, 1, x);
     r->rounding = rm;
     fxk_op(k, FX_STORE, 0, NULL, 3, out, r, i);
-    k->b = &f->body;
+    fxb_at_end(&k->b, &f->body);
 }
 
 static char *cname(ScalarId from, ScalarId to, int rm)

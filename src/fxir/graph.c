@@ -1,0 +1,157 @@
+/* graph.c - program graph editing (see graph.h). */
+#include "fxir/graph.h"
+#include <string.h>
+
+FxProgram *fxg_program(FxModule *m, const char *name, int nparams, Loc loc)
+{
+    FxProgram *p = arena_alloc(m->arena, sizeof *p);
+    p->name = name;
+    p->nparams = nparams;
+    p->params = arena_alloc(m->arena, sizeof(FxParam) * (size_t)(nparams ? nparams : 1));
+    p->loc = loc;
+    ptrvec_push(m->arena, &m->programs, p);
+    return p;
+}
+
+FxTensor *fxg_param_tensor(FxModule *m, FxProgram *p, int param_index)
+{
+    for (int i = 0; i < p->tensors.len; i++) {
+        FxTensor *t = p->tensors.items[i];
+        if (t->param_index == param_index)
+            return t;
+    }
+    FxTensor *t = arena_alloc(m->arena, sizeof *t);
+    *t = (FxTensor){ p->params[param_index].name, p->params[param_index].type, param_index,
+                     p->params[param_index].loc };
+    ptrvec_push(m->arena, &p->tensors, t);
+    return t;
+}
+
+static FxTensor *add_transient(FxModule *m, FxProgram *p, const char *name, const Type *type, Loc loc)
+{
+    FxTensor *t = arena_alloc(m->arena, sizeof *t);
+    *t = (FxTensor){ name, type, -1, loc };
+    ptrvec_push(m->arena, &p->tensors, t);
+    return t;
+}
+
+FxTensor *fxg_transient(FxModule *m, FxProgram *p, const char *name, const Type *elem, int rank,
+                        const int64_t *dims, const char *const *dim_names, Loc loc)
+{
+    return add_transient(m, p, name, type_tensor(m->arena, elem, rank, dims, dim_names, false), loc);
+}
+
+FxTensor *fxg_transient_like(FxModule *m, FxProgram *p, const char *name, const Type *elem, const FxTensor *like,
+                             Loc loc)
+{
+    const Type *l = like->type;
+    return add_transient(m, p, name, type_tensor(m->arena, elem, l->ndims, l->dims, l->dim_names, l->col_major), loc);
+}
+
+FxNode *fxg_node(FxModule *m, FxProgram *p, FxNodeKind kind, FxTensor *out, Loc loc, FxNode *before)
+{
+    FxNode *n = arena_alloc(m->arena, sizeof *n);
+    n->kind = kind;
+    n->loc = loc;
+    n->out = out;
+    ptrvec_push(m->arena, &p->nodes, n);
+    int at = before ? fxg_node_index(p, before) : -1;
+    if (at >= 0) {
+        memmove(&p->nodes.items[at + 1], &p->nodes.items[at], sizeof(void *) * (size_t)(p->nodes.len - 1 - at));
+        p->nodes.items[at] = n;
+    }
+    return n;
+}
+
+void fxg_set_inputs(FxModule *m, FxNode *n, int nins, FxTensor *const *ins)
+{
+    n->nins = nins;
+    n->ins = arena_alloc(m->arena, sizeof(FxTensor *) * (size_t)(nins ? nins : 1));
+    memcpy(n->ins, ins, sizeof(FxTensor *) * (size_t)nins);
+}
+
+void fxg_set_scalars(FxModule *m, FxNode *n, int nscalars, const int *params)
+{
+    n->nscalars = nscalars;
+    n->scalar_params = arena_alloc(m->arena, sizeof(int) * (size_t)(nscalars ? nscalars : 1));
+    memcpy(n->scalar_params, params, sizeof(int) * (size_t)nscalars);
+}
+
+void fxg_replace_input(FxNode *n, const FxTensor *old, FxTensor *repl)
+{
+    for (int i = 0; i < n->nins; i++)
+        if (n->ins[i] == old)
+            n->ins[i] = repl;
+}
+
+static void drop(PtrVec *v, const void *item)
+{
+    int k = 0;
+    for (int i = 0; i < v->len; i++)
+        if (v->items[i] != item)
+            v->items[k++] = v->items[i];
+    v->len = k;
+}
+
+void fxg_remove_node(FxProgram *p, FxNode *n) { drop(&p->nodes, n); }
+void fxg_remove_tensor(FxProgram *p, FxTensor *t) { drop(&p->tensors, t); }
+
+int fxg_node_index(const FxProgram *p, const FxNode *n)
+{
+    for (int i = 0; i < p->nodes.len; i++)
+        if (p->nodes.items[i] == n)
+            return i;
+    return -1;
+}
+
+int fxg_readers(const FxProgram *p, const FxTensor *t, int *last)
+{
+    int n = 0;
+    for (int i = 0; i < p->nodes.len; i++) {
+        const FxNode *node = p->nodes.items[i];
+        for (int k = 0; k < node->nins; k++)
+            if (node->ins[k] == t) {
+                n++;
+                if (last)
+                    *last = i;
+                break;
+            }
+    }
+    return n;
+}
+
+FxNode *fxg_writer(const FxProgram *p, const FxTensor *t)
+{
+    for (int i = 0; i < p->nodes.len; i++) {
+        FxNode *node = p->nodes.items[i];
+        if (node->out == t)
+            return node;
+    }
+    return NULL;
+}
+
+bool fxg_same_shape(const Type *a, const Type *b)
+{
+    if (a->ndims != b->ndims)
+        return false;
+    for (int d = 0; d < a->ndims; d++) {
+        const char *na = a->dim_names ? a->dim_names[d] : NULL, *nb = b->dim_names ? b->dim_names[d] : NULL;
+        if ((na || nb) ? !(na && nb && strcmp(na, nb) == 0) : a->dims[d] != b->dims[d])
+            return false;
+    }
+    return true;
+}
+
+FxFunc *fxg_map_body(FxBuilder *b, FxModule *m, const FxProgram *p, FxNode *n, const char *name, const Type *ret,
+                     FxInst **params)
+{
+    FxFunc *f = fxb_func(b, m, name, FXF_FN, n->nins + n->nscalars, ret, n->loc);
+    for (int i = 0; i < n->nins; i++)
+        params[i] = fxb_param(b, f, i, n->ins[i]->name, n->ins[i]->type->elem);
+    for (int i = 0; i < n->nscalars; i++) {
+        const FxParam *sp = &p->params[n->scalar_params[i]];
+        params[n->nins + i] = fxb_param(b, f, n->nins + i, sp->name, sp->type);
+    }
+    n->body = f;
+    return f;
+}

@@ -1,0 +1,43 @@
+/* graph.h - editing program graphs (spec §7): tensors, MatMul/Map/Reduce
+ * nodes, Map bodies, readers and writers. Sema builds graphs with it and
+ * the passes that rewrite them (map-fusion, contraction-precision) use it;
+ * nothing else reaches into FxProgram's vectors. */
+#ifndef FX_FXIR_GRAPH_H
+#define FX_FXIR_GRAPH_H
+#include "fxir/builder.h"
+
+/* A program with nparams parameters (the caller fills params[]), added to m. */
+FxProgram *fxg_program(FxModule *m, const char *name, int nparams, Loc loc);
+/* The tensor of a Tensor parameter (registered in the program's tensors). */
+FxTensor *fxg_param_tensor(FxModule *m, FxProgram *p, int param_index);
+/* A transient tensor the plan allocates; row-major. */
+FxTensor *fxg_transient(FxModule *m, FxProgram *p, const char *name, const Type *elem, int rank,
+                        const int64_t *dims, const char *const *dim_names, Loc loc);
+/* A transient of the same shape (and storage order) as `like`, with another element type. */
+FxTensor *fxg_transient_like(FxModule *m, FxProgram *p, const char *name, const Type *elem, const FxTensor *like,
+                             Loc loc);
+
+/* A node appended to the program, or inserted before `before` when given. */
+FxNode *fxg_node(FxModule *m, FxProgram *p, FxNodeKind kind, FxTensor *out, Loc loc, FxNode *before);
+void fxg_set_inputs(FxModule *m, FxNode *n, int nins, FxTensor *const *ins);
+void fxg_set_scalars(FxModule *m, FxNode *n, int nscalars, const int *params);
+/* Replaces every read of `old` by node n with a read of `repl`. */
+void fxg_replace_input(FxNode *n, const FxTensor *old, FxTensor *repl);
+void fxg_remove_node(FxProgram *p, FxNode *n);
+void fxg_remove_tensor(FxProgram *p, FxTensor *t);
+int fxg_node_index(const FxProgram *p, const FxNode *n);
+
+/* How many nodes read t; *last: the index of the last one. */
+int fxg_readers(const FxProgram *p, const FxTensor *t, int *last);
+/* The node that writes t, or NULL (a parameter only read). */
+FxNode *fxg_writer(const FxProgram *p, const FxTensor *t);
+/* Equal shapes: symbolic dims compare by name. */
+bool fxg_same_shape(const Type *a, const Type *b);
+
+/* The body of Map node n: an FXF_FN with one parameter per input tensor
+ * element, then one per scalar parameter of the program, returning `ret`.
+ * The builder is left in its body; params[i] receive the parameter values. */
+FxFunc *fxg_map_body(FxBuilder *b, FxModule *m, const FxProgram *p, FxNode *n, const char *name, const Type *ret,
+                     FxInst **params);
+
+#endif
