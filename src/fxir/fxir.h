@@ -86,7 +86,7 @@ typedef enum { FXSPACE_PRIVATE, FXSPACE_SHARED } FxSpace;
 enum {
     FMF_REASSOC = 1 << 0, FMF_NNAN = 1 << 1, FMF_NINF = 1 << 2, FMF_NSZ = 1 << 3,
     FMF_ARCP = 1 << 4, FMF_CONTRACT = 1 << 5, FMF_AFN = 1 << 6,
-    FMF_FAST = 0x7f
+    FMF_FAST = 0x7f, FMF_NBITS = 7
 };
 
 /* A scalar constant: integers as 128-bit two's complement already wrapped to
@@ -222,10 +222,25 @@ void fxir_remove(FxInst *inst);
 /* Uses of `v` anywhere in `f` (counts operands referring to v). */
 int fxir_count_uses(FxFunc *f, const FxInst *v);
 
+/* Names (names.c): the spelling of opcodes, sub-operations (FxBinop, ...;
+ * FX_ALLOCA: the FxSpace; FX_MFMA: the matrix instruction's short name),
+ * fast-math flag bits, rounding modes and reductions. */
+const char *fxir_opcode_name(FxOpcode op);
+FxOpcode fxir_opcode_by_name(const char *name, size_t len);   /* FX_OPCODE_COUNT: none */
+const char *const *fxir_sub_names(FxOpcode op, int *n);
+const char *fxir_sub_name(FxOpcode op, int sub);               /* NULL: the opcode has none */
+int fxir_sub_by_name(FxOpcode op, const char *name, size_t len); /* -1: none */
+const char *fxir_fmf_name(int bit);
+const char *fxir_rounding_name(FfRound r);
+int fxir_rounding_by_name(const char *name, size_t len);
+const char *fxir_reduce_name(FxReduceKind r);
+
 /* Stable text form (fxcc --print-after). */
 void fxir_print_module(FILE *out, FxModule *m);
 void fxir_print_func(FILE *out, FxFunc *f);
-const char *fxir_opcode_name(FxOpcode op);
 void fxir_print_program(FILE *out, const FxProgram *p);
+/* Reads that text back (read.c): functions, then programs. Instructions are
+ * located at their line of f. NULL after located errors. */
+FxModule *fxir_read(Arena *a, const SrcFile *f);
 
 #endif

@@ -20,59 +20,9 @@
 #include "fxir/fxir.h"
 #include <string.h>
 
-static const char *const opcode_names[FX_OPCODE_COUNT] = {
-    [FX_CONST] = "const", [FX_PARAM] = "param", [FX_BINOP] = "binop", [FX_CMP] = "cmp",
-    [FX_UNOP] = "unop", [FX_CAST] = "cast", [FX_BITCAST] = "bitcast", [FX_SELECT] = "select",
-    [FX_FMA] = "fma", [FX_MATH] = "math", [FX_MINMAX] = "minmax", [FX_CEILDIV] = "ceildiv",
-    [FX_SPECIAL] = "special", [FX_ALLOCA] = "alloca", [FX_LOAD] = "load", [FX_STORE] = "store",
-    [FX_ATOMIC] = "atomic", [FX_BARRIER] = "barrier", [FX_SPLAT] = "splat",
-    [FX_EXTRACT] = "extract", [FX_INSERT] = "insert", [FX_IF] = "if", [FX_LOOP] = "loop",
-    [FX_BREAK] = "break", [FX_CONTINUE] = "continue", [FX_RETURN] = "return", [FX_CALL] = "call", [FX_MFMA] = "mfma",
-};
-
-const char *fxir_opcode_name(FxOpcode op)
-{
-    if ((int)op < 0 || op >= FX_OPCODE_COUNT || !opcode_names[op])
-        return "?";
-    return opcode_names[op];
-}
-
 static const char *sub_name(const FxInst *i)
 {
-    static const char *const binops[] = { "add", "sub", "mul", "div", "floordiv", "mod", "pow",
-                                          "and", "or", "xor", "shl", "shr" };
-    static const char *const cmps[] = { "lt", "le", "gt", "ge", "eq", "ne" };
-    static const char *const unops[] = { "neg", "invert", "abs" };
-    static const char *const maths[] = { "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin",
-                                         "cos", "tanh", "floor", "ceil", "round", "trunc" };
-    static const char *const minmax[] = { "max", "min", "maxnum", "minnum" };
-    static const char *const specials[] = { "thread_idx", "block_idx", "block_dim", "grid_dim",
-                                            "lane_id" };
-    static const char *const atomics[] = { "add", "max", "min", "cas" };
-#define PICK(tab) (i->sub >= 0 && i->sub < (int)(sizeof tab / sizeof tab[0]) ? tab[i->sub] : "?")
-    switch (i->op) {
-    case FX_BINOP: return PICK(binops);
-    case FX_CMP: return PICK(cmps);
-    case FX_UNOP: return PICK(unops);
-    case FX_MATH: return PICK(maths);
-    case FX_MINMAX: return PICK(minmax);
-    case FX_SPECIAL: return PICK(specials);
-    case FX_ATOMIC: return PICK(atomics);
-    default: return NULL;
-    }
-#undef PICK
-}
-
-static const char *rounding_name(FfRound r)
-{
-    switch (r) {
-    case FF_RNE: return "to_nearest_even";
-    case FF_DOWN: return "downward";
-    case FF_UP: return "upward";
-    case FF_TOWARD_ZERO: return "toward_zero";
-    case FF_NEAREST_AWAY: return "to_nearest_away";
-    }
-    return "?";
+    return i->op == FX_ALLOCA ? NULL : fxir_sub_name(i->op, i->sub);
 }
 
 /* ---- numbering ---- */
@@ -189,7 +139,6 @@ static void print_const(Printer *p, const FxInst *i)
 
 static void print_flags(Printer *p, const FxInst *i)
 {
-    static const char *const names[] = { "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn" };
     bool any = false;
     if (i->fmf) {
         fputs(" {", p->out);
@@ -198,14 +147,14 @@ static void print_flags(Printer *p, const FxInst *i)
         } else {
             for (int k = 0; k < 7; k++)
                 if (i->fmf & (1u << k)) {
-                    fprintf(p->out, "%s%s", any ? "," : "", names[k]);
+                    fprintf(p->out, "%s%s", any ? "," : "", fxir_fmf_name(k));
                     any = true;
                 }
         }
         any = true;
     }
     if (i->op == FX_CAST && i->rounding != FF_RNE) {
-        fprintf(p->out, "%sround=%s", any ? ", " : " {", rounding_name(i->rounding));
+        fprintf(p->out, "%sround=%s", any ? ", " : " {", fxir_rounding_name(i->rounding));
         any = true;
     }
     if (any)
@@ -245,7 +194,7 @@ static void print_inst(Printer *p, FxInst *i, int depth)
             fprintf(o, ".%c", "xyz"[i->dim >= 0 && i->dim < 3 ? i->dim : 0]);
         break;
     case FX_ALLOCA:
-        fprintf(o, "alloca.%s", i->space == FXSPACE_SHARED ? "shared" : "private");
+        fprintf(o, "alloca.%s", fxir_sub_name(FX_ALLOCA, i->space));
         break;
     case FX_LOAD:
         fputs("load ", o);

@@ -17,7 +17,6 @@ static void print_scalar_arg(FILE *out, const FxProgram *p, const char *what, Fx
         fprintf(out, " %s=%%%s", what, p->params[s.param_index].name);
 }
 
-static const char *const reduce_names[] = { "sum", "max", "min" };
 
 static void print_node(FILE *out, const FxProgram *p, int idx, const FxNode *n)
 {
@@ -43,7 +42,7 @@ static void print_node(FILE *out, const FxProgram *p, int idx, const FxNode *n)
         fputc(')', out);
         break;
     case FXN_REDUCE:
-        fprintf(out, "reduce.%s %%%s axis=%d", reduce_names[n->reduce], n->ins[0]->name, n->axis);
+        fprintf(out, "reduce.%s %%%s axis=%d", fxir_reduce_name(n->reduce), n->ins[0]->name, n->axis);
         break;
     }
     fputs(" : ", out);

@@ -114,8 +114,6 @@ static ScalarId elem_of(Ctx *c, Val *v, bool *ok)
 
 /* ---- fast-math specs ---- */
 
-static const char *const fmf_names[] = { "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn" };
-
 static bool flag_by_name(const char *name, size_t n, unsigned *out)
 {
     if (n == 4 && strncmp(name, "fast", 4) == 0) {
@@ -126,8 +124,8 @@ static bool flag_by_name(const char *name, size_t n, unsigned *out)
         *out = 0;
         return true;
     }
-    for (unsigned b = 0; b < 7; b++)
-        if (strlen(fmf_names[b]) == n && strncmp(fmf_names[b], name, n) == 0) {
+    for (int b = 0; b < FMF_NBITS; b++)
+        if (strlen(fxir_fmf_name(b)) == n && strncmp(fxir_fmf_name(b), name, n) == 0) {
             *out = 1u << b;
             return true;
         }
@@ -552,9 +550,6 @@ static Val *construct(Ctx *c, const Type *t, Args *a)
     return sema_convert(c, x, t, FF_RNE, false, a->loc);
 }
 
-static const char *const rounding_names[] = { "to_nearest_even", "downward", "upward", "toward_zero",
-                                              "to_nearest_away" };
-
 static bool is_floatish(ScalarId s) { return type_info(s)->fmt != NULL; }
 
 static Val *method_to(Ctx *c, Val *x, Args *a)
@@ -911,12 +906,12 @@ static Val *fx_member(Ctx *c, const char *m, Loc loc)
 static Val *enum_member(Ctx *c, Val *mod, const char *m, Loc loc)
 {
     if (strcmp(mod->str, "fx.RoundingMode") == 0) {
-        for (int k = 0; k < 5; k++)
-            if (strcmp(rounding_names[k], m) == 0) {
-                Val *v = new_static(c, type_simple(TY_ROUNDING), loc);
-                v->flags = (unsigned)k;
-                return v;
-            }
+        int k = fxir_rounding_by_name(m, strlen(m));
+        if (k >= 0) {
+            Val *v = new_static(c, type_simple(TY_ROUNDING), loc);
+            v->flags = (unsigned)k;
+            return v;
+        }
         diag_error(loc, "fx.RoundingMode has no member '%s'; expected to_nearest_even, downward, upward, "
                    "toward_zero or to_nearest_away", m);
         return NULL;

@@ -526,9 +526,6 @@ char *fold_format_float(ScalarId s, uint64_t bits, char *buf)
     return ff_repr(type_info(s)->fmt, bits, buf);
 }
 
-static const char *const fmf_names[] = { "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn" };
-static const char *const rounding_names[] = { "to_nearest_even", "downward", "upward", "toward_zero",
-                                              "to_nearest_away" };
 
 static void print_scalar_value(FILE *out, const Val *v)
 {
@@ -555,7 +552,7 @@ static void print_flags(FILE *out, unsigned flags)
     const char *sep = "";
     for (int b = 0; b < 7; b++)
         if (flags & (1u << b)) {
-            fprintf(out, "%s%s", sep, fmf_names[b]);
+            fprintf(out, "%s%s", sep, fxir_fmf_name(b));
             sep = "|";
         }
 }
@@ -603,7 +600,7 @@ void fold_print(FILE *out, const Val *v, bool with_type)
         fputc(')', out);
         break;
     case TY_ROUNDING:
-        fprintf(out, "RoundingMode(%s)", rounding_names[v->flags]);
+        fprintf(out, "RoundingMode(%s)", fxir_rounding_name((FfRound)v->flags));
         break;
     default:
         fputs(v->str ? v->str : "<value>", out);

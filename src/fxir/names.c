@@ -1,0 +1,110 @@
+/* names.c - the spelling of every FXIR opcode, sub-operation, fast-math
+ * flag and rounding mode: the one table the printer, the reader and sema's
+ * messages share. */
+#include "fxir/fxir.h"
+#include <string.h>
+
+static const char *const opcode_names[FX_OPCODE_COUNT] = {
+    [FX_CONST] = "const", [FX_PARAM] = "param", [FX_BINOP] = "binop", [FX_CMP] = "cmp",
+    [FX_UNOP] = "unop", [FX_CAST] = "cast", [FX_BITCAST] = "bitcast", [FX_SELECT] = "select",
+    [FX_FMA] = "fma", [FX_MATH] = "math", [FX_MINMAX] = "minmax", [FX_CEILDIV] = "ceildiv",
+    [FX_SPECIAL] = "special", [FX_ALLOCA] = "alloca", [FX_LOAD] = "load", [FX_STORE] = "store",
+    [FX_ATOMIC] = "atomic", [FX_BARRIER] = "barrier", [FX_SPLAT] = "splat",
+    [FX_EXTRACT] = "extract", [FX_INSERT] = "insert", [FX_IF] = "if", [FX_LOOP] = "loop",
+    [FX_BREAK] = "break", [FX_CONTINUE] = "continue", [FX_RETURN] = "return", [FX_CALL] = "call",
+    [FX_MFMA] = "mfma",
+};
+
+static const char *const binops[FXB_COUNT] = { "add", "sub", "mul", "div", "floordiv", "mod", "pow",
+                                               "and", "or", "xor", "shl", "shr" };
+static const char *const cmps[] = { "lt", "le", "gt", "ge", "eq", "ne" };
+static const char *const unops[] = { "neg", "invert", "abs" };
+static const char *const maths[FXM_COUNT] = { "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin",
+                                              "cos", "tanh", "floor", "ceil", "round", "trunc" };
+static const char *const minmax[] = { "max", "min", "maxnum", "minnum" };
+static const char *const specials[] = { "thread_idx", "block_idx", "block_dim", "grid_dim", "lane_id" };
+static const char *const atomics[] = { "add", "max", "min", "cas" };
+static const char *const spaces[] = { "private", "shared" };
+static const char *const reduces[] = { "sum", "max", "min" };
+static const char *const fmf[FMF_NBITS] = { "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn" };
+static const char *const roundings[] = { [FF_RNE] = "to_nearest_even", [FF_DOWN] = "downward",
+                                         [FF_UP] = "upward", [FF_TOWARD_ZERO] = "toward_zero",
+                                         [FF_NEAREST_AWAY] = "to_nearest_away" };
+
+#define TABLE(t) do { *n = (int)(sizeof t / sizeof t[0]); return t; } while (0)
+
+const char *const *fxir_sub_names(FxOpcode op, int *n)
+{
+    switch (op) {
+    case FX_BINOP: TABLE(binops);
+    case FX_CMP: TABLE(cmps);
+    case FX_UNOP: TABLE(unops);
+    case FX_MATH: TABLE(maths);
+    case FX_MINMAX: TABLE(minmax);
+    case FX_SPECIAL: TABLE(specials);
+    case FX_ATOMIC: TABLE(atomics);
+    case FX_ALLOCA: TABLE(spaces);
+    default: *n = 0; return NULL;
+    }
+}
+
+const char *fxir_opcode_name(FxOpcode op)
+{
+    if ((int)op < 0 || op >= FX_OPCODE_COUNT || !opcode_names[op])
+        return "?";
+    return opcode_names[op];
+}
+
+FxOpcode fxir_opcode_by_name(const char *name, size_t len)
+{
+    for (int k = 0; k < FX_OPCODE_COUNT; k++)
+        if (opcode_names[k] && strlen(opcode_names[k]) == len && strncmp(opcode_names[k], name, len) == 0)
+            return (FxOpcode)k;
+    return FX_OPCODE_COUNT;
+}
+
+const char *fxir_sub_name(FxOpcode op, int sub)
+{
+    if (op == FX_MFMA) {
+        const TgtMatrixInst *mi = tgt_matrix_inst((TgtMatrixId)sub);
+        return mi ? mi->name : "?";
+    }
+    int n;
+    const char *const *t = fxir_sub_names(op, &n);
+    if (!t)
+        return NULL;
+    return sub >= 0 && sub < n ? t[sub] : "?";
+}
+
+int fxir_sub_by_name(FxOpcode op, const char *name, size_t len)
+{
+    if (op == FX_MFMA) {
+        char buf[64];
+        snprintf(buf, sizeof buf, "%.*s", (int)len, name);
+        TgtMatrixId id = tgt_matrix_by_name(buf);
+        return id == TGT_MI_COUNT ? -1 : (int)id;
+    }
+    int n;
+    const char *const *t = fxir_sub_names(op, &n);
+    for (int k = 0; t && k < n; k++)
+        if (strlen(t[k]) == len && strncmp(t[k], name, len) == 0)
+            return k;
+    return -1;
+}
+
+const char *fxir_fmf_name(int bit) { return bit >= 0 && bit < FMF_NBITS ? fmf[bit] : "?"; }
+
+const char *fxir_rounding_name(FfRound r)
+{
+    return (int)r >= 0 && (size_t)r < sizeof roundings / sizeof roundings[0] && roundings[r] ? roundings[r] : "?";
+}
+
+int fxir_rounding_by_name(const char *name, size_t len)
+{
+    for (size_t k = 0; k < sizeof roundings / sizeof roundings[0]; k++)
+        if (roundings[k] && strlen(roundings[k]) == len && strncmp(roundings[k], name, len) == 0)
+            return (int)k;
+    return -1;
+}
+
+const char *fxir_reduce_name(FxReduceKind r) { return (int)r >= 0 && r <= FXR_MIN ? reduces[r] : "?"; }
