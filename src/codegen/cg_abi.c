@@ -7,7 +7,7 @@
  * "amdgpu-flat-work-group-size"="1,N" from @launch_bounds. `fn`s are internal
  * always-inline functions.
  *
- * Host: every function takes a trailing FxHostCtx* (runtime/fxhost.h); a fn
+ * Host: every function takes a trailing FxHostCtx* (abi/fxhost.h); a fn
  * also takes, before it, one i32 per Ptr parameter: the index of the kernel
  * parameter that Ptr came from (-1: unknown), which its bounds checks need.
  * The kernel body is the internal function "fx.kernel.K", and
@@ -19,16 +19,33 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include "runtime/fxhost.h"
+#include "abi/fxhost.h"
 
-/* cg_host_ctx_type() mirrors struct FxHostCtx field by field */
-_Static_assert(offsetof(FxHostCtx, block_idx) == 12 && offsetof(FxHostCtx, block_dim) == 24 &&
-               offsetof(FxHostCtx, grid_dim) == 36 && offsetof(FxHostCtx, shared) == 48 &&
-               offsetof(FxHostCtx, barrier) == 56 && offsetof(FxHostCtx, rt) == 64 &&
-               offsetof(FxHostCtx, bounds) == 72 && offsetof(FxHostCtx, oob) == 80,
-               "FxHostCtx layout changed: update cg_host_ctx_type");
-_Static_assert(sizeof(FxParamInfo) == 16 && offsetof(FxParamInfo, elem_bytes) == 8,
-               "FxParamInfo layout changed: update cg_host_entry_points");
+/* The host ABI's structs as LLVM types, from the same field lists as the C
+ * structs of abi/fxhost.h. */
+LLVMTypeRef cg_abi_field_type(CgCtx *c, int kind, int count)
+{
+    LLVMTypeRef t = kind == FX_ABI_I32 ? LLVMInt32TypeInContext(c->C)
+                  : kind == FX_ABI_I64 ? LLVMInt64TypeInContext(c->C) : LLVMPointerTypeInContext(c->C, 0);
+    return count ? LLVMArrayType2(t, (uint64_t)count) : t;
+}
+
+#define FIELD_TYPE(name, ctype, kind, count, suffix) cg_abi_field_type(c, kind, count),
+#define FIELD_COUNT(name, ctype, kind, count, suffix) count,
+
+static const int hostctx_counts[FX_HOSTCTX_NFIELDS] = { FX_HOSTCTX_FIELDS(FIELD_COUNT) };
+
+LLVMTypeRef cg_oob_site_type(CgCtx *c)
+{
+    LLVMTypeRef el[FX_OOBSITE_NFIELDS] = { FX_OOBSITE_FIELDS(FIELD_TYPE) };
+    return LLVMStructTypeInContext(c->C, el, FX_OOBSITE_NFIELDS, 0);
+}
+
+static LLVMTypeRef param_info_type(CgCtx *c)
+{
+    LLVMTypeRef el[FX_PARAMINFO_NFIELDS] = { FX_PARAMINFO_FIELDS(FIELD_TYPE) };
+    return LLVMStructTypeInContext(c->C, el, FX_PARAMINFO_NFIELDS, 0);
+}
 
 static void add_fn_attr(CgCtx *c, LLVMValueRef fn, const char *name)
 {
@@ -45,23 +62,20 @@ static void add_param_attr(CgCtx *c, LLVMValueRef fn, unsigned idx, const char *
 LLVMTypeRef cg_host_ctx_type(CgCtx *c)
 {
     if (!c->hostctx_ty) {
-        LLVMTypeRef a3 = LLVMArrayType2(LLVMInt32TypeInContext(c->C), 3);
-        LLVMTypeRef p = LLVMPointerTypeInContext(c->C, 0);
-        LLVMTypeRef el[9] = { a3, a3, a3, a3, p, p, p, p, p };
+        LLVMTypeRef el[FX_HOSTCTX_NFIELDS] = { FX_HOSTCTX_FIELDS(FIELD_TYPE) };
         c->hostctx_ty = LLVMStructCreateNamed(c->C, "struct.FxHostCtx");
-        LLVMStructSetBody(c->hostctx_ty, el, 9, 0);
+        LLVMStructSetBody(c->hostctx_ty, el, FX_HOSTCTX_NFIELDS, 0);
     }
     return c->hostctx_ty;
 }
 
-/* Address of FxHostCtx field `field` (0..3: the index arrays, element `dim`;
- * 4: shared, 5: barrier, 6: rt, 7: bounds, 8: oob). */
+/* Address of FxHostCtx field `field` (FX_HOSTCTX_*), element `dim` of an array field. */
 LLVMValueRef cg_hostctx_field(CgCtx *c, int field, int dim)
 {
     LLVMTypeRef i32 = LLVMInt32TypeInContext(c->C);
     LLVMValueRef idx[3] = { LLVMConstInt(i32, 0, 0), LLVMConstInt(i32, (unsigned)field, 0),
                             LLVMConstInt(i32, (unsigned)dim, 0) };
-    return LLVMBuildGEP2(c->B, cg_host_ctx_type(c), c->hostctx, idx, field < 4 ? 3 : 2, "");
+    return LLVMBuildGEP2(c->B, cg_host_ctx_type(c), c->hostctx, idx, hostctx_counts[field] ? 3 : 2, "");
 }
 
 static bool block_uses_barrier(CgCtx *c, FxBlock *b)
@@ -245,20 +259,17 @@ void cg_host_entry_points(CgCtx *c, CgFunc *cf)
     c->B = saved;
 
     /* K__fxparams: { name, Ptr element bytes } per parameter, then { NULL, 0 } */
-    LLVMTypeRef pty = LLVMPointerTypeInContext(c->C, 0);
-    LLVMTypeRef fields[2] = { pty, i64 };
-    LLVMTypeRef info = LLVMStructTypeInContext(c->C, fields, 2, 0);
+    LLVMTypeRef info = param_info_type(c);
     LLVMValueRef *rows = arena_alloc(c->fm->arena, sizeof(LLVMValueRef) * (size_t)(f->nparams + 1));
-    for (int p = 0; p < f->nparams; p++) {
-        const Type *t = f->params[p].type;
-        const char *pname = f->params[p].name ? f->params[p].name : "?";
-        LLVMValueRef str = cg_cstring(c, pname);
-        unsigned long long eb = t->kind == TY_PTR ? LLVMABISizeOfType(c->TD, cg_mem_type(c, t->elem)) : 0;
-        LLVMValueRef fv[2] = { str, LLVMConstInt(i64, eb, 0) };
-        rows[p] = LLVMConstNamedStruct(info, fv, 2);
+    for (int p = 0; p <= f->nparams; p++) {
+        const Type *t = p < f->nparams ? f->params[p].type : NULL;
+        unsigned long long eb = t && t->kind == TY_PTR ? LLVMABISizeOfType(c->TD, cg_mem_type(c, t->elem)) : 0;
+        LLVMValueRef fv[FX_PARAMINFO_NFIELDS];
+        fv[FX_PARAMINFO_name] = t ? cg_cstring(c, f->params[p].name ? f->params[p].name : "?")
+                                  : LLVMConstNull(LLVMPointerTypeInContext(c->C, 0));
+        fv[FX_PARAMINFO_elem_bytes] = LLVMConstInt(i64, eb, 0);
+        rows[p] = LLVMConstNamedStruct(info, fv, FX_PARAMINFO_NFIELDS);
     }
-    LLVMValueRef endv[2] = { LLVMConstNull(pty), LLVMConstInt(i64, 0, 0) };
-    rows[f->nparams] = LLVMConstNamedStruct(info, endv, 2);
     LLVMValueRef tab = LLVMConstArray2(info, rows, (uint64_t)f->nparams + 1);
     LLVMValueRef pg = LLVMAddGlobal(c->M, LLVMTypeOf(tab), arena_printf(c->fm->arena, "%s__fxparams", f->name));
     LLVMSetInitializer(pg, tab);
@@ -282,8 +293,8 @@ LLVMValueRef cg_special(CgCtx *c, FxInst *i)
     if (cg_host_abi(c)) {
         if (i->sub == FXS_LANE_ID)
             return LLVMConstInt(i32, 0, 0);
-        int field = i->sub == FXS_THREAD_IDX ? 0 : i->sub == FXS_BLOCK_IDX ? 1
-                  : i->sub == FXS_BLOCK_DIM ? 2 : 3;
+        int field = i->sub == FXS_THREAD_IDX ? FX_HOSTCTX_thread_idx : i->sub == FXS_BLOCK_IDX ? FX_HOSTCTX_block_idx
+                  : i->sub == FXS_BLOCK_DIM ? FX_HOSTCTX_block_dim : FX_HOSTCTX_grid_dim;
         LLVMValueRef v = LLVMBuildLoad2(c->B, i32, cg_hostctx_field(c, field, dim), "");
         LLVMSetAlignment(v, 4);
         return v;

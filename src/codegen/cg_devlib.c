@@ -11,12 +11,11 @@
  * comes in), link the control files for what they reference, and make every
  * linked definition internal so that it is inlined and never exported.
  *
- * An architecture is covered when the installation has an ISA-version file
- * for it (oclc_isa_version_<N>.bc; the gfx94x family uses 940's when there
- * is no file of its own): the 5.2 package has gfx6xx..gfx90c, gfx940 and
- * gfx10xx, nothing for gfx11/gfx12 or the generic targets. Elsewhere a Float64
- * transcendental is a located error, and so is a missing installation (naming
- * the package). FXCC_DEVICE_LIBS=DIR replaces the search path. */
+ * A processor is covered when its target description names an ISA-version
+ * file (target/target.c: devlib_isa) and the installation has it
+ * (oclc_isa_version_<N>.bc). Elsewhere a Float64 transcendental is a
+ * located error, and so is a missing installation (naming the package).
+ * FXCC_DEVICE_LIBS=DIR replaces the search path. */
 #include "codegen/cg_internal.h"
 #include <stdio.h>
 #include <stdlib.h>

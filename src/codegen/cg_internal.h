@@ -174,6 +174,8 @@ void cg_host_entry_points(CgCtx *c, CgFunc *cf);
 LLVMValueRef cg_special(CgCtx *c, FxInst *i);
 LLVMValueRef cg_hostctx_field(CgCtx *c, int field, int dim);  /* address */
 LLVMTypeRef cg_host_ctx_type(CgCtx *c);
+LLVMTypeRef cg_abi_field_type(CgCtx *c, int kind, int count);
+LLVMTypeRef cg_oob_site_type(CgCtx *c);
 
 /* ---- cg_control.c ---- */
 LLVMValueRef cg_val(CgCtx *c, FxInst *i);

@@ -7,14 +7,14 @@
  * AMDGPU, and on the host a fixed offset into the block's shared memory
  * (FxHostCtx.shared). Arrays are row-major; indices of any integer type are
  * converted to i64 by their own signedness. On the host every index that is
- * not a compile-time constant is bounds-checked (runtime/fxhost.h): Ptr
+ * not a compile-time constant is bounds-checked (abi/fxhost.h): Ptr
  * indices against the buffer behind the kernel parameter the Ptr came from,
  * array indices against their dimension. */
 #include "codegen/cg_internal.h"
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include "runtime/fxhost.h"
+#include "abi/fxhost.h"
 
 static const char *llty_str(CgCtx *c, LLVMTypeRef ty)
 {
@@ -77,7 +77,7 @@ static LLVMValueRef shared_address(CgCtx *c, FxInst *i)
             return LLVMGetPoison(cg_ptr_type(c, 0));
         }
         LLVMTypeRef ptr = cg_ptr_type(c, 0);
-        LLVMValueRef base = LLVMBuildLoad2(c->B, ptr, cg_hostctx_field(c, 4, 0), "shared");
+        LLVMValueRef base = LLVMBuildLoad2(c->B, ptr, cg_hostctx_field(c, FX_HOSTCTX_shared, 0), "shared");
         LLVMValueRef o = LLVMConstInt(LLVMInt64TypeInContext(c->C), (unsigned long long)(off - 1), 0);
         return LLVMBuildGEP2(c->B, LLVMInt8TypeInContext(c->C), base, &o, 1, "");
     }
@@ -116,10 +116,8 @@ LLVMValueRef cg_alloca(CgCtx *c, FxInst *i)
     return slot;
 }
 
-/* ---- bounds checks (host only; runtime/fxhost.h) ---- */
+/* ---- bounds checks (host only; abi/fxhost.h) ---- */
 
-_Static_assert(sizeof(FxOobSite) == 40 && offsetof(FxOobSite, dims) == 24 && offsetof(FxOobSite, nidx) == 32,
-               "FxOobSite layout changed: update oob_site");
 
 LLVMValueRef cg_ptr_origin(CgCtx *c, FxInst *v)
 {
@@ -155,10 +153,14 @@ static LLVMValueRef oob_site(CgCtx *c, const char *op, const char *array, int ni
         LLVMSetLinkage(dv, LLVMPrivateLinkage);
     }
     const char *fn = c->cur->f->kind == FXF_FN ? arena_printf(c->fm->arena, "fn %s", c->cur->f->name) : NULL;
-    LLVMValueRef f[6] = {
-        cg_cstring(c, op), array ? cg_cstring(c, array) : LLVMConstNull(p), fn ? cg_cstring(c, fn) : LLVMConstNull(p),
-        dv, LLVMConstInt(i32, (unsigned)nidx, 0), LLVMConstInt(i32, umask, 0) };
-    LLVMValueRef init = LLVMConstStructInContext(c->C, f, 6, 0);
+    LLVMValueRef f[FX_OOBSITE_NFIELDS];
+    f[FX_OOBSITE_op] = cg_cstring(c, op);
+    f[FX_OOBSITE_array] = array ? cg_cstring(c, array) : LLVMConstNull(p);
+    f[FX_OOBSITE_func] = fn ? cg_cstring(c, fn) : LLVMConstNull(p);
+    f[FX_OOBSITE_dims] = dv;
+    f[FX_OOBSITE_nidx] = LLVMConstInt(i32, (unsigned)nidx, 0);
+    f[FX_OOBSITE_unsigned_mask] = LLVMConstInt(i32, umask, 0);
+    LLVMValueRef init = LLVMConstNamedStruct(cg_oob_site_type(c), f, FX_OOBSITE_NFIELDS);
     LLVMValueRef g = LLVMAddGlobal(c->M, LLVMTypeOf(init), ".fxoob");
     LLVMSetInitializer(g, init);
     LLVMSetGlobalConstant(g, 1);
@@ -189,7 +191,7 @@ static void oob_branch(CgCtx *c, LLVMValueRef bad, LLVMValueRef site, LLVMValueR
     }
     LLVMTypeRef pt[4] = { p, p, LLVMInt32TypeInContext(c->C), p };
     LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c->C), pt, 4, 0);
-    LLVMValueRef fp = LLVMBuildLoad2(c->B, p, cg_hostctx_field(c, 8, 0), "oobfn");
+    LLVMValueRef fp = LLVMBuildLoad2(c->B, p, cg_hostctx_field(c, FX_HOSTCTX_oob, 0), "oobfn");
     LLVMValueRef args[4] = { c->hostctx, site, param, buf };
     LLVMBuildCall2(c->B, fty, fp, args, 4, "");
     LLVMBuildBr(c->B, cont);
@@ -221,7 +223,7 @@ static void check_ptr_index(CgCtx *c, FxInst *base, FxInst *idx, LLVMValueRef ra
         return;
     LLVMTypeRef i64 = LLVMInt64TypeInContext(c->C), p = LLVMPointerTypeInContext(c->C, 0);
     LLVMTypeRef i32 = LLVMInt32TypeInContext(c->C);
-    LLVMValueRef bounds = LLVMBuildLoad2(c->B, p, cg_hostctx_field(c, 7, 0), "bounds");
+    LLVMValueRef bounds = LLVMBuildLoad2(c->B, p, cg_hostctx_field(c, FX_HOSTCTX_bounds, 0), "bounds");
     LLVMValueRef neg = NULL, slot = origin;
     if (!LLVMIsConstant(origin)) { /* a fn's parameter: -1 means unknown */
         neg = LLVMBuildICmp(c->B, LLVMIntSLT, origin, LLVMConstNull(i32), "");
@@ -433,7 +435,7 @@ void cg_barrier(CgCtx *c, FxInst *i)
     if (cg_host_abi(c)) {
         LLVMTypeRef ptr = cg_ptr_type(c, 0);
         LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c->C), &ptr, 1, 0);
-        LLVMValueRef fp = LLVMBuildLoad2(c->B, ptr, cg_hostctx_field(c, 5, 0), "barrier");
+        LLVMValueRef fp = LLVMBuildLoad2(c->B, ptr, cg_hostctx_field(c, FX_HOSTCTX_barrier, 0), "barrier");
         LLVMBuildCall2(c->B, fty, fp, &c->hostctx, 1, "");
         return;
     }

@@ -18,6 +18,7 @@
 #include <llvm-c/Linker.h>
 #include <llvm-c/Transforms/PassBuilder.h>
 #include "fx_config.h"
+#include "support/timer.h"
 
 extern char **environ;
 
@@ -528,6 +529,7 @@ static LLVMMemoryBufferRef emit(CgModule *cm, LLVMCodeGenFileType type)
 {
     snprintf(g_what, sizeof g_what, "%s", cm->what ? cm->what : "");
     /* the AMDGPU backend changes the module it emits: always emit a copy */
+    TimerMark t = timer_mark();
     LLVMModuleRef clone = LLVMCloneModule(cm->mod);
     char *err = NULL;
     LLVMMemoryBufferRef buf = NULL;
@@ -544,10 +546,21 @@ static LLVMMemoryBufferRef emit(CgModule *cm, LLVMCodeGenFileType type)
         buf = NULL;
     }
     LLVMDisposeModule(clone);
+    timer_add("LLVM code generation", t);
     return buf;
 }
 
+static bool run_lld_process(const char *in, const char *out);
+
 static bool run_lld(const char *in, const char *out)
+{
+    TimerMark t = timer_mark();
+    bool ok = run_lld_process(in, out);
+    timer_add("link (" FX_LLD ")", t);
+    return ok;
+}
+
+static bool run_lld_process(const char *in, const char *out)
 {
     char *argv[] = { (char *)FX_LLD, "--no-undefined", "-shared", (char *)in, "-o", (char *)out, NULL };
     pid_t pid;

@@ -4,7 +4,7 @@
  * Device target: amdgcn-amd-amdhsa, code object v5, one amdgpu_kernel per
  * `kernel`, `fn`s as internal always-inline functions.
  * Host target (--target=host): the same kernels as ordinary functions plus, for
- * each kernel K, the exported entry points described in runtime/fxhost.h
+ * each kernel K, the exported entry points described in abi/fxhost.h
  * (K__fxhost, K__fxshared, K__fxbarrier, K__fxparams). */
 #ifndef FX_CODEGEN_H
 #define FX_CODEGEN_H

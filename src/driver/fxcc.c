@@ -7,7 +7,7 @@
 #include "driver/pipeline.h"
 #include "fx_config.h"
 #include "passes/passes.h"
-#include "passes/plan.h"
+#include "abi/fxplan.h"
 #include "sema/fold.h"
 
 static int eval_expression(FxCompilation *c, const char *text)
@@ -89,9 +89,9 @@ static int compile(FxCompilation *c)
     if (!pipe_lower(c))
         return 1;
     if (o->print_plan) {
-        for (int i = 0; i < c->plans.len; i++)
-            plan_print(stdout, c->plans.items[i]);
-        if (c->plans.len == 0)
+        for (int i = 0; i < c->module->plans.len; i++)
+            fxplan_print(stdout, c->module->plans.items[i]);
+        if (c->module->plans.len == 0)
             fprintf(stderr, "fxcc: note: '%s' has no program, so no launch plan\n", o->input);
         return 0;
     }

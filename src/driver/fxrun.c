@@ -6,7 +6,7 @@
 #include <string.h>
 #include "driver/pipeline.h"
 #include "fx_config.h"
-#include "passes/plan.h"
+#include "abi/fxplan.h"
 #include "runtime/fxrt_program.h"
 #include "runtime/fxrt.h"
 #include "sema/fold.h"
@@ -66,7 +66,8 @@ static void store_scalar(const Val *v, unsigned char *dst)
         dst[k] = (unsigned char)(b.w[k / 8] >> (8 * (k % 8)));
 }
 
-static Val *load_scalar(Arena *a, const Type *t, const unsigned char *src)
+/* An element in its storage form as FXIR's constant of type t. */
+static FxConst load_const(const Type *t, const unsigned char *src)
 {
     size_t n = elem_bytes(t);
     BigInt b = big_from_u64(0);
@@ -74,9 +75,9 @@ static Val *load_scalar(Arena *a, const Type *t, const unsigned char *src)
         b.w[k / 8] |= (uint64_t)src[k] << (8 * (k % 8));
     ScalarId s = t->scalar;
     if (type_info(s)->fmt)
-        return fold_make_float(a, s, b.w[0], (Loc){ 0 });
+        return (FxConst){ b.w[0], 0 };
     /* Sign-extend from the storage width, then wrap to the value width. */
-    return fold_make_int(a, s, big_wrap(b, (int)n * 8, type_info(s)->is_signed), (Loc){ 0 });
+    return fxf_from_value(s, big_wrap(b, (int)n * 8, type_info(s)->is_signed));
 }
 
 /* ---- argument parsing ---- */
@@ -392,11 +393,12 @@ static bool print_param(Run *r, const char *name)
         return true;
     }
     Buffer *b = &r->buffers[i];
+    char text[FXF_FORMAT_MAX];
     putchar('[');
     for (size_t k = 0; k < b->count; k++) {
         if (k)
             fputs(", ", stdout);
-        fold_print(stdout, load_scalar(r->comp.arena, b->elem, b->data + k * elem_bytes(b->elem)), false);
+        fputs(fxf_format(b->elem->scalar, load_const(b->elem, b->data + k * elem_bytes(b->elem)), text), stdout);
     }
     puts("]");
     return true;
@@ -498,19 +500,19 @@ static void find_entry(Run *r, FxCompilation *c, const char *entry)
             r->nparams = f->nparams;
         }
     }
-    for (int i = 0; i < c->plans.len; i++) {
-        FxPlan *p = c->plans.items[i];
-        if (strcmp(p->program, entry) == 0) {
-            r->plan = p;
+    for (int i = 0; i < c->module->programs.len; i++) {
+        FxProgram *p = c->module->programs.items[i];
+        if (strcmp(p->name, entry) == 0) {
+            r->plan = c->module->plans.items[i];
             r->what = "program";
-            r->params = p->prog->params;
-            r->nparams = p->prog->nparams;
+            r->params = p->params;
+            r->nparams = p->nparams;
         }
     }
 }
 
-/* A kernel runs over --grid/--block; a program runs its launch plan, read
- * back from the JIT'd module exactly as it travels in an artifact. */
+/* A kernel runs over --grid/--block; a program runs the launch plan the
+ * compilation made (the artifact carries the same plan as text). */
 static int launch(Run *r, RtHostModule *hm, void **argv, char **err)
 {
     if (r->kernel) {
@@ -523,12 +525,7 @@ static int launch(Run *r, RtHostModule *hm, void **argv, char **err)
         free(bytes);
         return rc;
     }
-    char *text = rt_host_plan(hm, r->entry, err);
-    RtPlan *plan = text ? rt_plan_parse(text, err) : NULL;
-    int rc = plan ? rt_program_run(hm, plan, argv, err) : -1;
-    rt_plan_free(plan);
-    free(text);
-    return rc;
+    return rt_program_run(hm, r->plan, argv, err);
 }
 
 static int run(Run *r, const FxOptions *o, const char *entry)

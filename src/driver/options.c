@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "passes/passes.h"
 #include "sema/sema.h"
 
 void opt_defaults(FxOptions *o)
@@ -39,7 +40,7 @@ void opt_print_help(const char *prog)
            "  --emit-llvm            LLVM bitcode (.bc); with -S: .ll\n"
            "  (default)              linked code object FILE.hsaco\n"
            "Target:\n"
-           "  --offload-arch=GFX     AMDGPU processor (default gfx942)\n"
+           "  --offload-arch=GFX     AMDGPU processor (default %s)\n"
            "  --target=amdgcn-amd-amdhsa|host\n"
            "  -O0 -O1 -O2 -O3        LLVM optimization level (default -O3)\n"
            "Source:\n"
@@ -54,12 +55,15 @@ void opt_print_help(const char *prog)
            "  --quantize-rescaling=pow2|direct\n"
            "Inspection:\n"
            "  --emit-ast             print the syntax tree\n"
-           "  --print-after=PASS     print FXIR after PASS (sema, fp-contraction) and stop\n"
+           "  --print-after=PASS     print FXIR after PASS and stop; the stages, in order:\n"
+           "                         %s\n"
            "  --print-plan           print the launch plan of programs\n"
            "  --eval EXPR            print the static value of EXPR, e.g. Uint32(1)\n"
+           "  --verify-each          run the FXIR verifier after every stage\n"
+           "  --time-passes          print the time of every stage (stderr)\n"
            "Diagnostics:\n"
            "  -Werror  -w  -Rpass=fp-contraction  -Rpass-missed  --diagnostics-format=text|json\n"
-           "  --help  --version\n", prog);
+           "  --help  --version\n", prog, tgt_default()->name, pass_names());
 }
 
 /* "-Xvalue", "-X value", "--long=value" or "--long value". */
@@ -205,6 +209,8 @@ int opt_parse_one(Arena *a, FxOptions *o, int argc, char **argv, int *i)
         { "--fast-fp-math", offsetof(FxOptions, fast_fp_math) },
         { "--emit-ast", offsetof(FxOptions, emit_ast) },
         { "--print-plan", offsetof(FxOptions, print_plan) },
+        { "--verify-each", offsetof(FxOptions, verify_each) },
+        { "--time-passes", offsetof(FxOptions, time_passes) },
         { "-Werror", offsetof(FxOptions, werror) },
         { "-w", offsetof(FxOptions, no_warnings) },
         { "-Rpass-missed", offsetof(FxOptions, rpass_missed) },

@@ -23,6 +23,8 @@ typedef struct FxOptions {
     bool fastmath_set, fast_fp_math;
     const char *contraction_precision, *quantize_rescaling;
     bool emit_ast, print_plan;
+    bool verify_each;             /* --verify-each: the FXIR verifier after every stage */
+    bool time_passes;             /* --time-passes: stage timings on stderr */
     const char *print_after;
     const char *eval;
     bool werror, no_warnings, rpass, rpass_missed;

@@ -1,7 +1,7 @@
 /* pipeline.c - parse -> sema -> FXIR -> (passes) -> LLVM. */
 #include "driver/pipeline.h"
 #include "passes/passes.h"
-#include "passes/plan.h"
+#include "support/timer.h"
 #include <errno.h>
 #include <string.h>
 
@@ -10,6 +10,7 @@ void pipe_init(FxCompilation *c, const FxOptions *o)
     memset(c, 0, sizeof *c);
     c->arena = arena_new();
     c->opts = o;
+    timer_enable(o->time_passes);
     diag_reset();
     diag_set_format(o->diag_format);
     diag_set_werror(o->werror);
@@ -34,45 +35,44 @@ bool pipe_parse(FxCompilation *c)
         diag_error((Loc){ 0 }, "cannot read '%s': %s", c->opts->input, strerror(errno));
         return false;
     }
+    TimerMark t = timer_mark();
     c->ast = parse_file(c->arena, c->file);
+    timer_add("parse", t);
     if (!c->ast)
         return false;
-    return sema_add_module(c->sema, c->ast) && diag_error_count() == 0;
+    t = timer_mark();
+    bool ok = sema_add_module(c->sema, c->ast) && diag_error_count() == 0;
+    timer_add("sema", t);
+    return ok;
 }
 
 bool pipe_lower(FxCompilation *c)
 {
+    TimerMark t = timer_mark();
     c->module = sema_lower(c->sema);
+    timer_add("sema", t);
     if (!c->module)
         return false;
     c->module->source_name = c->opts->input;
     const FxOptions *o = c->opts;
-    PassOptions po = { .fp_contract = o->fp_contract, .remarks = o->rpass, .remarks_missed = o->rpass_missed,
+    PassOptions po = { .target = o->target, .verify_each = o->verify_each, .fp_contract = o->fp_contract,
+                       .remarks = o->rpass, .remarks_missed = o->rpass_missed,
                        .print_after = o->print_after, .print_out = stdout };
-    int errors = diag_error_count();
-    pass_run_pipeline(c->module, &po);
-    /* Programs become kernels plus a launch plan once the passes that
-     * rewrite program graphs have run. */
-    c->plans = plan_lower_programs(c->module, o->target);
-    for (int i = 0; i < c->plans.len; i++) {
-        /* The plan travels inside the artifact as __fxplan_<program>. */
-        FxPlan *p = c->plans.items[i];
-        FxData *d = arena_alloc(c->arena, sizeof *d);
-        d->name = arena_printf(c->arena, "__fxplan_%s", p->program);
-        d->bytes = plan_to_text(c->arena, p);
-        d->len = strlen(d->bytes);
-        ptrvec_push(c->arena, &c->module->data, d);
-    }
-    return diag_error_count() == errors;
+    return pass_run_pipeline(c->module, &po);
 }
 
 CgModule *pipe_codegen(FxCompilation *c)
 {
     CgOptions cg = { c->opts->target, c->opts->opt_level };
+    TimerMark t = timer_mark();
     CgModule *m = cg_build(c->module, &cg);
+    timer_add("codegen (FXIR to LLVM IR)", t);
     if (!m)
         return NULL;
-    if (!cg_optimize(m)) {
+    t = timer_mark();
+    bool ok = cg_optimize(m);
+    timer_add("LLVM optimization", t);
+    if (!ok) {
         cg_free(m);
         return NULL;
     }
@@ -81,6 +81,7 @@ CgModule *pipe_codegen(FxCompilation *c)
 
 void pipe_free(FxCompilation *c)
 {
+    timer_report(stderr);
     if (c->sema)
         sema_free(c->sema);
     diag_free_file(c->file);

@@ -15,7 +15,6 @@ typedef struct FxCompilation {
     Sema *sema;
     FxModule *module;
     PtrVec extra_files;     /* SrcFile*: command-line expressions, freed with the compilation */
-    PtrVec plans;           /* FxPlan*: one per program, after lowering */
 } FxCompilation;
 
 /* Sets up the compilation (diagnostic settings, sema options). */

@@ -208,6 +208,7 @@ typedef struct FxModule {
     PtrVec funcs;           /* FxFunc*: fns first (callees before callers), then kernels */
     PtrVec programs;        /* FxProgram* */
     PtrVec data;            /* FxData*: exported constant globals */
+    PtrVec plans;           /* struct FxPlan* (abi/fxplan.h), one per program, made by program lowering */
 } FxModule;
 
 FxModule *fxir_module_new(Arena *arena, const char *source_name);

@@ -6,7 +6,8 @@
  *    LDS (one pass: each workgroup owns its whole reduced row);
  *  - MatMul/GEMM: 16x16 output tiles per workgroup, A and B tiles staged in
  *    LDS, boundary guards for sizes that are not multiples of the tile. */
-#include "passes/plan.h"
+#include "passes/passes.h"
+#include "abi/fxplan.h"
 #include "fxir/builder.h"
 #include "support/bigint.h"
 #include <stdlib.h>
@@ -137,9 +138,9 @@ static FxFunc *new_kernel(FxModule *m, KB *k, const FxProgram *p, int nt, FxTens
 
 /* ---- plan extents ---- */
 
-static PlanExtent extent_of_tensor(const FxTensor *t, int skip_axis, int64_t div)
+static FxPlanExtent extent_of_tensor(const FxTensor *t, int skip_axis, int64_t div)
 {
-    PlanExtent e = { 0 };
+    FxPlanExtent e = { 0 };
     e.div = div;
     for (int d = 0; d < t->type->ndims; d++) {
         if (d == skip_axis)
@@ -150,15 +151,15 @@ static PlanExtent extent_of_tensor(const FxTensor *t, int skip_axis, int64_t div
     return e;
 }
 
-static PlanExtent extent_const(int64_t v)
+static FxPlanExtent extent_const(int64_t v)
 {
-    PlanExtent e = { 1, { v }, { NULL }, 1 };
+    FxPlanExtent e = { 1, { v }, { NULL }, 1 };
     return e;
 }
 
-static PlanExtent extent_dim(const FxTensor *t, int d, int64_t div)
+static FxPlanExtent extent_dim(const FxTensor *t, int d, int64_t div)
 {
-    PlanExtent e = { 1, { t->type->dims[d] }, { t->type->dim_names ? t->type->dim_names[d] : NULL }, div };
+    FxPlanExtent e = { 1, { t->type->dims[d] }, { t->type->dim_names ? t->type->dim_names[d] : NULL }, div };
     return e;
 }
 
@@ -457,7 +458,6 @@ static FxPlan *lower_program(FxModule *m, FxProgram *p, const TgtTarget *target)
 {
     FxPlan *plan = arena_alloc(m->arena, sizeof *plan);
     plan->program = p->name;
-    plan->prog = p;
     int nt = 0;
     FxTensor **trans = arena_alloc(m->arena, sizeof(FxTensor *) * (size_t)(p->tensors.len + 1));
     for (int i = 0; i < p->tensors.len; i++) {
@@ -465,15 +465,23 @@ static FxPlan *lower_program(FxModule *m, FxProgram *p, const TgtTarget *target)
         if (t->param_index < 0)
             trans[nt++] = t;
     }
+    plan->nargs = p->nparams + nt;
+    plan->args = arena_alloc(m->arena, sizeof(char *) * (size_t)(plan->nargs + 1));
+    for (int i = 0; i < p->nparams; i++)
+        plan->args[i] = p->params[i].name;
     plan->ntransients = nt;
-    plan->transients = arena_alloc(m->arena, sizeof(PlanBuffer) * (size_t)(nt + 1));
-    for (int i = 0; i < nt; i++)
-        plan->transients[i] = (PlanBuffer){ trans[i]->name, trans[i]->type->elem, extent_of_tensor(trans[i], -1, 1) };
+    plan->transients = arena_alloc(m->arena, sizeof(FxPlanBuffer) * (size_t)(nt + 1));
+    for (int i = 0; i < nt; i++) {
+        const Type *et = trans[i]->type->elem;
+        plan->args[p->nparams + i] = trans[i]->name;
+        plan->transients[i] = (FxPlanBuffer){ trans[i]->name, type_name(m->arena, et), type_storage_bits(et) / 8,
+                                              extent_of_tensor(trans[i], -1, 1) };
+    }
     plan->nsteps = p->nodes.len;
-    plan->steps = arena_alloc(m->arena, sizeof(PlanStep) * (size_t)(p->nodes.len + 1));
+    plan->steps = arena_alloc(m->arena, sizeof(FxPlanStep) * (size_t)(p->nodes.len + 1));
     for (int i = 0; i < p->nodes.len; i++) {
         FxNode *n = p->nodes.items[i];
-        PlanStep *st = &plan->steps[i];
+        FxPlanStep *st = &plan->steps[i];
         KB k;
         const TgtMatrixInst *mi = n->kind == FXN_MATMUL ? mfma_for(n, target) : NULL;
         bool mfma = mi != NULL;
@@ -510,71 +518,21 @@ static FxPlan *lower_program(FxModule *m, FxProgram *p, const TgtTarget *target)
     return plan;
 }
 
-PtrVec plan_lower_programs(FxModule *m, const TgtTarget *target)
+/* Every program becomes kernels (appended to m->funcs) and a plan, which
+ * also travels in the artifact as the constant __fxplan_<program>. */
+int pass_lower_programs(FxModule *m, const TgtTarget *target)
 {
-    PtrVec plans = { 0 };
-    for (int i = 0; i < m->programs.len; i++)
-        ptrvec_push(m->arena, &plans, lower_program(m, m->programs.items[i], target));
-    return plans;
-}
-
-/* ---- text form ---- */
-
-static void print_extent(FILE *out, const PlanExtent *e)
-{
-    if (e->div != 1)
-        fputs("ceildiv(", out);
-    for (int i = 0; i < e->nfactors; i++) {
-        if (i)
-            fputc('*', out);
-        if (e->names[i])
-            fputs(e->names[i], out);
-        else
-            fprintf(out, "%lld", (long long)e->values[i]);
+    for (int i = 0; i < m->programs.len; i++) {
+        FxPlan *plan = lower_program(m, m->programs.items[i], target);
+        ptrvec_push(m->arena, &m->plans, plan);
+        FxData *d = arena_alloc(m->arena, sizeof *d);
+        d->name = arena_printf(m->arena, "__fxplan_%s", plan->program);
+        char *text = fxplan_to_text(plan);
+        d->bytes = arena_strdup(m->arena, text ? text : "");
+        d->len = strlen(d->bytes);
+        free(text);
+        ptrvec_push(m->arena, &m->data, d);
     }
-    if (e->nfactors == 0)
-        fputc('1', out);
-    if (e->div != 1)
-        fprintf(out, ", %lld)", (long long)e->div);
+    return m->programs.len;
 }
 
-void plan_print(FILE *out, const FxPlan *p)
-{
-    Arena *a = arena_new();
-    fprintf(out, "plan %s\n", p->program);
-    fputs("  args:", out);
-    for (int i = 0; i < p->prog->nparams; i++)
-        fprintf(out, " %s", p->prog->params[i].name);
-    for (int i = 0; i < p->ntransients; i++)
-        fprintf(out, " %s", p->transients[i].name);
-    fputc('\n', out);
-    for (int i = 0; i < p->ntransients; i++) {
-        fprintf(out, "  transient %s %s %d ", p->transients[i].name, type_name(a, p->transients[i].elem),
-                type_storage_bits(p->transients[i].elem) / 8);
-        print_extent(out, &p->transients[i].count);
-        fputc('\n', out);
-    }
-    for (int i = 0; i < p->nsteps; i++) {
-        const PlanStep *s = &p->steps[i];
-        fprintf(out, "  launch %s grid(", s->kernel);
-        for (int d = 0; d < 3; d++) {
-            if (d)
-                fputs(", ", out);
-            print_extent(out, &s->grid[d]);
-        }
-        fprintf(out, ") block(%d, %d, %d)\n", s->block[0], s->block[1], s->block[2]);
-    }
-    arena_free(a);
-}
-
-char *plan_to_text(Arena *a, const FxPlan *p)
-{
-    char *buf = NULL;
-    size_t n = 0;
-    FILE *f = open_memstream(&buf, &n);
-    plan_print(f, p);
-    fclose(f);
-    char *r = arena_strdup(a, buf);
-    free(buf);
-    return r;
-}

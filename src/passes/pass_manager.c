@@ -1,11 +1,15 @@
-/* pass_manager.c - runs the FXIR passes in spec §8's fixed order and prints
- * FXIR after the one named by --print-after. The passes change numerics, so
- * which of them run never depends on -O. */
+/* pass_manager.c - the pass table: the FXIR stages in spec §8's fixed
+ * order. After each one the FXIR is verified (--verify-each, and always in
+ * the tests), timed (--time-passes) and printed when --print-after names it.
+ * The passes change numerics, so which of them run never depends on -O. */
 #include "passes/passes.h"
 #include <string.h>
+#include "fxir/verify.h"
+#include "support/timer.h"
 
 typedef struct Pass {
     const char *name;
+    const char *what;   /* one line for --help and the docs */
     void (*run)(FxModule *m, const PassOptions *o);
 } Pass;
 
@@ -22,11 +26,17 @@ static void run_map_fusion(FxModule *m, const PassOptions *o)
     pass_fuse_maps(m);
 }
 
-/* "sema" is not a pass: it names the FXIR exactly as lowering produced it. */
+static void run_program_lowering(FxModule *m, const PassOptions *o)
+{
+    pass_lower_programs(m, o->target);
+}
+
+/* "sema" runs nowhere here: it names the FXIR exactly as sema produced it. */
 static const Pass pipeline[] = {
-    { "sema", NULL },
-    { "fp-contraction", run_fp_contraction },
-    { "map-fusion", run_map_fusion },
+    { "sema", "the FXIR as lowered from the source", NULL },
+    { "fp-contraction", "FuseFMA to a fixed point (--fp-contract)", run_fp_contraction },
+    { "map-fusion", "adjacent elementwise program nodes fuse", run_map_fusion },
+    { "program-lowering", "programs become kernels and launch plans", run_program_lowering },
 };
 enum { NUM_PASSES = sizeof pipeline / sizeof pipeline[0] };
 
@@ -40,22 +50,40 @@ bool pass_name_known(const char *name)
 
 const char *pass_names(void)
 {
-    return "sema, fp-contraction, map-fusion";
+    static char buf[256];
+    if (!buf[0]) {
+        size_t n = 0;
+        for (int i = 0; i < NUM_PASSES && n < sizeof buf; i++)
+            n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", i ? ", " : "", pipeline[i].name);
+    }
+    return buf;
+}
+
+static void print_module(FxModule *m, const PassOptions *o)
+{
+    FILE *out = o->print_out ? o->print_out : stdout;
+    fxir_print_module(out, m);
+    for (int k = 0; k < m->programs.len; k++)
+        fxir_print_program(out, m->programs.items[k]);
 }
 
 bool pass_run_pipeline(FxModule *m, const PassOptions *o)
 {
-    if (o->print_after && !pass_name_known(o->print_after))
-        return false;
+    int errors = diag_error_count();
     for (int i = 0; i < NUM_PASSES; i++) {
+        TimerMark t = timer_mark();
         if (pipeline[i].run)
             pipeline[i].run(m, o);
-        if (o->print_after && strcmp(o->print_after, pipeline[i].name) == 0) {
-            FILE *out = o->print_out ? o->print_out : stdout;
-            fxir_print_module(out, m);
-            for (int k = 0; k < m->programs.len; k++)
-                fxir_print_program(out, m->programs.items[k]);
+        if (pipeline[i].run)
+            timer_add(pipeline[i].name, t);
+        if (o->verify_each && !fxir_verify(m)) {
+            diag_error((Loc){ 0 }, "internal compiler error: the FXIR does not verify after %s", pipeline[i].name);
+            return false;
         }
+        if (diag_error_count() != errors)
+            return false;
+        if (o->print_after && strcmp(o->print_after, pipeline[i].name) == 0)
+            print_module(m, o);
     }
     return true;
 }

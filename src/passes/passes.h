@@ -1,5 +1,6 @@
-/* passes.h - the FXIR pass pipeline (spec §8): named passes in a fixed
- * order, each optionally printed after it runs, with optimization remarks. */
+/* passes.h - the FXIR pass pipeline (spec §8). The pass table in
+ * pass_manager.c is the only list of stages: --print-after, --help, the
+ * verifier's messages and --time-passes take their names from it. */
 #ifndef FX_PASSES_H
 #define FX_PASSES_H
 #include <stdbool.h>
@@ -7,6 +8,8 @@
 #include "fxir/fxir.h"
 
 typedef struct PassOptions {
+    const TgtTarget *target;    /* what program lowering builds kernels for */
+    bool verify_each;           /* run fxir_verify after every stage */
     bool fp_contract;           /* --fp-contract=on|off */
     bool remarks;               /* -Rpass=fp-contraction */
     bool remarks_missed;        /* -Rpass-missed */
@@ -18,11 +21,13 @@ typedef struct PassOptions {
     void *hook_ctx;
 } PassOptions;
 
-/* Runs every pass in order. Returns false if print_after names no pass. */
+/* Runs every pass in order (the FXIR sema produced is the "sema" stage).
+ * False when a pass or the verifier reported an error. */
 bool pass_run_pipeline(FxModule *m, const PassOptions *o);
-/* Whether `name` is a pass (or "sema", the FXIR as lowered). */
+/* Whether `name` is a stage of the table. */
 bool pass_name_known(const char *name);
-const char *pass_names(void);   /* "sema, fp-contraction" for messages */
+/* "sema, fp-contraction, ..." in pipeline order, for messages and --help. */
+const char *pass_names(void);
 
 /* fp-contraction: FuseFMA applied in every block to a fixed point.
  * Returns the number of fusions. */
@@ -42,5 +47,10 @@ int pass_unfuse_where_preferred(FxModule *m, const PassOptions *o);
 
 /* map-fusion: adjacent Map nodes of programs fuse (fuse_maps.c); returns the count. */
 int pass_fuse_maps(FxModule *m);
+
+/* program-lowering: every program becomes kernels for the target and a
+ * launch plan (m->plans; also the artifact's __fxplan_<program> data);
+ * lower_program.c. Returns the number of programs. */
+int pass_lower_programs(FxModule *m, const TgtTarget *target);
 
 #endif

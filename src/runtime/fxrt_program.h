@@ -1,23 +1,17 @@
-/* fxrt_program.h - running a program's launch plan (the text form that
- * fxcc --print-plan prints and that travels inside the artifact). */
+/* fxrt_program.h - running a program's launch plan (abi/fxplan.h: the
+ * structure, and the text form that fxcc --print-plan prints and that
+ * travels inside every artifact; parse it with fxplan_parse). */
 #ifndef FX_RT_PROGRAM_H
 #define FX_RT_PROGRAM_H
 #include <stddef.h>
+#include "abi/fxplan.h"
 #include "runtime/fxrt.h"
 
-typedef struct RtPlan RtPlan;
-
-/* Parses a plan's text; NULL and *err (malloc'd) when malformed. */
-RtPlan *rt_plan_parse(const char *text, char **err);
-void rt_plan_free(RtPlan *p);
-const char *rt_plan_program(const RtPlan *p);
-/* Number of program arguments (the program's parameters, in order). */
-int rt_plan_nargs(const RtPlan *p);
 /* Runs every step on the host backend. args[i] points to parameter i's value
  * (a scalar, or a `void *` holding a tensor's buffer), as for rt_host_launch;
  * the symbolic dims are read from the Int32 arguments that name them. The
  * plan's transient buffers are allocated here and freed afterwards. */
-int rt_program_run(RtHostModule *m, const RtPlan *p, void **args, char **err);
+int rt_program_run(RtHostModule *m, const FxPlan *p, void **args, char **err);
 
 /* The launch plan of `program` as it travels inside an artifact: the
  * exported constant __fxplan_<program>. From a JIT'd host module: */

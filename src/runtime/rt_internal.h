@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <llvm-c/LLJIT.h>
-#include "runtime/fxhost.h"
+#include "abi/fxhost.h"
 #include "runtime/fxrt.h"
 
 struct RtHostModule {

@@ -1,6 +1,6 @@
-/* rt_program.c - parses a launch plan and executes it: transients are
+/* rt_program.c - executes a launch plan (abi/fxplan.h): transients are
  * allocated, each kernel is launched with grid sizes evaluated from the
- * symbolic dims, in order. */
+ * symbolic dims, in order; and finds the plan text inside artifacts. */
 
 #include "runtime/fxrt_program.h"
 #include <elf.h>
@@ -12,194 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct Extent {
-    int n;
-    long long values[8];
-    char *names[8];
-    long long div;
-} Extent;
-
-typedef struct Transient {
-    char *name;
-    size_t elem_bytes;
-    Extent count;
-} Transient;
-
-typedef struct Step {
-    char *kernel;
-    Extent grid[3];
-    unsigned block[3];
-} Step;
-
-struct RtPlan {
-    char *program;
-    char **args;
-    int nargs;
-    Transient *transients;
-    int ntransients;
-    Step *steps;
-    int nsteps;
-};
-
-/* "ceildiv(M*N, 256)" or "M*N" or "1" */
-static bool parse_extent(const char **pp, Extent *e)
-{
-    const char *p = *pp;
-    memset(e, 0, sizeof *e);
-    e->div = 1;
-    bool ceil = strncmp(p, "ceildiv(", 8) == 0;
-    if (ceil)
-        p += 8;
-    for (;;) {
-        if (e->n == 8)
-            return false;
-        if (*p >= '0' && *p <= '9') {
-            e->values[e->n++] = strtoll(p, (char **)&p, 10);
-        } else {
-            const char *s = p;
-            while (*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9'))
-                p++;
-            if (p == s)
-                return false;
-            e->names[e->n++] = strndup(s, (size_t)(p - s));
-        }
-        if (*p != '*')
-            break;
-        p++;
-    }
-    if (ceil) {
-        if (strncmp(p, ", ", 2) != 0)
-            return false;
-        p += 2;
-        e->div = strtoll(p, (char **)&p, 10);
-        if (*p++ != ')' || e->div <= 0)
-            return false;
-    }
-    *pp = p;
-    return true;
-}
-
-static void free_extent(Extent *e)
-{
-    for (int i = 0; i < e->n; i++)
-        free(e->names[i]);
-}
-
-static bool parse_line(RtPlan *p, const char *line)
-{
-    while (*line == ' ')
-        line++;
-    char word[256];
-    if (sscanf(line, "%255s", word) != 1)
-        return true;
-    if (!strcmp(word, "plan")) {
-        free(p->program);
-        p->program = strdup(line + 5);
-        return true;
-    }
-    if (!strcmp(word, "args:")) {
-        for (const char *s = line + 5; *s;) {
-            while (*s == ' ')
-                s++;
-            const char *e = s;
-            while (*e && *e != ' ')
-                e++;
-            if (e > s) {
-                p->args = realloc(p->args, sizeof(char *) * (size_t)(p->nargs + 1));
-                p->args[p->nargs++] = strndup(s, (size_t)(e - s));
-            }
-            s = e;
-        }
-        return true;
-    }
-    if (!strcmp(word, "transient")) {
-        char name[256], type[64];
-        int bytes, used = 0;
-        if (sscanf(line, "transient %255s %63s %d %n", name, type, &bytes, &used) < 3 || bytes <= 0)
-            return false;
-        p->transients = realloc(p->transients, sizeof(Transient) * (size_t)(p->ntransients + 1));
-        Transient *t = &p->transients[p->ntransients++];
-        t->name = strdup(name);
-        t->elem_bytes = (size_t)bytes;
-        const char *s = line + used;
-        return parse_extent(&s, &t->count);
-    }
-    if (!strcmp(word, "launch")) {
-        char kernel[256];
-        int used = 0;
-        if (sscanf(line, "launch %255s grid(%n", kernel, &used) < 1 || !used)
-            return false;
-        p->steps = realloc(p->steps, sizeof(Step) * (size_t)(p->nsteps + 1));
-        Step *st = &p->steps[p->nsteps++];
-        memset(st, 0, sizeof *st);
-        st->kernel = strdup(kernel);
-        const char *s = line + used;
-        for (int d = 0; d < 3; d++) {
-            if (!parse_extent(&s, &st->grid[d]))
-                return false;
-            if (d < 2 && strncmp(s, ", ", 2) != 0)
-                return false;
-            s += d < 2 ? 2 : 0;
-        }
-        return sscanf(s, ") block(%u, %u, %u)", &st->block[0], &st->block[1], &st->block[2]) == 3;
-    }
-    return false;
-}
-
-RtPlan *rt_plan_parse(const char *text, char **err)
-{
-    RtPlan *p = calloc(1, sizeof *p);
-    char *copy = strdup(text), *save = NULL;
-    int lineno = 0;
-    for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        lineno++;
-        if (!parse_line(p, line)) {
-            *err = rt_strdupf("malformed launch plan, line %d: %s", lineno, line);
-            free(copy);
-            rt_plan_free(p);
-            return NULL;
-        }
-    }
-    free(copy);
-    if (!p->program) {
-        *err = rt_strdupf("malformed launch plan: no 'plan' line");
-        rt_plan_free(p);
-        return NULL;
-    }
-    return p;
-}
-
-void rt_plan_free(RtPlan *p)
-{
-    if (!p)
-        return;
-    free(p->program);
-    for (int i = 0; i < p->nargs; i++)
-        free(p->args[i]);
-    free(p->args);
-    for (int i = 0; i < p->ntransients; i++) {
-        free(p->transients[i].name);
-        free_extent(&p->transients[i].count);
-    }
-    free(p->transients);
-    for (int i = 0; i < p->nsteps; i++) {
-        free(p->steps[i].kernel);
-        for (int d = 0; d < 3; d++)
-            free_extent(&p->steps[i].grid[d]);
-    }
-    free(p->steps);
-    free(p);
-}
-
-const char *rt_plan_program(const RtPlan *p) { return p->program; }
-
-int rt_plan_nargs(const RtPlan *p) { return p->nargs - p->ntransients; }
-
 /* Value of an extent, reading symbolic dims from the Int32 arguments. */
-static bool evaluate(const RtPlan *p, const Extent *e, void **args, long long *out, char **err)
+static bool evaluate(const FxPlan *p, const FxPlanExtent *e, void **args, long long *out, char **err)
 {
     long long v = 1;
-    for (int i = 0; i < e->n; i++) {
+    for (int i = 0; i < e->nfactors; i++) {
         long long f = e->values[i];
         if (e->names[i]) {
             int k = -1;
@@ -222,9 +39,9 @@ static bool evaluate(const RtPlan *p, const Extent *e, void **args, long long *o
     return true;
 }
 
-int rt_program_run(RtHostModule *m, const RtPlan *p, void **args, char **err)
+int rt_program_run(RtHostModule *m, const FxPlan *p, void **args, char **err)
 {
-    int nparams = rt_plan_nargs(p);
+    int nparams = fxplan_nparams(p);
     void **all = calloc((size_t)p->nargs + 1, sizeof(void *));
     void **buffers = calloc((size_t)p->ntransients + 1, sizeof(void *));
     int rc = -1;
@@ -234,11 +51,11 @@ int rt_program_run(RtHostModule *m, const RtPlan *p, void **args, char **err)
         long long n;
         if (!evaluate(p, &p->transients[i].count, args, &n, err))
             goto out;
-        buffers[i] = calloc((size_t)(n ? n : 1), p->transients[i].elem_bytes);
+        buffers[i] = calloc((size_t)(n ? n : 1), (size_t)p->transients[i].elem_bytes);
         all[nparams + i] = &buffers[i];
     }
     for (int s = 0; s < p->nsteps; s++) {
-        const Step *st = &p->steps[s];
+        const FxPlanStep *st = &p->steps[s];
         unsigned grid[3];
         for (int d = 0; d < 3; d++) {
             long long g;

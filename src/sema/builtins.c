@@ -329,13 +329,13 @@ static Val *ceildiv(Ctx *c, Args *a)
     if (!unify(c, v, 2, NORM_CEILDIV, "fx.ceildiv", &common, &t))
         return NULL;
     if (v[1]->is_static && v[1]->type->kind == TY_SCALAR && big_is_zero(v[1]->i)) {
-        sema_fold_error(c, FOLD_DIV_ZERO, v[1]->loc);
+        sema_fold_error(c, FXF_DIV_ZERO, v[1]->loc);
         return NULL;
     }
     if (v[0]->is_static && v[1]->is_static) {
         Val *out;
-        FoldStatus st = fold_ceildiv(c->arena, v[0], v[1], &out);
-        if (st != FOLD_OK) {
+        FxFoldStatus st = fold_ceildiv(c->arena, v[0], v[1], &out);
+        if (st != FXF_OK) {
             sema_fold_error(c, st, a->loc);
             return NULL;
         }
@@ -722,9 +722,8 @@ static Val *abs_call(Ctx *c, Args *a)
         diag_error(x->loc, "abs() of a Boolean is not defined; convert it with Int32(b) first");
         return NULL;
     }
-    Val *out;
     if (x->is_static) {
-        fold_abs(c->arena, x, &out);
+        Val *out = fold_unary(c->arena, FXU_ABS, x);
         out->loc = a->loc;
         return out;
     }

@@ -79,28 +79,28 @@ FxInst *sema_materialize(Ctx *c, Val *v)
     return fxb_const(sema_builder(c, v->loc), v->type, const_of(v));
 }
 
-void sema_fold_error(Ctx *c, FoldStatus st, Loc loc)
+void sema_fold_error(Ctx *c, FxFoldStatus st, Loc loc)
 {
     (void)c;
     switch (st) {
-    case FOLD_DIV_ZERO:
+    case FXF_DIV_ZERO:
         diag_error(loc, "integer division by zero in a static expression; guard the divisor "
                    "(at run time x // 0 and x %% 0 give 0, and x / 0 gives inf or nan)");
         break;
-    case FOLD_NEG_SHIFT:
+    case FXF_NEG_SHIFT:
         diag_error(loc, "negative shift count in a static expression; shift counts must be >= 0");
         break;
-    case FOLD_NEG_POW:
+    case FXF_NEG_POW:
         diag_error(loc, "negative exponent in a static integer power; "
                    "use a float base (e.g. 2.0 ** -1) for a fractional result");
         break;
-    case FOLD_CEILDIV_OVERFLOW:
+    case FXF_CEILDIV_OVERFLOW:
         diag_error(loc, "fx.ceildiv(MIN, -1) overflows the signed type");
         break;
-    case FOLD_TOO_LARGE:
+    case FXF_TOO_LARGE:
         diag_error(loc, "integer literal arithmetic exceeds 512 bits");
         break;
-    case FOLD_OK:
+    case FXF_OK:
         break;
     }
 }

@@ -112,15 +112,15 @@ static bool check_static_rhs(Ctx *c, AstOp op, Val *y, ScalarId common)
         return true;
     bool zero = big_is_zero(y->i), neg = big_sign(y->i) < 0;
     if ((op == OP_FLOORDIV || op == OP_MOD || op == OP_DIV) && zero) {
-        sema_fold_error(c, FOLD_DIV_ZERO, y->loc);
+        sema_fold_error(c, FXF_DIV_ZERO, y->loc);
         return false;
     }
     if ((op == OP_SHL || op == OP_SHR) && neg) {
-        sema_fold_error(c, FOLD_NEG_SHIFT, y->loc);
+        sema_fold_error(c, FXF_NEG_SHIFT, y->loc);
         return false;
     }
     if (op == OP_POW && neg) {
-        sema_fold_error(c, FOLD_NEG_POW, y->loc);
+        sema_fold_error(c, FXF_NEG_POW, y->loc);
         return false;
     }
     return true;
@@ -185,10 +185,12 @@ static Val *literal_binary(Ctx *c, AstOp op, Val *x, Val *y, Loc loc)
         diag_error(loc, "0 cannot be raised to a negative power (division by zero)");
         return NULL;
     }
+    if (compare)
+        return fold_compare(c->arena, cmp_of(op), x, y);
     Val *out = NULL;
-    FoldStatus st = fold_binary(c->arena, op, x, y, SC_COUNT, &out);
-    if (st != FOLD_OK) {
-        sema_fold_error(c, st, st == FOLD_TOO_LARGE ? loc : y->loc);
+    FxFoldStatus st = fold_binary(c->arena, binop_of(op), x, y, SC_COUNT, &out);
+    if (st != FXF_OK) {
+        sema_fold_error(c, st, st == FXF_TOO_LARGE ? loc : y->loc);
         return NULL;
     }
     return out;
@@ -246,9 +248,14 @@ Val *sema_binary_values(Ctx *c, AstOp op, Val *x, Val *y, Loc loc)
     if (x->is_static && y->is_static) {
         Val *cx = fold_convert(c->arena, x, operand_type, FF_RNE, x->loc);
         Val *cy = fold_convert(c->arena, y, operand_type, FF_RNE, y->loc);
+        if (op >= OP_LT && op <= OP_NE) {
+            Val *out = fold_compare(c->arena, cmp_of(op), cx, cy);
+            out->loc = loc;
+            return out;
+        }
         Val *out = NULL;
-        FoldStatus st = fold_binary(c->arena, op, cx, cy, result, &out);
-        if (st != FOLD_OK) {
+        FxFoldStatus st = fold_binary(c->arena, binop_of(op), cx, cy, result, &out);
+        if (st != FXF_OK) {
             sema_fold_error(c, st, y->loc);
             return NULL;
         }
@@ -333,8 +340,7 @@ Val *sema_unary_value(Ctx *c, AstOp op, Val *x, Loc loc)
     if (op == OP_POS)
         return x;
     if (x->is_static) {
-        Val *out = NULL;
-        fold_unary(c->arena, op, x, &out);
+        Val *out = fold_unary(c->arena, op == OP_NEG ? FXU_NEG : FXU_INVERT, x);
         out->loc = loc;
         return out;
     }

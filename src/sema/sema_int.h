@@ -108,7 +108,7 @@ FxInst *sema_emit(Ctx *c, FxOpcode op, int sub, const Type *t, Loc loc, int nops
 FxBuilder *sema_builder(Ctx *c, Loc loc);
 const Type *sema_vector_of(const Type *shape, ScalarId s);
 Val *sema_splat(Ctx *c, Val *v, const Type *vt, Loc loc);
-void sema_fold_error(Ctx *c, FoldStatus st, Loc loc);
+void sema_fold_error(Ctx *c, FxFoldStatus st, Loc loc);
 
 /* builtins.c */
 Val *sema_call(Ctx *c, AstNode *call);

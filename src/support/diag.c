@@ -13,36 +13,67 @@ static struct {
 } g = { NULL, DIAG_TEXT, false, false, false, 0 };
 
 /* Exact repeats (same place, same message) are printed once: an error inside
- * an unrolled static_range body would otherwise appear once per iteration. */
-enum { SEEN_MAX = 4096 };
-static unsigned long seen[SEEN_MAX];
-static int nseen;
+ * an unrolled static_range body would otherwise appear once per iteration.
+ * The set keeps each report's whole text, so two different messages are
+ * never taken for one (a hash alone could collide). */
+typedef struct Seen {
+    char **keys;        /* "severity file:line:col message", malloc'd; NULL: empty slot */
+    size_t cap, len;
+} Seen;
+static Seen seen;
 
-static unsigned long diag_hash(const Loc *loc, const char *severity, const char *msg)
+static size_t key_hash(const char *k)
 {
-    unsigned long h = 5381;
-    for (const char *p = msg; *p; p++)
-        h = h * 33 + (unsigned char)*p;
-    for (const char *p = severity; *p; p++)
-        h = h * 33 + (unsigned char)*p;
-    return h ^ ((unsigned long)(uintptr_t)loc->file * 31 + (unsigned long)loc->line * 131071 + (unsigned long)loc->col);
+    size_t h = 5381;
+    for (; *k; k++)
+        h = h * 33 + (unsigned char)*k;
+    return h;
+}
+
+static void seen_grow(void)
+{
+    size_t ncap = seen.cap ? seen.cap * 2 : 256;
+    char **nk = calloc(ncap, sizeof *nk);
+    if (!nk)
+        abort();
+    for (size_t i = 0; i < seen.cap; i++) {
+        if (!seen.keys[i])
+            continue;
+        size_t h = key_hash(seen.keys[i]) & (ncap - 1);
+        while (nk[h])
+            h = (h + 1) & (ncap - 1);
+        nk[h] = seen.keys[i];
+    }
+    free(seen.keys);
+    seen.keys = nk;
+    seen.cap = ncap;
 }
 
 static bool already_reported(const Loc *loc, const char *severity, const char *msg)
 {
-    unsigned long h = diag_hash(loc, severity, msg);
-    for (int i = 0; i < nseen; i++)
-        if (seen[i] == h)
+    char *key = NULL;
+    if (asprintf(&key, "%s %p:%d:%d %s", severity, (const void *)loc->file, loc->line, loc->col, msg) < 0)
+        abort();
+    if ((seen.len + 1) * 2 > seen.cap)
+        seen_grow();
+    size_t h = key_hash(key) & (seen.cap - 1);
+    for (; seen.keys[h]; h = (h + 1) & (seen.cap - 1))
+        if (strcmp(seen.keys[h], key) == 0) {
+            free(key);
             return true;
-    if (nseen < SEEN_MAX)
-        seen[nseen++] = h;
+        }
+    seen.keys[h] = key;
+    seen.len++;
     return false;
 }
 
 void diag_reset(void)
 {
     g.errors = 0;
-    nseen = 0;
+    for (size_t i = 0; i < seen.cap; i++)
+        free(seen.keys[i]);
+    free(seen.keys);
+    seen = (Seen){ 0 };
 }
 void diag_set_stream(FILE *out) { g.out = out; }
 void diag_set_format(DiagFormat f) { g.format = f; }

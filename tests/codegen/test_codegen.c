@@ -3,7 +3,7 @@
  * and the processor name, every construct of stage 1 compiles for gfx90a,
  * gfx942, gfx1100 and gfx1201 without tripping the backend, and unsupported
  * constructs get located errors instead of wrong code or a crash. */
-#include <CUnit/Basic.h>
+#include "fxtest.h"
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -897,32 +897,43 @@ static void test_conversions_compile(void)
     fxk_end(&k);
 }
 
-int main(void)
+static int make_dir(void)
 {
     cg_install_fatal_handler();
     snprintf(g_dir, sizeof g_dir, "/tmp/fxcc-cgtest-XXXXXX");
-    if (!mkdtemp(g_dir))
-        return 1;
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 1;
-    CU_pSuite s = CU_add_suite("fxir printer", NULL, NULL);
-    CU_add_test(s, "saxpy text", test_print_saxpy);
-    CU_add_test(s, "constants, flags, loops", test_print_details);
-    s = CU_add_suite("codegen", NULL, NULL);
-    CU_add_test(s, "saxpy LLVM IR (kernel ABI, code object v5)", test_saxpy_ir);
-    CU_add_test(s, "saxpy .hsaco for gfx90a/gfx942/gfx1100/gfx1201", test_hsaco_archs);
-    CU_add_test(s, "every output kind; failures leave nothing", test_output_kinds);
-    CU_add_test(s, "host module entry points", test_host_module);
-    CU_add_test(s, "every stage-1 construct compiles for every processor", test_everything_compiles);
-    CU_add_test(s, "unsupported constructs: located errors", test_unsupported);
-    CU_add_test(s, "Float64 transcendentals on AMDGPU from ocml", test_f64_devlib);
-    CU_add_test(s, "ISA on gfx942: add, rounding-mode conversion, shared memory", test_isa_golden);
-    CU_add_test(s, "every conversion and rounding mode compiles for every processor", test_conversions_compile);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    int failures = (int)CU_get_number_of_failures();
-    CU_cleanup_registry();
+    return mkdtemp(g_dir) ? 0 : 1;
+}
+
+static int remove_dir(void)
+{
     clear_dir(g_dir);
-    rmdir(g_dir);
-    return failures != 0;
+    return rmdir(g_dir);
+}
+
+static const FxtTest printer_tests[] = {
+    { "saxpy text", test_print_saxpy },
+    { "constants, flags, loops", test_print_details },
+    { NULL, NULL },
+};
+static const FxtTest codegen_tests[] = {
+    { "saxpy LLVM IR (kernel ABI, code object v5)", test_saxpy_ir },
+    { "saxpy .hsaco for gfx90a/gfx942/gfx1100/gfx1201", test_hsaco_archs },
+    { "every output kind; failures leave nothing", test_output_kinds },
+    { "host module entry points", test_host_module },
+    { "every stage-1 construct compiles for every processor", test_everything_compiles },
+    { "unsupported constructs: located errors", test_unsupported },
+    { "Float64 transcendentals on AMDGPU from ocml", test_f64_devlib },
+    { "ISA on gfx942: add, rounding-mode conversion, shared memory", test_isa_golden },
+    { "every conversion and rounding mode compiles for every processor", test_conversions_compile },
+    { NULL, NULL },
+};
+
+int main(int argc, char **argv)
+{
+    static const FxtSuite suites[] = {
+        { "fxir printer", printer_tests, NULL, NULL },
+        { "codegen", codegen_tests, make_dir, remove_dir },
+        { NULL, NULL, NULL, NULL },
+    };
+    return fxt_main(argc, argv, TEST_DIR, suites);
 }

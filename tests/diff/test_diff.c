@@ -18,7 +18,7 @@
  * usage: test_diff [-v] [-k] [-a] [GROUP...]   (no group: all of them; -v lists skips
  * and device timings, -k keeps the generated sources, -a prints every mismatch,
  * not only the first 50) */
-#include <CUnit/Basic.h>
+#include "fxtest.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -818,22 +818,25 @@ static void test_device_compiles(void)
     CU_ASSERT_EQUAL(fails, 0);
 }
 
-int main(int argc, char **argv)
+static double t_start;
+
+/* Generates the cases and starts the device-compile workers. */
+static int set_up(void)
 {
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-v"))
+    for (int i = 0; i < fxt_nargs; i++) {
+        if (!strcmp(fxt_args[i], "-v"))
             verbose = true;
-        else if (!strcmp(argv[i], "-k"))
+        else if (!strcmp(fxt_args[i], "-k"))
             keep = true;
-        else if (!strcmp(argv[i], "-a"))
+        else if (!strcmp(fxt_args[i], "-a"))
             max_print = 1 << 30;
         else if (nonly < 32)
-            only[nonly++] = argv[i];
+            only[nonly++] = fxt_args[i];
     }
     snprintf(tmpdir, sizeof tmpdir, "/tmp/fxcc-diff-XXXXXX");
     if (!mkdtemp(tmpdir))
-        return 2;
-    double t0 = now();
+        return 1;
+    t_start = now();
     folder = folder_new();
     ngroups = gen_groups(folder, &groups);
     bool gen_ok = ngroups > 0;
@@ -845,32 +848,41 @@ int main(int argc, char **argv)
             ncases += groups[i].k[j]->ncases;
             nkern++;
         }
-    printf("diff: generated %ld kernels, %ld cases in %d groups (%.1fs)\n", nkern, ncases, ngroups, now() - t0);
+    printf("diff: generated %ld kernels, %ld cases in %d groups (%.1fs)\n", nkern, ncases, ngroups, now() - t_start);
     fflush(stdout);
     fflush(stderr);
     start_device_workers();
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 2;
-    CU_pSuite s = CU_add_suite("diff", NULL, NULL);
-    CU_add_test(s, "run time == folder on every operation x type", test_host_sweep);
-    CU_add_test(s, "the same modules for gfx90a, gfx942, gfx1100, gfx1201", test_device_compiles);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failures = CU_get_number_of_failures() + !gen_ok;
-    CU_cleanup_registry();
+    return gen_ok ? 0 : 1;
+}
+
+static int tear_down(void)
+{
     groups_free(groups, ngroups);
     folder_free(folder);
     char rm[512];
     snprintf(rm, sizeof rm, "rm -rf %s", tmpdir);
+    int rc = 0;
     if (keep)
         printf("diff: sources kept in %s\n", tmpdir);
     else if (system(rm) != 0)
-        failures++;
+        rc = 1;
     struct rusage self, kids;
     getrusage(RUSAGE_SELF, &self);
     getrusage(RUSAGE_CHILDREN, &kids);
-    printf("diff: total %.1fs wall; cpu %.1fs host sweep, %.1fs device compiles\n", now() - t0,
+    printf("diff: total %.1fs wall; cpu %.1fs host sweep, %.1fs device compiles\n", now() - t_start,
            self.ru_utime.tv_sec + self.ru_utime.tv_usec * 1e-6 + self.ru_stime.tv_sec + self.ru_stime.tv_usec * 1e-6,
            kids.ru_utime.tv_sec + kids.ru_utime.tv_usec * 1e-6 + kids.ru_stime.tv_sec + kids.ru_stime.tv_usec * 1e-6);
-    return failures != 0;
+    return rc;
+}
+
+static const FxtTest tests[] = {
+    { "run time == folder on every operation x type", test_host_sweep },
+    { "the same modules for gfx90a, gfx942, gfx1100, gfx1201", test_device_compiles },
+    { NULL, NULL },
+};
+
+int main(int argc, char **argv)
+{
+    static const FxtSuite suites[] = { { "diff", tests, set_up, tear_down }, { NULL, NULL, NULL, NULL } };
+    return fxt_main(argc, argv, TEST_DIR, suites);
 }

@@ -2,7 +2,7 @@
  * golden diagnostics (diag/NAME.fx beside NAME.expected), fxrun golden runs
  * (run/NAME.fx, NAME.cmd, NAME.expected) and fxcc's command-line contract.
  * usage: test_driver FXCC FXRUN   (paths of the built programs) */
-#include <CUnit/Basic.h>
+#include "fxtest.h"
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,53 +18,6 @@
 
 static const char *fxcc_path, *fxrun_path;
 static char tmpdir[256];
-
-static char *read_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = calloc(1, (size_t)n + 1);
-    if (fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    fclose(f);
-    return s;
-}
-
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "wb");
-    if (f) {
-        fputs(text, f);
-        fclose(f);
-    }
-}
-
-static bool updating(void)
-{
-    const char *u = getenv("FX_UPDATE_GOLDEN");
-    return u && *u == '1';
-}
-
-/* Compare `got` with the golden file; FX_UPDATE_GOLDEN=1 rewrites it. */
-static bool check_golden(const char *golden, const char *got)
-{
-    if (updating()) {
-        write_text(golden, got);
-        return true;
-    }
-    char *want = read_text(golden);
-    bool ok = want && strcmp(want, got) == 0;
-    if (!ok)
-        fprintf(stderr, "\n  MISMATCH %s\n--- want\n%s--- got\n%s", golden, want ? want : "(missing)\n", got);
-    free(want);
-    return ok;
-}
 
 /* An AddressSanitizer build announces that it cannot follow the fibers the
  * host runtime switches with swapcontext; that line is the build's, not the
@@ -96,9 +49,9 @@ static int run(const char *cmd, char **out, char **err)
     snprintf(full, sizeof full, "%s >%s 2>%s", cmd, ofile, efile);
     int st = system(full);
     if (out)
-        *out = read_text(ofile);
+        *out = fxt_read_file(ofile);
     if (err) {
-        *err = read_text(efile);
+        *err = fxt_read_file(efile);
         drop_sanitizer_notes(*err);
     }
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
@@ -140,7 +93,7 @@ static void test_diagnostics(void)
         snprintf(golden, sizeof golden, "%.*s.expected", (int)(len - 3), e->d_name);
         char *got = compile_for_diagnostics(e->d_name);
         CU_ASSERT(strstr(got, "error:") != NULL);
-        CU_ASSERT(check_golden(golden, got));
+        CU_ASSERT(fxt_golden(golden, got));
         free(got);
         n++;
     }
@@ -165,7 +118,7 @@ static void test_fxrun_golden(void)
         snprintf(golden, sizeof golden, "%s.expected", base);
         char cmdfile[600];
         snprintf(cmdfile, sizeof cmdfile, "%s.cmd", base);
-        char *args = read_text(cmdfile);
+        char *args = fxt_read_file(cmdfile);
         CU_ASSERT_PTR_NOT_NULL_FATAL(args);
         args[strcspn(args, "\n")] = 0;
         snprintf(cmd, sizeof cmd, "cd %s/run && %s %.*s.fx %s", TEST_DIR, fxrun_path, (int)(len - 4), e->d_name, args);
@@ -173,7 +126,7 @@ static void test_fxrun_golden(void)
         int rc = run(cmd, &out, &err);
         char *got = malloc(strlen(out ? out : "") + strlen(err ? err : "") + 64);
         sprintf(got, "%s%sexit %d\n", out ? out : "", err ? err : "", rc);
-        CU_ASSERT(check_golden(golden, got));
+        CU_ASSERT(fxt_golden(golden, got));
         free(got);
         free(out);
         free(err);
@@ -277,7 +230,7 @@ static void test_no_partial_output(void)
     char bad[512], out[512], cmd[2048];
     snprintf(bad, sizeof bad, "%s/bad.fx", tmpdir);
     snprintf(out, sizeof out, "%s/bad.hsaco", tmpdir);
-    write_text(bad, "kernel k(p: Ptr[Float32]) {\n    p[0] = undefined\n}\n");
+    fxt_write_file(bad, "kernel k(p: Ptr[Float32]) {\n    p[0] = undefined\n}\n");
     remove(out);
     snprintf(cmd, sizeof cmd, "%s %s -o %s", fxcc_path, bad, out);
     CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 1);
@@ -295,8 +248,8 @@ static void test_defines_and_depfile(void)
     char src[512], inc[512], cmd[2048], *out = NULL;
     snprintf(inc, sizeof inc, "%s/common.fx", tmpdir);
     snprintf(src, sizeof src, "%s/main.fx", tmpdir);
-    write_text(inc, "const SCALE = 2\n");
-    write_text(src, "import \"common.fx\"\nconst N = 10\nconst T = Float32\n"
+    fxt_write_file(inc, "const SCALE = 2\n");
+    fxt_write_file(src, "import \"common.fx\"\nconst N = 10\nconst T = Float32\n"
                     "kernel k(p: Ptr[T]) {\n    p[0] = T(N * SCALE)\n}\n");
     snprintf(cmd, sizeof cmd, "%s %s -D N=21 -D T=Float64 --eval 'T(N * SCALE)'", fxcc_path, src);
     CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
@@ -308,40 +261,45 @@ static void test_defines_and_depfile(void)
     CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 0);
     char dep[512];
     snprintf(dep, sizeof dep, "%s/main.d", tmpdir);
-    char *d = read_text(dep);
+    char *d = fxt_read_file(dep);
     CU_ASSERT(d && strncmp(d, "main.o: main.fx", 15) == 0 && strstr(d, "common.fx"));
     free(d);
 }
 
-int main(int argc, char **argv)
+/* The suite drives the two programs given on its command line. */
+static int set_up(void)
 {
-    if (argc < 3) {
+    if (fxt_nargs < 2) {
         fprintf(stderr, "usage: test_driver FXCC FXRUN\n");
-        return 2;
+        return 1;
     }
     static char fxcc_abs[1024], fxrun_abs[1024];
-    fxcc_path = realpath(argv[1], fxcc_abs) ? fxcc_abs : argv[1];
-    fxrun_path = realpath(argv[2], fxrun_abs) ? fxrun_abs : argv[2];
+    fxcc_path = realpath(fxt_args[0], fxcc_abs) ? fxcc_abs : fxt_args[0];
+    fxrun_path = realpath(fxt_args[1], fxrun_abs) ? fxrun_abs : fxt_args[1];
     snprintf(tmpdir, sizeof tmpdir, "/tmp/fxcc-test-XXXXXX");
-    if (!mkdtemp(tmpdir))
-        return 2;
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 2;
-    CU_pSuite s = CU_add_suite("driver", NULL, NULL);
-    CU_add_test(s, "golden diagnostics", test_diagnostics);
-    CU_add_test(s, "fxrun golden runs", test_fxrun_golden);
-    CU_add_test(s, ".hsaco for gfx90a, gfx942, gfx1100, gfx1201", test_hsaco_per_arch);
-    CU_add_test(s, "output kinds", test_output_kinds);
-    CU_add_test(s, "exit statuses", test_exit_statuses);
-    CU_add_test(s, "no partial output", test_no_partial_output);
-    CU_add_test(s, "-D, import and -MD", test_defines_and_depfile);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failures = CU_get_number_of_failures();
-    CU_cleanup_registry();
+    return mkdtemp(tmpdir) ? 0 : 1;
+}
+
+static int tear_down(void)
+{
     char rm[512];
     snprintf(rm, sizeof rm, "rm -rf %s", tmpdir);
-    if (system(rm) != 0)
-        failures++;
-    return failures != 0;
+    return system(rm) != 0;
+}
+
+static const FxtTest tests[] = {
+    { "golden diagnostics", test_diagnostics },
+    { "fxrun golden runs", test_fxrun_golden },
+    { ".hsaco for gfx90a, gfx942, gfx1100, gfx1201", test_hsaco_per_arch },
+    { "output kinds", test_output_kinds },
+    { "exit statuses", test_exit_statuses },
+    { "no partial output", test_no_partial_output },
+    { "-D, import and -MD", test_defines_and_depfile },
+    { NULL, NULL },
+};
+
+int main(int argc, char **argv)
+{
+    static const FxtSuite suites[] = { { "driver", tests, set_up, tear_down }, { NULL, NULL, NULL, NULL } };
+    return fxt_main(argc, argv, TEST_DIR, suites);
 }

@@ -10,7 +10,7 @@
  * usage: test_parser [--dir TESTS_PARSER_DIR] [suite...]
  * FX_UPDATE_GOLDEN=1 rewrites the .ast and .expected files from the current
  * output instead of comparing. */
-#include <CUnit/Basic.h>
+#include "fxtest.h"
 #include <dirent.h>
 #include <math.h>
 #include <stdlib.h>
@@ -18,54 +18,21 @@
 #include "parser/ast.h"
 #include "fx_parse.h"
 
-#ifndef TEST_DIR
-#define TEST_DIR "tests/parser"
-#endif
-
-static const char *test_dir = TEST_DIR;
-static bool update_golden;
-
-/* ------------------------------------------------------------ helpers */
-
-static char *read_text(const char *path)
-{
-    SrcFile *f = diag_load_file(path);
-    if (!f)
-        return NULL;
-    char *s = strdup(f->text);
-    diag_free_file(f);
-    return s;
-}
-
-static bool write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return false;
-    fputs(text, f);
-    return fclose(f) == 0;
-}
-
 /* Captures everything diag_* prints while alive. */
 typedef struct {
-    char *buf;
-    size_t len;
-    FILE *f;
+    int unused;
 } Capture;
 
 static void capture_begin(Capture *c)
 {
-    c->buf = NULL;
-    c->len = 0;
-    c->f = open_memstream(&c->buf, &c->len);
-    diag_set_stream(c->f);
+    (void)c;
+    fxt_capture_begin();
 }
 
 static char *capture_end(Capture *c)
 {
-    fclose(c->f);
-    diag_set_stream(NULL);
-    return c->buf;   /* caller frees */
+    (void)c;
+    return fxt_capture_end();   /* caller frees */
 }
 
 /* Parse `src` as a file, returning the dump (or NULL) and the diagnostics. */
@@ -579,7 +546,7 @@ static int run_golden_dir(const char *sub, const char *in_ext, const char *out_e
                           bool expect_errors)
 {
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/%s", test_dir, sub);
+    snprintf(dir, sizeof dir, "%s/%s", fxt_dir, sub);
     DIR *dp = opendir(dir);
     CU_ASSERT_PTR_NOT_NULL_FATAL(dp);
     char *names[1024];
@@ -625,18 +592,9 @@ static int run_golden_dir(const char *sub, const char *in_ext, const char *out_e
             CU_ASSERT_STRING_EQUAL(diags, "");
             got = n ? dump_to_string(n) : strdup("");
         }
-        if (update_golden) {
-            CU_ASSERT(write_text(out, got));
-        } else {
-            char *want = read_text(out);
-            if (!want)
-                fprintf(stderr, "\n  missing %s (run with FX_UPDATE_GOLDEN=1 to create it)\n", out);
-            else if (strcmp(want, got) != 0)
-                fprintf(stderr, "\n  %s differs from the output for %s:\n%s\n", out, in, got);
-            CU_ASSERT_PTR_NOT_NULL(want);
-            if (want)
-                CU_ASSERT_STRING_EQUAL(got, want);
-            free(want);
+        if (!fxt_golden(out, got)) {
+            fprintf(stderr, "  (from %s)\n", in);
+            CU_FAIL("output differs from the golden file");
         }
         free(got);
         free(diags);
@@ -971,7 +929,7 @@ static void robust_one(const char *buf, size_t n, bool expr)
 static char **load_goldens(int *count)
 {
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/golden", test_dir);
+    snprintf(dir, sizeof dir, "%s/golden", fxt_dir);
     DIR *dp = opendir(dir);
     char **texts = calloc(256, sizeof *texts);
     *count = 0;
@@ -984,7 +942,7 @@ static char **load_goldens(int *count)
         char *path;
         if (asprintf(&path, "%s/%s", dir, e->d_name) < 0)
             abort();
-        char *t = read_text(path);
+        char *t = fxt_read_file(path);
         free(path);
         if (t)
             texts[(*count)++] = t;
@@ -1116,84 +1074,48 @@ typedef struct {
     CU_TestInfo *tests;
 } Suite;
 
+static const FxtTest lexer_tests[] = {
+    { "keywords", test_lex_keywords },
+    { "operators and punctuation", test_lex_operators },
+    { "integer literals", test_lex_integers },
+    { "float literals", test_lex_floats },
+    { "malformed numbers", test_lex_bad_numbers },
+    { "string literals", test_lex_strings },
+    { "comments, newlines and joining", test_lex_comments_and_newlines },
+    { "token locations", test_lex_locations },
+    { "bad characters and brackets", test_lex_bad_characters },
+    { NULL, NULL },
+};
+static const FxtTest parser_tests[] = {
+    { "golden AST dumps", test_parse_golden },
+    { "precedence and postfix", test_parse_precedence },
+    { "expression inputs", test_parse_expressions },
+    { "node fields", test_parse_fields },
+    { "statement layout", test_parse_layout },
+    { NULL, NULL },
+};
+static const FxtTest diag_tests[] = {
+    { "golden error files", test_diag_golden },
+    { "messages", test_diag_messages },
+    { "unclosed brackets", test_diag_unclosed },
+    { "nesting limits", test_diag_depth },
+    { NULL, NULL },
+};
+static const FxtTest robust_tests[] = {
+    { "every truncation of the golden files", test_robust_truncations },
+    { "mutations of the golden files", test_robust_mutations },
+    { "random input", test_robust_random },
+    { NULL, NULL },
+};
+
 int main(int argc, char **argv)
 {
-    static CU_TestInfo lexer_tests[] = {
-        { "keywords", test_lex_keywords },
-        { "operators and punctuation", test_lex_operators },
-        { "integer literals", test_lex_integers },
-        { "float literals", test_lex_floats },
-        { "malformed numbers", test_lex_bad_numbers },
-        { "string literals", test_lex_strings },
-        { "comments, newlines and joining", test_lex_comments_and_newlines },
-        { "token locations", test_lex_locations },
-        { "bad characters and brackets", test_lex_bad_characters },
-        CU_TEST_INFO_NULL,
+    static const FxtSuite suites[] = {
+        { "lexer", lexer_tests, NULL, NULL },
+        { "parser", parser_tests, NULL, NULL },
+        { "diagnostics", diag_tests, NULL, NULL },
+        { "robustness", robust_tests, NULL, NULL },
+        { NULL, NULL, NULL, NULL },
     };
-    static CU_TestInfo parser_tests[] = {
-        { "golden AST dumps", test_parse_golden },
-        { "precedence and postfix", test_parse_precedence },
-        { "expression inputs", test_parse_expressions },
-        { "node fields", test_parse_fields },
-        { "statement layout", test_parse_layout },
-        CU_TEST_INFO_NULL,
-    };
-    static CU_TestInfo diag_tests[] = {
-        { "golden error files", test_diag_golden },
-        { "messages", test_diag_messages },
-        { "unclosed brackets", test_diag_unclosed },
-        { "nesting limits", test_diag_depth },
-        CU_TEST_INFO_NULL,
-    };
-    static CU_TestInfo robust_tests[] = {
-        { "every truncation of the golden files", test_robust_truncations },
-        { "mutations of the golden files", test_robust_mutations },
-        { "random input", test_robust_random },
-        CU_TEST_INFO_NULL,
-    };
-    static CU_SuiteInfo all[] = {
-        { "lexer", NULL, NULL, NULL, NULL, lexer_tests },
-        { "parser", NULL, NULL, NULL, NULL, parser_tests },
-        { "diagnostics", NULL, NULL, NULL, NULL, diag_tests },
-        { "robustness", NULL, NULL, NULL, NULL, robust_tests },
-        CU_SUITE_INFO_NULL,
-    };
-
-    const char *env = getenv("FX_UPDATE_GOLDEN");
-    update_golden = env && env[0] && strcmp(env, "0") != 0;
-
-    CU_SuiteInfo chosen[8];
-    int nchosen = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--dir") && i + 1 < argc) {
-            test_dir = argv[++i];
-            continue;
-        }
-        bool found = false;
-        for (int s = 0; all[s].pName; s++)
-            if (!strcmp(all[s].pName, argv[i]) && nchosen < 7) {
-                chosen[nchosen++] = all[s];
-                found = true;
-            }
-        if (!found) {
-            fprintf(stderr, "usage: %s [--dir DIR] [lexer|parser|diagnostics|robustness]...\n", argv[0]);
-            return 2;
-        }
-    }
-    if (nchosen == 0)
-        for (int s = 0; all[s].pName; s++)
-            chosen[nchosen++] = all[s];
-    chosen[nchosen] = (CU_SuiteInfo)CU_SUITE_INFO_NULL;
-
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 2;
-    if (CU_register_suites(chosen) != CUE_SUCCESS) {
-        CU_cleanup_registry();
-        return 2;
-    }
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    int failed = (int)CU_get_number_of_failures();
-    CU_cleanup_registry();
-    return failed != 0;
+    return fxt_main(argc, argv, TEST_DIR, suites);
 }

@@ -1,7 +1,7 @@
 /* test_passes.c - the fp-contraction legality matrix (seed 003 FuseFMA) for
  * Float16, BFloat16, Float32, Float64 and a vector type, UnfuseFMA as its
  * inverse, golden FXIR dumps, and the LLVM IR each case produces. */
-#include <CUnit/Basic.h>
+#include "fxtest.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -520,25 +520,23 @@ static void test_target_hook(void)
     pipe_free(&c);
 }
 
-int main(void)
+static const FxtTest tests[] = {
+    { "legality matrix x 5 types", test_legality_matrix },
+    { "matrix: golden FXIR and llvm.fma per case", test_matrix_golden_and_ir },
+    { "mixed precision stays unfused", test_mixed_precision_stays_unfused },
+    { "--fp-contract=off keeps explicit fma only", test_contract_off },
+    { "unfuse inverts fuse", test_unfuse_inverts_fuse },
+    { "golden FXIR", test_golden_dumps },
+    { "fast-math flags: the fma keeps what both share", test_fastmath_intersection },
+    { "target hook unfuses what it prefers split", test_target_hook },
+    { "fast-math precedence reaches LLVM", test_fastmath_precedence },
+    { "LLVM IR: llvm.fma when fused, no contract flags when off", test_llvm_ir },
+    { "gfx942 ISA: v_fma where fused, v_mul + v_add where not", test_gfx942_isa },
+    { NULL, NULL },
+};
+
+int main(int argc, char **argv)
 {
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 2;
-    CU_pSuite s = CU_add_suite("fp-contraction", NULL, NULL);
-    CU_add_test(s, "legality matrix x 5 types", test_legality_matrix);
-    CU_add_test(s, "matrix: golden FXIR and llvm.fma per case", test_matrix_golden_and_ir);
-    CU_add_test(s, "mixed precision stays unfused", test_mixed_precision_stays_unfused);
-    CU_add_test(s, "--fp-contract=off keeps explicit fma only", test_contract_off);
-    CU_add_test(s, "unfuse inverts fuse", test_unfuse_inverts_fuse);
-    CU_add_test(s, "golden FXIR", test_golden_dumps);
-    CU_add_test(s, "fast-math flags: the fma keeps what both share", test_fastmath_intersection);
-    CU_add_test(s, "target hook unfuses what it prefers split", test_target_hook);
-    CU_add_test(s, "fast-math precedence reaches LLVM", test_fastmath_precedence);
-    CU_add_test(s, "LLVM IR: llvm.fma when fused, no contract flags when off", test_llvm_ir);
-    CU_add_test(s, "gfx942 ISA: v_fma where fused, v_mul + v_add where not", test_gfx942_isa);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failures = CU_get_number_of_failures();
-    CU_cleanup_registry();
-    return failures != 0;
+    static const FxtSuite suites[] = { { "fp-contraction", tests, NULL, NULL }, { NULL, NULL, NULL, NULL } };
+    return fxt_main(argc, argv, TEST_DIR, suites);
 }

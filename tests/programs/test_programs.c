@@ -3,14 +3,14 @@
  * tall/skinny), both transposes, column-major operands, static and run-time
  * alpha/beta, BLAS beta == 0 / alpha == 0 with NaNs, broadcasting maps, each
  * reduction; and every program kernel compiling for gfx90a, gfx942, gfx1100. */
-#include <CUnit/Basic.h>
+#include "fxtest.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "driver/pipeline.h"
-#include "passes/plan.h"
+#include "abi/fxplan.h"
 #include "runtime/fxrt_hip.h"
 #include "runtime/fxrt_program.h"
 
@@ -20,7 +20,7 @@ typedef struct Prog {
     FxCompilation c;
     FxOptions o;
     RtHostModule *hm;
-    RtPlan *plan;
+    FxPlan *plan;           /* parsed back from the text the artifact carries */
     char path[128];
 } Prog;
 
@@ -36,6 +36,7 @@ static bool prog_lower(Prog *p, const char *src, const char *arch, bool host)
     p->o.input = p->path;
     p->o.arch = arch ? arch : "gfx942";
     p->o.host = host;
+    p->o.verify_each = true;
     if (!opt_finish(&p->o))
         return false;
     pipe_init(&p->c, &p->o);
@@ -49,13 +50,14 @@ static bool prog_open(Prog *p, const char *src, const char *name)
     if (!prog_lower(p, src, NULL, true))
         return false;
     FxPlan *plan = NULL;
-    for (int i = 0; i < p->c.plans.len; i++)
-        if (!strcmp(((FxPlan *)p->c.plans.items[i])->program, name))
-            plan = p->c.plans.items[i];
+    for (int i = 0; i < p->c.module->plans.len; i++)
+        if (!strcmp(((FxPlan *)p->c.module->plans.items[i])->program, name))
+            plan = p->c.module->plans.items[i];
     if (!plan)
         return false;
-    char *err = NULL;
-    p->plan = rt_plan_parse(plan_to_text(p->c.arena, plan), &err);
+    char *err = NULL, *text = fxplan_to_text(plan);
+    p->plan = fxplan_parse(text, &err);
+    free(text);
     CgModule *m = pipe_codegen(&p->c);
     if (!m || !p->plan) {
         free(err);
@@ -86,7 +88,7 @@ static bool prog_run(Prog *p, void **args)
 static void prog_close(Prog *p)
 {
     rt_host_free(p->hm);
-    rt_plan_free(p->plan);
+    fxplan_free(p->plan);
     pipe_free(&p->c);
 }
 
@@ -404,7 +406,7 @@ static void test_map_fusion(void)
                       "    r = fx.reduce_sum(Y, axis=0)\n}\n";
     Prog p;
     CU_ASSERT_FATAL(prog_open(&p, src, "f"));
-    FxPlan *plan = p.c.plans.items[0];
+    FxPlan *plan = p.c.module->plans.items[0];
     CU_ASSERT_EQUAL(plan->nsteps, 2);        /* one fused map, one reduction */
     CU_ASSERT_EQUAL(plan->ntransients, 0);   /* T and U never reach memory */
     float X[64], b[64], Y[64], r[1];
@@ -432,7 +434,7 @@ static void test_plan_in_artifact(void)
                       "          M: Int32, N: Int32, K: Int32) {\n    let T = A @ B\n    C = fx.max(T, 0.0)\n}\n";
     Prog p;
     CU_ASSERT_FATAL(prog_lower(&p, src, NULL, false));
-    const char *want = plan_to_text(p.c.arena, p.c.plans.items[0]);
+    char *want = fxplan_to_text(p.c.module->plans.items[0]);
     CgModule *m = pipe_codegen(&p.c);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     char out[128];
@@ -451,15 +453,16 @@ static void test_plan_in_artifact(void)
     char *text = rt_artifact_plan(img, (size_t)n, "p", &err);
     CU_ASSERT_PTR_NOT_NULL(text);
     CU_ASSERT(text && strcmp(text, want) == 0);
-    RtPlan *plan = text ? rt_plan_parse(text, &err) : NULL;
+    FxPlan *plan = text ? fxplan_parse(text, &err) : NULL;
     CU_ASSERT_PTR_NOT_NULL(plan);
-    CU_ASSERT(plan && rt_plan_nargs(plan) == 6 && strcmp(rt_plan_program(plan), "p") == 0);
+    CU_ASSERT(plan && fxplan_nparams(plan) == 6 && strcmp(plan->program, "p") == 0);
     CU_ASSERT_PTR_NULL(rt_artifact_plan(img, (size_t)n, "nope", &err));
     free(err);
     CU_ASSERT_PTR_NULL(rt_artifact_plan("not an elf", 10, "p", &err));
     free(err);
-    rt_plan_free(plan);
+    fxplan_free(plan);
     free(text);
+    free(want);
     free(img);
     pipe_free(&p.c);
 }
@@ -483,7 +486,7 @@ static void test_host_artifact(void)
     remove(bc);
     CU_ASSERT_PTR_NOT_NULL_FATAL(hm);
     char *text = rt_host_plan(hm, "p", &err);
-    RtPlan *plan = text ? rt_plan_parse(text, &err) : NULL;
+    FxPlan *plan = text ? fxplan_parse(text, &err) : NULL;
     CU_ASSERT_PTR_NOT_NULL_FATAL(plan);
     float X[5] = { 0, 1, 2, -3, 0.5f }, Y[5];
     void *px = X, *py = Y;
@@ -493,7 +496,7 @@ static void test_host_artifact(void)
         CU_ASSERT(Y[i] == fmaf(X[i], X[i], 1.0f));   /* fp-contraction fused it */
     CU_ASSERT_PTR_NULL(rt_host_load_file("/nonexistent.bc", &err));
     free(err);
-    rt_plan_free(plan);
+    fxplan_free(plan);
     free(text);
     rt_host_free(hm);
 }
@@ -513,24 +516,22 @@ static void test_hip_no_device(void)
     free(err);
 }
 
-int main(void)
+static const FxtTest tests[] = {
+    { "GEMM: shapes x transposes (Float64, bit for bit)", test_gemm_shapes },
+    { "GEMM: column-major, alpha/beta static and run-time, BLAS zeros", test_gemm_layouts_and_scalars },
+    { "GEMM: Float32 with a run-time beta", test_gemm_float32 },
+    { "maps with broadcasting and each reduction", test_maps_and_reductions },
+    { "program kernels compile for gfx90a, gfx942, gfx1100", test_device_compile },
+    { "adjacent maps fuse", test_map_fusion },
+    { "GEMM ISA: MFMA on gfx90a/gfx942, FMA tiles on gfx1100", test_gemm_isa },
+    { "the plan travels inside the .hsaco", test_plan_in_artifact },
+    { "a host artifact (bitcode) runs its embedded plan", test_host_artifact },
+    { "HIP backend without a device", test_hip_no_device },
+    { NULL, NULL },
+};
+
+int main(int argc, char **argv)
 {
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 2;
-    CU_pSuite s = CU_add_suite("programs", NULL, NULL);
-    CU_add_test(s, "GEMM: shapes x transposes (Float64, bit for bit)", test_gemm_shapes);
-    CU_add_test(s, "GEMM: column-major, alpha/beta static and run-time, BLAS zeros", test_gemm_layouts_and_scalars);
-    CU_add_test(s, "GEMM: Float32 with a run-time beta", test_gemm_float32);
-    CU_add_test(s, "maps with broadcasting and each reduction", test_maps_and_reductions);
-    CU_add_test(s, "program kernels compile for gfx90a, gfx942, gfx1100", test_device_compile);
-    CU_add_test(s, "adjacent maps fuse", test_map_fusion);
-    CU_add_test(s, "GEMM ISA: MFMA on gfx90a/gfx942, FMA tiles on gfx1100", test_gemm_isa);
-    CU_add_test(s, "the plan travels inside the .hsaco", test_plan_in_artifact);
-    CU_add_test(s, "a host artifact (bitcode) runs its embedded plan", test_host_artifact);
-    CU_add_test(s, "HIP backend without a device", test_hip_no_device);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failures = CU_get_number_of_failures();
-    CU_cleanup_registry();
-    return failures != 0;
+    static const FxtSuite suites[] = { { "programs", tests, NULL, NULL }, { NULL, NULL, NULL, NULL } };
+    return fxt_main(argc, argv, TEST_DIR, suites);
 }

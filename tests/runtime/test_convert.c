@@ -10,7 +10,7 @@
  * bits), the midpoints between neighbours and their neighbours one source ulp
  * away (which catches any double rounding and every tie), the overflow
  * thresholds, edge values and 10^5 random bit patterns. */
-#include <CUnit/Basic.h>
+#include "fxtest.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -646,27 +646,24 @@ static void test_summary(void)
     CU_ASSERT(g_checked > 10000000);
 }
 
-int main(void)
+static const FxtTest tests[] = {
+    { "hand-checked values", test_known_values },
+    { "Float16/BFloat16/Float32/Float64 narrowing, five modes", test_standard_pairs },
+    { "to every narrow format, five modes", test_to_narrow },
+    { "every narrow encoding to every format, five modes", test_from_narrow },
+    { "narrow -> Float32 -> narrow round trip", test_round_trip },
+    { "integers to 16-bit and narrow floats round once", test_int_to_float },
+    { "16-bit and narrow floats to integers", test_float_to_int },
+    { "Boolean <-> narrow", test_boolean },
+    { "vector conversions", test_vectors },
+    { "coverage", test_summary },
+    { NULL, NULL },
+};
+
+int main(int argc, char **argv)
 {
     cg_install_fatal_handler();
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 1;
-    CU_pSuite s = CU_add_suite("conversions on the host", suite_init, suite_clean);
-    CU_add_test(s, "hand-checked values", test_known_values);
-    CU_add_test(s, "Float16/BFloat16/Float32/Float64 narrowing, five modes", test_standard_pairs);
-    CU_add_test(s, "to every narrow format, five modes", test_to_narrow);
-    CU_add_test(s, "every narrow encoding to every format, five modes", test_from_narrow);
-    CU_add_test(s, "narrow -> Float32 -> narrow round trip", test_round_trip);
-    CU_add_test(s, "integers to 16-bit and narrow floats round once", test_int_to_float);
-    CU_add_test(s, "16-bit and narrow floats to integers", test_float_to_int);
-    CU_add_test(s, "Boolean <-> narrow", test_boolean);
-    CU_add_test(s, "vector conversions", test_vectors);
-    CU_add_test(s, "coverage", test_summary);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    int failures = (int)CU_get_number_of_failures();
-    if (CU_get_run_summary()->nSuitesFailed)
-        failures++;
-    CU_cleanup_registry();
-    return failures != 0;
+    static const FxtSuite suites[] = { { "conversions on the host", tests, suite_init, suite_clean },
+                                       { NULL, NULL, NULL, NULL } };
+    return fxt_main(argc, argv, TEST_DIR, suites);
 }

@@ -3,7 +3,7 @@
  * exact references (spec §3.4), including every integer guard and the
  * single-rounding float conversions (checked against support/floatfmt, the
  * constant folder's own arithmetic). */
-#include <CUnit/Basic.h>
+#include "fxtest.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1565,42 +1565,39 @@ static void test_launch_errors(void)
     free(err);
 }
 
-int main(void)
+static const FxtTest tests[] = {
+    { "saxpy gives exact numbers", test_saxpy },
+    { "fn call", test_fn_call },
+    { "loop with break/continue, var slots", test_loop },
+    { "shared-memory reverse with barrier (block 64)", test_shared_reverse },
+    { "atomic counter", test_atomic_counter },
+    { "atomic max/min/add/cas, Ptr and shared", test_atomic_ops },
+    { "integer binops and guards, every width", test_int_ops },
+    { "integer unops, comparisons, min/max", test_int_unops_cmps },
+    { "float -> float conversions round once", test_float_to_float },
+    { "int -> float conversions round once", test_int_to_float },
+    { "float -> int saturates, NaN -> 0", test_float_to_int },
+    { "int <-> int and Boolean conversions", test_int_casts },
+    { "float binops incl. floordiv and Python modulo", test_float_binops },
+    { "fma rounds once (Float16/BFloat16 too)", test_fma_narrow },
+    { "math, min/max, comparisons, pow", test_float_math_minmax },
+    { "vectors, Int4/Boolean storage, private arrays", test_vectors_and_storage },
+    { "early return in a kernel and a fn", test_early_return },
+    { "integer vectors: every op, lane by lane", test_vector_ints },
+    { "bitcasts and vector conversions", test_bitcast_vector_casts },
+    { "thread/block indices and sizes", test_specials },
+    { "launch errors", test_launch_errors },
+    { "bounds checks: Ptr (checked launch)", test_bounds_ptr },
+    { "bounds checks: private and shared arrays", test_bounds_arrays },
+    { "x86 backend workarounds (sNaN in fx.max, BFloat16 copies)", test_x86_workarounds },
+    { "Int4/FP4 storage and bitcast packing", test_storage_layout },
+    { NULL, NULL },
+};
+
+int main(int argc, char **argv)
 {
     cg_install_fatal_handler();
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 1;
-    CU_pSuite s = CU_add_suite("host runtime", suite_init, suite_clean);
-    CU_add_test(s, "saxpy gives exact numbers", test_saxpy);
-    CU_add_test(s, "fn call", test_fn_call);
-    CU_add_test(s, "loop with break/continue, var slots", test_loop);
-    CU_add_test(s, "shared-memory reverse with barrier (block 64)", test_shared_reverse);
-    CU_add_test(s, "atomic counter", test_atomic_counter);
-    CU_add_test(s, "atomic max/min/add/cas, Ptr and shared", test_atomic_ops);
-    CU_add_test(s, "integer binops and guards, every width", test_int_ops);
-    CU_add_test(s, "integer unops, comparisons, min/max", test_int_unops_cmps);
-    CU_add_test(s, "float -> float conversions round once", test_float_to_float);
-    CU_add_test(s, "int -> float conversions round once", test_int_to_float);
-    CU_add_test(s, "float -> int saturates, NaN -> 0", test_float_to_int);
-    CU_add_test(s, "int <-> int and Boolean conversions", test_int_casts);
-    CU_add_test(s, "float binops incl. floordiv and Python modulo", test_float_binops);
-    CU_add_test(s, "fma rounds once (Float16/BFloat16 too)", test_fma_narrow);
-    CU_add_test(s, "math, min/max, comparisons, pow", test_float_math_minmax);
-    CU_add_test(s, "vectors, Int4/Boolean storage, private arrays", test_vectors_and_storage);
-    CU_add_test(s, "early return in a kernel and a fn", test_early_return);
-    CU_add_test(s, "integer vectors: every op, lane by lane", test_vector_ints);
-    CU_add_test(s, "bitcasts and vector conversions", test_bitcast_vector_casts);
-    CU_add_test(s, "thread/block indices and sizes", test_specials);
-    CU_add_test(s, "launch errors", test_launch_errors);
-    CU_add_test(s, "bounds checks: Ptr (checked launch)", test_bounds_ptr);
-    CU_add_test(s, "bounds checks: private and shared arrays", test_bounds_arrays);
-    CU_add_test(s, "x86 backend workarounds (sNaN in fx.max, BFloat16 copies)", test_x86_workarounds);
-    CU_add_test(s, "Int4/FP4 storage and bitcast packing", test_storage_layout);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    int failures = (int)CU_get_number_of_failures();
-    if (CU_get_run_summary()->nSuitesFailed)
-        failures++;
-    CU_cleanup_registry();
-    return failures != 0;
+    static const FxtSuite suites[] = { { "host runtime", tests, suite_init, suite_clean },
+                                       { NULL, NULL, NULL, NULL } };
+    return fxt_main(argc, argv, TEST_DIR, suites);
 }

@@ -1,7 +1,7 @@
 /* test_sema.c - CUnit suites for src/sema: the seed's tables cell by cell,
  * and the eval case files (eval/NAME.txt, thousands of folding cases whose
  * answers gen_eval.py computes independently of this implementation). */
-#include <CUnit/Basic.h>
+#include "fxtest.h"
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,20 +213,21 @@ static void test_eval_cases(void)
     CU_ASSERT(total >= 1000);
 }
 
-int main(void)
+static const FxtTest table_tests[] = {
+    { "common type: all 81 cells", test_common_table_cells },
+    { "common type: other widths by rule", test_common_rules_other_widths },
+    { "result types", test_result_table },
+    { "scalar type table", test_type_table },
+    { NULL, NULL },
+};
+static const FxtTest eval_tests[] = {
+    { "eval case files", test_eval_cases },
+    { NULL, NULL },
+};
+
+int main(int argc, char **argv)
 {
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 2;
-    CU_pSuite tables = CU_add_suite("tables", NULL, NULL);
-    CU_add_test(tables, "common type: all 81 cells", test_common_table_cells);
-    CU_add_test(tables, "common type: other widths by rule", test_common_rules_other_widths);
-    CU_add_test(tables, "result types", test_result_table);
-    CU_add_test(tables, "scalar type table", test_type_table);
-    CU_pSuite eval = CU_add_suite("eval", NULL, NULL);
-    CU_add_test(eval, "eval case files", test_eval_cases);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failures = CU_get_number_of_failures();
-    CU_cleanup_registry();
-    return failures != 0;
+    static const FxtSuite suites[] = { { "tables", table_tests, NULL, NULL }, { "eval", eval_tests, NULL, NULL },
+                                       { NULL, NULL, NULL, NULL } };
+    return fxt_main(argc, argv, TEST_DIR, suites);
 }

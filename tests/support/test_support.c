@@ -6,7 +6,7 @@
  * for integer->float, and glibc's printf/strtod for decimal text.  Loops
  * over whole encoding spaces count mismatches and report the first few, so
  * one broken rule gives one readable failure instead of thousands. */
-#include <CUnit/Basic.h>
+#include "fxtest.h"
 #include <CUnit/CUnit.h>
 #include <fenv.h>
 #include <math.h>
@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "support/bigint.h"
+#include "support/diag.h"
 #include "support/floatfmt.h"
 
 /* ------------------------------------------------------------------------ */
@@ -1325,12 +1326,7 @@ static void test_ff_repr_exhaustive(void)
 
 /* ------------------------------------------------------------------------ */
 
-typedef struct {
-    const char *name;
-    CU_TestFunc fn;
-} TestDef;
-
-static const TestDef bigint_tests[] = {
+static const FxtTest bigint_tests[] = {
     {"construct and convert", test_big_construct},
     {"parse every base", test_big_parse_bases},
     {"parse errors", test_big_parse_errors},
@@ -1344,9 +1340,10 @@ static const TestDef bigint_tests[] = {
     {"shifts", test_big_shifts},
     {"wrap and fits", test_big_wrap},
     {"to_dec and from_double_trunc", test_big_to_dec_and_double},
+    {NULL, NULL},
 };
 
-static const TestDef floatfmt_tests[] = {
+static const FxtTest floatfmt_tests[] = {
     {"format table", test_ff_table},
     {"to_double", test_ff_to_double},
     {"is_nan / is_inf", test_ff_classify},
@@ -1363,34 +1360,52 @@ static const TestDef floatfmt_tests[] = {
     {"repr Float32 random", test_ff_repr_f32_random},
     {"repr Float64 random", test_ff_repr_f64_random},
     {"repr every 16-bit and narrow encoding", test_ff_repr_exhaustive},
+    {NULL, NULL},
 };
 
-static bool add_suite(const char *name, const TestDef *t, size_t n)
+/* ---- diagnostics ---- */
+
+/* Exact repeats are printed once when asked; a different message at the
+ * same place is never taken for a repeat (the set keeps whole texts). */
+static void test_diag_dedupe(void)
 {
-    CU_pSuite s = CU_add_suite(name, NULL, NULL);
-    if (!s)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if (!CU_add_test(s, t[i].name, t[i].fn))
-            return false;
-    return true;
+    SrcFile *f = diag_file_from_string("d.fx", "let x = 1\n");
+    Loc at = { f, 1, 5, 1, 5 };
+    diag_reset();
+    diag_set_dedupe(true);
+    fxt_capture_begin();
+    for (int i = 0; i < 3; i++)
+        diag_error(at, "first message");
+    for (int i = 0; i < 2000; i++)   /* many distinct messages: every one printed */
+        diag_error(at, "message %d", i);
+    diag_error(at, "first message");
+    char *out = fxt_capture_end();
+    int firsts = 0, distinct = 0;
+    for (const char *p = out; (p = strstr(p, "first message")); p++)
+        firsts++;
+    for (const char *p = out; (p = strstr(p, "error: message ")); p++)
+        distinct++;
+    CU_ASSERT_EQUAL(firsts, 1);
+    CU_ASSERT_EQUAL(distinct, 2000);
+    CU_ASSERT_EQUAL(diag_error_count(), 2004);
+    free(out);
+    diag_set_dedupe(false);
+    diag_reset();
+    diag_free_file(f);
 }
 
-int main(void)
+static const FxtTest diag_tests[] = {
+    {"repeats once, distinct messages always", test_diag_dedupe},
+    {NULL, NULL},
+};
+
+int main(int argc, char **argv)
 {
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 2;
-    if (!add_suite("bigint", bigint_tests, sizeof bigint_tests / sizeof bigint_tests[0]) ||
-        !add_suite("floatfmt", floatfmt_tests, sizeof floatfmt_tests / sizeof floatfmt_tests[0])) {
-        CU_cleanup_registry();
-        return 2;
-    }
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    /* CU_get_error() only reports framework errors; failed assertions must
-     * fail the process too, so read the counters before cleanup. */
-    unsigned failures = CU_get_number_of_failures();
-    bool framework_error = CU_get_error() != CUE_SUCCESS;
-    CU_cleanup_registry();
-    return (failures != 0 || framework_error) ? 1 : 0;
+    static const FxtSuite suites[] = {
+        { "bigint", bigint_tests, NULL, NULL },
+        { "floatfmt", floatfmt_tests, NULL, NULL },
+        { "diag", diag_tests, NULL, NULL },
+        { NULL, NULL, NULL, NULL },
+    };
+    return fxt_main(argc, argv, TEST_DIR, suites);
 }

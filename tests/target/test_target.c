@@ -1,7 +1,7 @@
 /* test_target.c - the target descriptions: names, wave sizes, LDS limits
  * and matrix instructions as measured, and every processor accepted by
  * LLVM 19's AMDGPU backend with the facts the table states. */
-#include <CUnit/Basic.h>
+#include "fxtest.h"
 #include <stdio.h>
 #include <string.h>
 #include <llvm-c/Target.h>
@@ -87,18 +87,16 @@ static void test_llvm_accepts_every_processor(void)
     }
 }
 
-int main(void)
+static const FxtTest tests[] = {
+    { "processor names", test_lookup },
+    { "wave sizes, LDS, code object versions", test_wave_and_lds },
+    { "matrix instructions as the vendor tables list them", test_matrix_instructions },
+    { "LLVM 19 knows every processor of the table", test_llvm_accepts_every_processor },
+    { NULL, NULL },
+};
+
+int main(int argc, char **argv)
 {
-    if (CU_initialize_registry() != CUE_SUCCESS)
-        return 2;
-    CU_pSuite s = CU_add_suite("target", NULL, NULL);
-    CU_add_test(s, "processor names", test_lookup);
-    CU_add_test(s, "wave sizes, LDS, code object versions", test_wave_and_lds);
-    CU_add_test(s, "matrix instructions as the vendor tables list them", test_matrix_instructions);
-    CU_add_test(s, "LLVM 19 knows every processor of the table", test_llvm_accepts_every_processor);
-    CU_basic_set_mode(CU_BRM_VERBOSE);
-    CU_basic_run_tests();
-    unsigned failures = CU_get_number_of_failures();
-    CU_cleanup_registry();
-    return failures != 0;
+    static const FxtSuite suites[] = { { "target", tests, NULL, NULL }, { NULL, NULL, NULL, NULL } };
+    return fxt_main(argc, argv, TEST_DIR, suites);
 }

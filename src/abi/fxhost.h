@@ -1,0 +1,78 @@
+/* fxhost.h - the contract between host-target code (codegen with
+ * --target=host) and the host runtime (libfxrt). Both sides include this
+ * header: the C structs below and the LLVM types codegen builds are made
+ * from the same field lists (FX_HOSTCTX_FIELDS, ...), so neither copies the
+ * other's layout.
+ *
+ * For every kernel K the host module exports:
+ *   void    K__fxhost(void **args, FxHostCtx *ctx);   run ONE work-item
+ *   int64_t K__fxshared;    bytes of shared memory one block needs
+ *   int32_t K__fxbarrier;   1 if K may execute fx.barrier()
+ *   FxParamInfo K__fxparams[nparams + 1];   names and Ptr element sizes,
+ *                                           ended by { NULL, 0 }
+ * args[i] points to parameter i's value in its storage form: a scalar or
+ * vector as stored in memory (Boolean and Int4 one byte each, Int4
+ * sign-extended), or, for a Ptr parameter, to a `void *` holding the buffer
+ * address (as with hipModuleLaunchKernel's kernelParams).
+ *
+ * Bounds checks. Host code checks every Ptr, shared-array and private-array
+ * index that is not a compile-time constant:
+ *   - a Ptr index i against bounds[p] (p: the kernel parameter the Ptr came
+ *     from; UINT64_MAX means "unknown", which only an index of -1 reaches);
+ *   - an array index against its dimension (or a single linear index
+ *     against the element count).
+ * A violation calls ctx->oob(ctx, site, p, indices) (p = -1 for arrays),
+ * which does not return when the access must not happen; if it returns, the
+ * access proceeds (an unknown bound). */
+#ifndef FX_ABI_FXHOST_H
+#define FX_ABI_FXHOST_H
+#include <stdint.h>
+
+/* How codegen builds a field: a 32- or 64-bit integer, or a pointer; count
+ * 0 for a single value, N for an array of N. */
+enum { FX_ABI_I32, FX_ABI_I64, FX_ABI_PTR };
+
+struct FxHostCtx;
+struct FxOobSite;
+typedef void (*FxBarrierFn)(struct FxHostCtx *ctx);
+typedef void (*FxOobFn)(struct FxHostCtx *ctx, const struct FxOobSite *site, int32_t param, const int64_t *index);
+
+/* X(name, C type, ABI kind, count, C declarator suffix) */
+#define FX_HOSTCTX_FIELDS(X) \
+    X(thread_idx, int32_t, FX_ABI_I32, 3, [3]) \
+    X(block_idx, int32_t, FX_ABI_I32, 3, [3]) \
+    X(block_dim, int32_t, FX_ABI_I32, 3, [3]) \
+    X(grid_dim, int32_t, FX_ABI_I32, 3, [3]) \
+    X(shared, void *, FX_ABI_PTR, 0, )              /* this block's shared memory */ \
+    X(barrier, FxBarrierFn, FX_ABI_PTR, 0, )        /* returns when every work-item of the block reached it */ \
+    X(rt, void *, FX_ABI_PTR, 0, )                  /* the runtime's own data */ \
+    X(bounds, const uint64_t *, FX_ABI_PTR, 0, )    /* elements behind each kernel parameter (Ptr ones) */ \
+    X(oob, FxOobFn, FX_ABI_PTR, 0, )
+
+#define FX_OOBSITE_FIELDS(X) \
+    X(op, const char *, FX_ABI_PTR, 0, )            /* "load from", "store to", "fx.atomic_add on" */ \
+    X(array, const char *, FX_ABI_PTR, 0, )         /* "shared array 'tile'"; NULL for a Ptr */ \
+    X(func, const char *, FX_ABI_PTR, 0, )          /* the fn the access is in; NULL in the kernel itself */ \
+    X(dims, const int64_t *, FX_ABI_PTR, 0, )       /* arrays: the extent each index is checked against */ \
+    X(nidx, int32_t, FX_ABI_I32, 0, )               /* number of indices */ \
+    X(unsigned_mask, uint32_t, FX_ABI_I32, 0, )     /* bit k: index k has an unsigned type */
+
+#define FX_PARAMINFO_FIELDS(X) \
+    X(name, const char *, FX_ABI_PTR, 0, ) \
+    X(elem_bytes, int64_t, FX_ABI_I64, 0, )         /* Ptr[T]: the stride of T in bytes; 0 otherwise */
+
+#define FX_ABI_MEMBER(name, ctype, kind, count, suffix) ctype name suffix;
+#define FX_ABI_ENUM_HOSTCTX(name, ctype, kind, count, suffix) FX_HOSTCTX_##name,
+#define FX_ABI_ENUM_OOBSITE(name, ctype, kind, count, suffix) FX_OOBSITE_##name,
+#define FX_ABI_ENUM_PARAMINFO(name, ctype, kind, count, suffix) FX_PARAMINFO_##name,
+
+typedef struct FxHostCtx { FX_HOSTCTX_FIELDS(FX_ABI_MEMBER) } FxHostCtx;
+typedef struct FxOobSite { FX_OOBSITE_FIELDS(FX_ABI_MEMBER) } FxOobSite;
+typedef struct FxParamInfo { FX_PARAMINFO_FIELDS(FX_ABI_MEMBER) } FxParamInfo;
+
+/* Field numbers, in declaration order: FX_HOSTCTX_shared, FX_OOBSITE_nidx, ... */
+enum { FX_HOSTCTX_FIELDS(FX_ABI_ENUM_HOSTCTX) FX_HOSTCTX_NFIELDS };
+enum { FX_OOBSITE_FIELDS(FX_ABI_ENUM_OOBSITE) FX_OOBSITE_NFIELDS };
+enum { FX_PARAMINFO_FIELDS(FX_ABI_ENUM_PARAMINFO) FX_PARAMINFO_NFIELDS };
+
+#endif

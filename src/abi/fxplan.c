@@ -1,0 +1,260 @@
+/* fxplan.c - printing and parsing the launch-plan text form (fxplan.h). */
+#include "abi/fxplan.h"
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- printing ---- */
+
+static void print_extent(FILE *out, const FxPlanExtent *e)
+{
+    if (e->div != 1)
+        fputs("ceildiv(", out);
+    for (int i = 0; i < e->nfactors; i++) {
+        if (i)
+            fputc('*', out);
+        if (e->names[i])
+            fputs(e->names[i], out);
+        else
+            fprintf(out, "%lld", (long long)e->values[i]);
+    }
+    if (e->nfactors == 0)
+        fputc('1', out);
+    if (e->div != 1)
+        fprintf(out, ", %lld)", (long long)e->div);
+}
+
+void fxplan_print(FILE *out, const FxPlan *p)
+{
+    fprintf(out, "plan %s\n", p->program);
+    fputs("  args:", out);
+    for (int i = 0; i < p->nargs; i++)
+        fprintf(out, " %s", p->args[i]);
+    fputc('\n', out);
+    for (int i = 0; i < p->ntransients; i++) {
+        const FxPlanBuffer *t = &p->transients[i];
+        fprintf(out, "  transient %s %s %d ", t->name, t->elem, t->elem_bytes);
+        print_extent(out, &t->count);
+        fputc('\n', out);
+    }
+    for (int i = 0; i < p->nsteps; i++) {
+        const FxPlanStep *s = &p->steps[i];
+        fprintf(out, "  launch %s grid(", s->kernel);
+        for (int d = 0; d < 3; d++) {
+            if (d)
+                fputs(", ", out);
+            print_extent(out, &s->grid[d]);
+        }
+        fprintf(out, ") block(%u, %u, %u)\n", s->block[0], s->block[1], s->block[2]);
+    }
+}
+
+char *fxplan_to_text(const FxPlan *p)
+{
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&buf, &n);
+    if (!f)
+        return NULL;
+    fxplan_print(f, p);
+    fclose(f);
+    return buf;
+}
+
+/* ---- parsing ---- */
+
+/* Every allocation of a parsed plan, freed together. */
+typedef struct Block {
+    struct Block *next;
+    max_align_t data[];
+} Block;
+
+static void *alloc(FxPlan *p, size_t n)
+{
+    Block *b = calloc(1, sizeof *b + n);
+    if (!b)
+        abort();
+    b->next = p->owned;
+    p->owned = b;
+    return b->data;
+}
+
+static char *dup_n(FxPlan *p, const char *s, size_t n)
+{
+    char *d = alloc(p, n + 1);
+    memcpy(d, s, n);
+    return d;
+}
+
+static void *grow(FxPlan *p, void *old, int n, size_t size)
+{
+    void *v = alloc(p, size * (size_t)(n + 1));
+    if (old)
+        memcpy(v, old, size * (size_t)n);
+    return v;
+}
+
+static bool is_name_char(char c)
+{
+    return c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+
+/* "ceildiv(M*N, 256)" or "M*N" or "1" */
+static bool parse_extent(FxPlan *p, const char **pp, FxPlanExtent *e)
+{
+    const char *s = *pp;
+    memset(e, 0, sizeof *e);
+    e->div = 1;
+    bool ceil = strncmp(s, "ceildiv(", 8) == 0;
+    if (ceil)
+        s += 8;
+    for (;;) {
+        if (e->nfactors == FXPLAN_MAX_FACTORS)
+            return false;
+        if (*s >= '0' && *s <= '9') {
+            e->values[e->nfactors++] = strtoll(s, (char **)&s, 10);
+        } else {
+            const char *start = s;
+            while (is_name_char(*s))
+                s++;
+            if (s == start)
+                return false;
+            e->names[e->nfactors++] = dup_n(p, start, (size_t)(s - start));
+        }
+        if (*s != '*')
+            break;
+        s++;
+    }
+    if (ceil) {
+        if (strncmp(s, ", ", 2) != 0)
+            return false;
+        s += 2;
+        e->div = strtoll(s, (char **)&s, 10);
+        if (*s++ != ')' || e->div <= 0)
+            return false;
+    }
+    *pp = s;
+    return true;
+}
+
+static bool parse_args(FxPlan *p, const char *s)
+{
+    while (*s) {
+        while (*s == ' ')
+            s++;
+        const char *e = s;
+        while (*e && *e != ' ')
+            e++;
+        if (e > s) {
+            p->args = grow(p, p->args, p->nargs, sizeof(char *));
+            p->args[p->nargs++] = dup_n(p, s, (size_t)(e - s));
+        }
+        s = e;
+    }
+    return true;
+}
+
+static bool parse_transient(FxPlan *p, const char *line)
+{
+    char name[256], type[64];
+    int bytes, used = 0;
+    if (sscanf(line, "transient %255s %63s %d %n", name, type, &bytes, &used) < 3 || bytes <= 0 || !used)
+        return false;
+    p->transients = grow(p, p->transients, p->ntransients, sizeof(FxPlanBuffer));
+    FxPlanBuffer *t = &p->transients[p->ntransients++];
+    t->name = dup_n(p, name, strlen(name));
+    t->elem = dup_n(p, type, strlen(type));
+    t->elem_bytes = bytes;
+    const char *s = line + used;
+    return parse_extent(p, &s, &t->count) && !*s;
+}
+
+static bool parse_launch(FxPlan *p, const char *line)
+{
+    char kernel[256];
+    int used = 0;
+    if (sscanf(line, "launch %255s grid(%n", kernel, &used) < 1 || !used)
+        return false;
+    p->steps = grow(p, p->steps, p->nsteps, sizeof(FxPlanStep));
+    FxPlanStep *st = &p->steps[p->nsteps++];
+    st->kernel = dup_n(p, kernel, strlen(kernel));
+    const char *s = line + used;
+    for (int d = 0; d < 3; d++) {
+        if (!parse_extent(p, &s, &st->grid[d]))
+            return false;
+        if (d < 2 && strncmp(s, ", ", 2) != 0)
+            return false;
+        s += d < 2 ? 2 : 0;
+    }
+    int tail = 0;
+    return sscanf(s, ") block(%u, %u, %u)%n", &st->block[0], &st->block[1], &st->block[2], &tail) == 3 && !s[tail];
+}
+
+static bool parse_line(FxPlan *p, const char *line)
+{
+    while (*line == ' ')
+        line++;
+    if (!*line)
+        return true;
+    if (!strncmp(line, "plan ", 5) && !p->program) {
+        p->program = dup_n(p, line + 5, strlen(line + 5));
+        return true;
+    }
+    if (!strncmp(line, "args:", 5))
+        return parse_args(p, line + 5);
+    if (!strncmp(line, "transient ", 10))
+        return parse_transient(p, line);
+    if (!strncmp(line, "launch ", 7))
+        return parse_launch(p, line);
+    return false;
+}
+
+static char *error_text(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0)
+        s = NULL;
+    va_end(ap);
+    return s;
+}
+
+FxPlan *fxplan_parse(const char *text, char **err)
+{
+    FxPlan *p = calloc(1, sizeof *p);
+    char *copy = strdup(text ? text : "");
+    if (!p || !copy)
+        abort();
+    char *save = NULL;
+    int lineno = 0;
+    *err = NULL;
+    for (char *line = strtok_r(copy, "\n", &save); line && !*err; line = strtok_r(NULL, "\n", &save)) {
+        lineno++;
+        if (!parse_line(p, line))
+            *err = error_text("malformed launch plan, line %d: %s", lineno, line);
+    }
+    free(copy);
+    if (!*err && !p->program)
+        *err = error_text("malformed launch plan: no 'plan' line");
+    if (!*err && p->nargs < p->ntransients)
+        *err = error_text("malformed launch plan: fewer arguments than transients");
+    if (*err) {
+        fxplan_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void fxplan_free(FxPlan *p)
+{
+    if (!p)
+        return;
+    for (Block *b = p->owned, *next; b; b = next) {
+        next = b->next;
+        free(b);
+    }
+    free(p);
+}

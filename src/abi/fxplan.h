@@ -1,0 +1,64 @@
+/* fxplan.h - a program's launch plan: the one definition of its structure
+ * and of its text form, shared by the compiler (which builds plans, prints
+ * them for --print-plan and embeds the text in every artifact as
+ * __fxplan_<program>) and by libfxrt (which parses that text back, or runs
+ * a plan handed over in memory).
+ *
+ *   plan NAME
+ *     args: A B C M N K T0                       (parameters, then transients)
+ *     transient T0 Float32 4 ceildiv(M*N, 1)     (name, element, bytes, count)
+ *     launch NAME__k0 grid(ceildiv(N, 16), M, 1) block(64, 1, 1)
+ *
+ * Every kernel of a program takes the same arguments: the program's
+ * parameters in order (tensors as buffers), then its transients. An extent
+ * is ceildiv(product of factors, div); a factor is a number or the name of
+ * an Int32 parameter (a symbolic dim). */
+#ifndef FX_ABI_FXPLAN_H
+#define FX_ABI_FXPLAN_H
+#include <stdint.h>
+#include <stdio.h>
+
+enum { FXPLAN_MAX_FACTORS = 8 };
+
+typedef struct FxPlanExtent {
+    int nfactors;
+    int64_t values[FXPLAN_MAX_FACTORS];
+    const char *names[FXPLAN_MAX_FACTORS];   /* NULL: values[i] */
+    int64_t div;
+} FxPlanExtent;
+
+typedef struct FxPlanBuffer {
+    const char *name;
+    const char *elem;         /* element type name, e.g. "Float32" */
+    int elem_bytes;
+    FxPlanExtent count;       /* elements */
+} FxPlanBuffer;
+
+typedef struct FxPlanStep {
+    const char *kernel;
+    FxPlanExtent grid[3];     /* in blocks */
+    unsigned block[3];
+} FxPlanStep;
+
+typedef struct FxPlan {
+    const char *program;
+    const char **args;        /* parameter names, then the transients' */
+    int nargs;                /* parameters + transients */
+    FxPlanBuffer *transients;
+    int ntransients;
+    FxPlanStep *steps;
+    int nsteps;
+    void *owned;              /* fxplan_parse's allocations; NULL for a plan built in memory */
+} FxPlan;
+
+void fxplan_print(FILE *out, const FxPlan *p);
+/* The text form in a malloc'd string. */
+char *fxplan_to_text(const FxPlan *p);
+/* Parses the text form; NULL and *err (malloc'd) when malformed. Free the
+ * result with fxplan_free. */
+FxPlan *fxplan_parse(const char *text, char **err);
+void fxplan_free(FxPlan *p);
+/* Number of program parameters (args without the transients). */
+static inline int fxplan_nparams(const FxPlan *p) { return p->nargs - p->ntransients; }
+
+#endif
