@@ -15,6 +15,7 @@ typedef struct FxCompilation {
     Sema *sema;
     FxModule *module;
     PtrVec extra_files;     /* SrcFile*: command-line expressions, freed with the compilation */
+    FILE *print_out;        /* where --print-after writes; NULL: stdout */
 } FxCompilation;
 
 /* Sets up the compilation (diagnostic settings, sema options). */

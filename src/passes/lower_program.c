@@ -184,7 +184,8 @@ static void lower_map(KB *k, const FxNode *n)
     for (int d = 0; d < n->out->type->ndims; d++)
         total = k_mul(k, total, dim_value(k, n->out, d));
     fxb_if(&k->b, k_lt(k, gid, total));
-    FxInst *idx[8], *in_idx[8], *args[64];
+    FxInst *idx[8], *in_idx[8];
+    FxInst **args = arena_alloc(k->b.arena, sizeof(FxInst *) * (size_t)(n->nins + n->nscalars + 1));
     int ro = n->out->type->ndims;
     coords_of(k, n->out, gid, idx);
     for (int i = 0; i < n->nins; i++) {

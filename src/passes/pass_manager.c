@@ -67,6 +67,17 @@ static void print_module(FxModule *m, const PassOptions *o)
         fxir_print_program(out, m->programs.items[k]);
 }
 
+bool pass_run_one(FxModule *m, const char *name, const PassOptions *o)
+{
+    int errors = diag_error_count();
+    for (int i = 0; i < NUM_PASSES; i++)
+        if (strcmp(pipeline[i].name, name) == 0 && pipeline[i].run) {
+            pipeline[i].run(m, o);
+            return diag_error_count() == errors;
+        }
+    return false;
+}
+
 bool pass_run_pipeline(FxModule *m, const PassOptions *o)
 {
     int errors = diag_error_count();

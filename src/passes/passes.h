@@ -24,6 +24,9 @@ typedef struct PassOptions {
 /* Runs every pass in order (the FXIR sema produced is the "sema" stage).
  * False when a pass or the verifier reported an error. */
 bool pass_run_pipeline(FxModule *m, const PassOptions *o);
+/* Runs the one stage `name` (e.g. on FXIR read from a file, for tests);
+ * false when there is no such stage or it reported an error. */
+bool pass_run_one(FxModule *m, const char *name, const PassOptions *o);
 /* Whether `name` is a stage of the table. */
 bool pass_name_known(const char *name);
 /* "sema, fp-contraction, ..." in pipeline order, for messages and --help. */

@@ -27,10 +27,30 @@ static void scoped_block(Ctx *c, AstNode *block)
     sema_pop_scope(c);
 }
 
+static bool ends_in_jump(const FxBlock *b)
+{
+    return b->last && (b->last->op == FX_RETURN || b->last->op == FX_BREAK || b->last->op == FX_CONTINUE);
+}
+
+/* Statements after a return, break or continue never run: they are still
+ * checked, but their code goes to a scratch block that is dropped, so no
+ * FXIR follows a jump (the verifier's rule). */
 void sema_block(Ctx *c, AstNode *block)
 {
-    for (int i = 0; i < block->list.len; i++)
-        stmt(c, block->list.items[i]);
+    for (int i = 0; i < block->list.len; i++) {
+        if (!ends_in_jump(c->block)) {
+            stmt(c, block->list.items[i]);
+            continue;
+        }
+        FxBlock scratch = { 0 }, *saved = c->block;
+        bool saved_ret = c->fn ? c->fn->returned : false;
+        c->block = &scratch;
+        for (; i < block->list.len; i++)
+            stmt(c, block->list.items[i]);
+        c->block = saved;
+        if (c->fn)
+            c->fn->returned = saved_ret;
+    }
 }
 
 /* ---- declarations ---- */

@@ -1,6 +1,9 @@
 /* fxk.c - hand-built FXIR for the tests. */
 #include "fxk.h"
+#include "fxir/verify.h"
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const Loc fxk_noloc;
@@ -13,8 +16,13 @@ Kb fxk_begin(const char *source_name)
     return k;
 }
 
+int fxk_unverified;
+
 void fxk_end(Kb *k)
 {
+    /* every hand-built module must be well-formed FXIR */
+    if (k->m && !fxir_verify(k->m))
+        fxk_unverified++;
     arena_free(k->a);
     k->a = NULL;
 }
@@ -89,151 +97,6 @@ static FxInst *global_index(Kb *k)
     return i;
 }
 
-static void saxpy_params(Kb *k)
-{
-    fxk_param_decl(k, 0, "x", fxk_ptr(k, SC_FLOAT32, true));
-    fxk_param_decl(k, 1, "y", fxk_ptr(k, SC_FLOAT32, false));
-    fxk_param_decl(k, 2, "a", fxk_s(SC_FLOAT32));
-    fxk_param_decl(k, 3, "n", fxk_s(SC_INT32));
-}
-
-FxFunc *fxk_saxpy(Kb *k, const char *name)
-{
-    const Type *f32 = fxk_s(SC_FLOAT32), *bo = fxk_s(SC_BOOLEAN);
-    FxFunc *f = fxk_func(k, name, FXF_KERNEL, 4, NULL);
-    f->launch_bounds = 256;
-    saxpy_params(k);
-    FxInst *x = fxk_param(k, 0), *y = fxk_param(k, 1), *a = fxk_param(k, 2), *n = fxk_param(k, 3);
-    FxInst *i = global_index(k);
-    FxInst *c = fxk_op(k, FX_CMP, FXC_LT, bo, 2, i, n);
-    FxInst *ifi = fxb_if(&k->b, c);
-    fxb_at_end(&k->b, &ifi->blocks[0]);
-    FxInst *xi = fxk_op(k, FX_LOAD, 0, f32, 2, x, i);
-    FxInst *ax = fxk_op(k, FX_BINOP, FXB_MUL, f32, 2, a, xi);
-    FxInst *yi = fxk_op(k, FX_LOAD, 0, f32, 2, y, i);
-    FxInst *s = fxk_op(k, FX_BINOP, FXB_ADD, f32, 2, ax, yi);
-    fxk_op(k, FX_STORE, 0, NULL, 3, y, s, i);
-    fxb_at_end(&k->b, &f->body);
-    return f;
-}
-
-FxFunc *fxk_axpy_fn(Kb *k)
-{
-    const Type *f32 = fxk_s(SC_FLOAT32);
-    FxFunc *f = fxk_func(k, "axpy1", FXF_FN, 3, f32);
-    fxk_param_decl(k, 0, "a", f32);
-    fxk_param_decl(k, 1, "x", f32);
-    fxk_param_decl(k, 2, "y", f32);
-    FxInst *a = fxk_param(k, 0), *x = fxk_param(k, 1), *y = fxk_param(k, 2);
-    FxInst *m = fxk_op(k, FX_BINOP, FXB_MUL, f32, 2, a, x);
-    FxInst *s = fxk_op(k, FX_BINOP, FXB_ADD, f32, 2, m, y);
-    fxk_op(k, FX_RETURN, 0, NULL, 1, s);
-    return f;
-}
-
-FxFunc *fxk_saxpy_call(Kb *k, FxFunc *axpy1)
-{
-    const Type *f32 = fxk_s(SC_FLOAT32), *bo = fxk_s(SC_BOOLEAN);
-    FxFunc *f = fxk_func(k, "saxpy_call", FXF_KERNEL, 4, NULL);
-    saxpy_params(k);
-    FxInst *x = fxk_param(k, 0), *y = fxk_param(k, 1), *a = fxk_param(k, 2), *n = fxk_param(k, 3);
-    FxInst *i = global_index(k);
-    FxInst *c = fxk_op(k, FX_CMP, FXC_LT, bo, 2, i, n);
-    FxInst *ifi = fxb_if(&k->b, c);
-    fxb_at_end(&k->b, &ifi->blocks[0]);
-    FxInst *xi = fxk_op(k, FX_LOAD, 0, f32, 2, x, i);
-    FxInst *yi = fxk_op(k, FX_LOAD, 0, f32, 2, y, i);
-    FxInst *call = fxk_op(k, FX_CALL, 0, f32, 3, a, xi, yi);
-    call->callee = axpy1;
-    fxk_op(k, FX_STORE, 0, NULL, 3, y, call, i);
-    fxb_at_end(&k->b, &f->body);
-    return f;
-}
-
-/* kernel loopy(out: Ptr[Int32], n: Int32) {
- *     var acc: Int32 = 0
- *     var k: Int32 = 0
- *     while k < n {            # step: k += 1
- *         if k % 3 == 0 { continue }
- *         if k > 50 { break }
- *         acc += k
- *     }
- *     out[thread_idx.x] = acc + thread_idx.x
- * } */
-FxFunc *fxk_loop(Kb *k)
-{
-    const Type *i32 = fxk_s(SC_INT32), *bo = fxk_s(SC_BOOLEAN);
-    FxFunc *f = fxk_func(k, "loopy", FXF_KERNEL, 2, NULL);
-    fxk_param_decl(k, 0, "out", fxk_ptr(k, SC_INT32, false));
-    fxk_param_decl(k, 1, "n", i32);
-    FxInst *out = fxk_param(k, 0), *n = fxk_param(k, 1);
-    FxInst *acc = fxk_op(k, FX_ALLOCA, 0, i32, 0);
-    acc->name = "acc";
-    fxk_op(k, FX_STORE, 0, NULL, 2, acc, fxk_int(k, SC_INT32, 0));
-    FxInst *kv = fxk_op(k, FX_ALLOCA, 0, i32, 0);
-    kv->name = "k";
-    fxk_op(k, FX_STORE, 0, NULL, 2, kv, fxk_int(k, SC_INT32, 0));
-    FxInst *lp = fxb_loop(&k->b);
-    fxb_at_end(&k->b, &lp->blocks[0]);
-    FxInst *kk = fxk_op(k, FX_LOAD, 0, i32, 1, kv);
-    lp->ops[0] = fxk_op(k, FX_CMP, FXC_LT, bo, 2, kk, n);
-    fxb_at_end(&k->b, &lp->blocks[1]);
-    FxInst *kb = fxk_op(k, FX_LOAD, 0, i32, 1, kv);
-    FxInst *r = fxk_op(k, FX_BINOP, FXB_MOD, i32, 2, kb, fxk_int(k, SC_INT32, 3));
-    FxInst *c0 = fxk_op(k, FX_CMP, FXC_EQ, bo, 2, r, fxk_int(k, SC_INT32, 0));
-    FxInst *if1 = fxb_if(&k->b, c0);
-    fxb_at_end(&k->b, &if1->blocks[0]);
-    fxk_op(k, FX_CONTINUE, 0, NULL, 0);
-    fxb_at_end(&k->b, &lp->blocks[1]);
-    FxInst *c1 = fxk_op(k, FX_CMP, FXC_GT, bo, 2, kb, fxk_int(k, SC_INT32, 50));
-    FxInst *if2 = fxb_if(&k->b, c1);
-    fxb_at_end(&k->b, &if2->blocks[0]);
-    fxk_op(k, FX_BREAK, 0, NULL, 0);
-    fxb_at_end(&k->b, &lp->blocks[1]);
-    FxInst *av = fxk_op(k, FX_LOAD, 0, i32, 1, acc);
-    fxk_op(k, FX_STORE, 0, NULL, 2, acc, fxk_op(k, FX_BINOP, FXB_ADD, i32, 2, av, kb));
-    fxb_at_end(&k->b, &lp->blocks[2]);
-    FxInst *ks = fxk_op(k, FX_LOAD, 0, i32, 1, kv);
-    fxk_op(k, FX_STORE, 0, NULL, 2, kv, fxk_op(k, FX_BINOP, FXB_ADD, i32, 2, ks, fxk_int(k, SC_INT32, 1)));
-    fxb_at_end(&k->b, &f->body);
-    FxInst *t = fxk_special(k, FXS_THREAD_IDX, 0);
-    FxInst *fin = fxk_op(k, FX_LOAD, 0, i32, 1, acc);
-    fxk_op(k, FX_STORE, 0, NULL, 3, out, fxk_op(k, FX_BINOP, FXB_ADD, i32, 2, fin, t), t);
-    return f;
-}
-
-/* @launch_bounds(64)
- * kernel reverse(buf: Ptr[Float32]) {
- *     shared tile: Array[Float32, 64]
- *     let t = thread_idx.x
- *     let g = block_idx.x * 64 + t
- *     tile[t] = buf[g]
- *     fx.barrier()
- *     buf[g] = tile[63 - t]
- * } */
-FxFunc *fxk_reverse(Kb *k)
-{
-    const Type *i32 = fxk_s(SC_INT32), *f32 = fxk_s(SC_FLOAT32);
-    FxFunc *f = fxk_func(k, "reverse", FXF_KERNEL, 1, NULL);
-    f->launch_bounds = 64;
-    fxk_param_decl(k, 0, "buf", fxk_ptr(k, SC_FLOAT32, false));
-    FxInst *buf = fxk_param(k, 0);
-    int64_t dims[1] = { 64 };
-    FxInst *tile = fxk_op(k, FX_ALLOCA, 0, type_array(k->a, f32, 1, dims), 0);
-    tile->space = FXSPACE_SHARED;
-    tile->name = "tile";
-    FxInst *t = fxk_special(k, FXS_THREAD_IDX, 0);
-    FxInst *b = fxk_special(k, FXS_BLOCK_IDX, 0);
-    FxInst *g = fxk_op(k, FX_BINOP, FXB_ADD, i32, 2,
-                       fxk_op(k, FX_BINOP, FXB_MUL, i32, 2, b, fxk_int(k, SC_INT32, 64)), t);
-    FxInst *v = fxk_op(k, FX_LOAD, 0, f32, 2, buf, g);
-    fxk_op(k, FX_STORE, 0, NULL, 3, tile, v, t);
-    fxk_op(k, FX_BARRIER, 0, NULL, 0);
-    FxInst *rt = fxk_op(k, FX_BINOP, FXB_SUB, i32, 2, fxk_int(k, SC_INT32, 63), t);
-    FxInst *w = fxk_op(k, FX_LOAD, 0, f32, 2, tile, rt);
-    fxk_op(k, FX_STORE, 0, NULL, 3, buf, w, g);
-    return f;
-}
 
 FxFunc *fxk_binop_kernel(Kb *k, const char *name, ScalarId s, int op)
 {
@@ -521,34 +384,6 @@ FxFunc *fxk_vconv_kernel(Kb *k, const char *name, const Type *from, const Type *
     return f;
 }
 
-FxFunc *fxk_early_return(Kb *k)
-{
-    const Type *i32 = fxk_s(SC_INT32), *bo = fxk_s(SC_BOOLEAN);
-    FxFunc *relu = fxk_func(k, "relu", FXF_FN, 1, i32);
-    fxk_param_decl(k, 0, "x", i32);
-    FxInst *x = fxk_param(k, 0);
-    FxInst *neg = fxk_op(k, FX_CMP, FXC_LT, bo, 2, x, fxk_int(k, SC_INT32, 0));
-    FxInst *ifn = fxb_if(&k->b, neg);
-    fxb_at_end(&k->b, &ifn->blocks[0]);
-    fxk_op(k, FX_RETURN, 0, NULL, 1, fxk_int(k, SC_INT32, 0));
-    fxb_at_end(&k->b, &relu->body);
-    fxk_op(k, FX_RETURN, 0, NULL, 1, x);
-
-    FxFunc *f = fxk_func(k, "early", FXF_KERNEL, 2, NULL);
-    fxk_param_decl(k, 0, "out", fxk_ptr(k, SC_INT32, false));
-    fxk_param_decl(k, 1, "n", i32);
-    FxInst *out = fxk_param(k, 0), *n = fxk_param(k, 1);
-    FxInst *t = fxk_special(k, FXS_THREAD_IDX, 0);
-    FxInst *ge = fxk_op(k, FX_CMP, FXC_GE, bo, 2, t, n);
-    FxInst *ifk = fxb_if(&k->b, ge);
-    fxb_at_end(&k->b, &ifk->blocks[0]);
-    fxk_op(k, FX_RETURN, 0, NULL, 0);
-    fxb_at_end(&k->b, &f->body);
-    FxInst *call = fxk_op(k, FX_CALL, 0, i32, 1, fxk_op(k, FX_BINOP, FXB_SUB, i32, 2, t, fxk_int(k, SC_INT32, 5)));
-    call->callee = relu;
-    fxk_op(k, FX_STORE, 0, NULL, 3, out, call, t);
-    return f;
-}
 
 FxFunc *fxk_round_kernel(Kb *k, const char *name, const Type *from, const Type *to, FfRound rm)
 {
@@ -558,3 +393,52 @@ FxFunc *fxk_round_kernel(Kb *k, const char *name, const Type *from, const Type *
             i->rounding = rm;
     return f;
 }
+
+/* ---- the fixed kernels: FXIR text files in tests/codegen/kernels ---- */
+
+#ifndef FXK_DIR
+#define FXK_DIR "tests/codegen/kernels"
+#endif
+
+/* Reads kernels/FILE.fxir with the FXIR reader into k's module and returns
+ * its function `name`. */
+static FxFunc *read_kernel(Kb *k, const char *file, const char *name)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.fxir", FXK_DIR, file);
+    SrcFile *sf = diag_load_file(path);
+    FxModule *m = sf ? fxir_read(k->a, sf) : NULL;
+    if (!m) {
+        fprintf(stderr, "fxk: cannot read %s\n", path);
+        abort();
+    }
+    diag_free_file(sf);
+    FxFunc *want = NULL;
+    for (int i = 0; i < m->funcs.len; i++) {
+        FxFunc *f = m->funcs.items[i];
+        ptrvec_push(k->a, &k->m->funcs, f);
+        if (strcmp(f->name, name) == 0)
+            want = f;
+    }
+    if (!want)
+        abort();
+    k->f = want;
+    fxb_init(&k->b, k->a, &want->body, fxk_noloc);
+    return want;
+}
+
+FxFunc *fxk_saxpy(Kb *k, const char *name)
+{
+    FxFunc *f = read_kernel(k, "saxpy", "saxpy");
+    f->name = name;
+    return f;
+}
+
+FxFunc *fxk_saxpy_call(Kb *k)
+{
+    return read_kernel(k, "saxpy_call", "saxpy_call");
+}
+
+FxFunc *fxk_loop(Kb *k) { return read_kernel(k, "loopy", "loopy"); }
+FxFunc *fxk_reverse(Kb *k) { return read_kernel(k, "reverse", "reverse"); }
+FxFunc *fxk_early_return(Kb *k) { return read_kernel(k, "early_return", "early"); }

@@ -1,5 +1,6 @@
-/* fxk.h - FXIR built by hand for the codegen and runtime tests (sema is
- * written in parallel, so the tests do not depend on it). */
+/* fxk.h - FXIR for the codegen and runtime tests without sema: fixed
+ * kernels read from .fxir files (kernels/), and kernels generated per
+ * operation and type with the builder. */
 #ifndef FX_TEST_FXK_H
 #define FX_TEST_FXK_H
 #include "fxir/builder.h"
@@ -24,10 +25,9 @@ FxInst *fxk_special(Kb *k, FxSpecial s, int dim);
 const Type *fxk_s(ScalarId s);
 const Type *fxk_ptr(Kb *k, ScalarId s, bool is_const);
 
-/* The test kernels. */
+/* The fixed test kernels, read from the .fxir files of tests/codegen/kernels. */
 FxFunc *fxk_saxpy(Kb *k, const char *name);          /* the spec's saxpy, @launch_bounds(256) */
-FxFunc *fxk_axpy_fn(Kb *k);                          /* fn axpy1(a, x, y) -> a*x + y */
-FxFunc *fxk_saxpy_call(Kb *k, FxFunc *axpy1);        /* saxpy through axpy1 */
+FxFunc *fxk_saxpy_call(Kb *k);                       /* saxpy through fn axpy1(a, x, y) -> a*x + y */
 FxFunc *fxk_loop(Kb *k);                             /* loop with break/continue and var slots */
 FxFunc *fxk_reverse(Kb *k);                          /* reverse each block of 64 through shared memory */
 /* out[i] = a[i] OP b[i] over type s; op is an FxBinop or -1 for fx.ceildiv */
@@ -70,6 +70,9 @@ FxFunc *fxk_round_kernel(Kb *k, const char *name, const Type *from, const Type *
 FxFunc *fxk_early_return(Kb *k);
 
 Kb fxk_begin(const char *source_name);
+/* Verifies the module (fxir_verify) and frees it; a module that does not
+ * verify counts in fxk_unverified, which the suites check last. */
 void fxk_end(Kb *k);
+extern int fxk_unverified;
 
 #endif

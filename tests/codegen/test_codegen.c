@@ -341,7 +341,7 @@ static void test_host_module(void)
     Kb k = fxk_begin("host.fx");
     fxk_saxpy(&k, "saxpy");
     fxk_reverse(&k);
-    fxk_saxpy_call(&k, fxk_axpy_fn(&k));
+    fxk_saxpy_call(&k);
     CgOptions o = { tgt_host(), 2 };
     CgModule *cm = cg_build(k.m, &o);
     CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
@@ -398,7 +398,7 @@ static char *nm(Kb *k, const char *w, ScalarId a, int x)
 static void build_everything(Kb *k)
 {
     fxk_saxpy(k, "saxpy");
-    fxk_saxpy_call(k, fxk_axpy_fn(k));
+    fxk_saxpy_call(k);
     fxk_loop(k);
     fxk_reverse(k);
     fxk_atomic_kernel(k, "counter");
@@ -910,6 +910,12 @@ static int remove_dir(void)
     return rmdir(g_dir);
 }
 
+/* Runs last: fxk_end verified every module the tests built. */
+static void test_modules_verified(void)
+{
+    CU_ASSERT_EQUAL(fxk_unverified, 0);
+}
+
 static const FxtTest printer_tests[] = {
     { "saxpy text", test_print_saxpy },
     { "constants, flags, loops", test_print_details },
@@ -925,6 +931,7 @@ static const FxtTest codegen_tests[] = {
     { "Float64 transcendentals on AMDGPU from ocml", test_f64_devlib },
     { "ISA on gfx942: add, rounding-mode conversion, shared memory", test_isa_golden },
     { "every conversion and rounding mode compiles for every processor", test_conversions_compile },
+    { "every hand-built module verifies", test_modules_verified },
     { NULL, NULL },
 };
 

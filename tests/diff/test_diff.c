@@ -169,6 +169,7 @@ static CgModule *compile_group(Group *g, const char *arch, FxCompilation *c, FxO
         free(src);
         opt_defaults(o);
         o->input = path;
+        o->verify_each = true;
         o->host = arch == NULL;
         if (arch)
             o->arch = arch;

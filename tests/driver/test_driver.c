@@ -67,6 +67,7 @@ static char *compile_for_diagnostics(const char *file)
     FxOptions o;
     opt_defaults(&o);
     o.input = file;
+    o.verify_each = true;
     FxCompilation c;
     pipe_init(&c, &o);
     diag_set_stream(m);
@@ -121,7 +122,7 @@ static void test_fxrun_golden(void)
         char *args = fxt_read_file(cmdfile);
         CU_ASSERT_PTR_NOT_NULL_FATAL(args);
         args[strcspn(args, "\n")] = 0;
-        snprintf(cmd, sizeof cmd, "cd %s/run && %s %.*s.fx %s", TEST_DIR, fxrun_path, (int)(len - 4), e->d_name, args);
+        snprintf(cmd, sizeof cmd, "cd %s/run && %s %.*s.fx --verify-each %s", TEST_DIR, fxrun_path, (int)(len - 4), e->d_name, args);
         char *out = NULL, *err = NULL;
         int rc = run(cmd, &out, &err);
         char *got = malloc(strlen(out ? out : "") + strlen(err ? err : "") + 64);

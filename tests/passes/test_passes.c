@@ -8,6 +8,8 @@
 #include <unistd.h>
 #include "driver/pipeline.h"
 #include "passes/passes.h"
+#include "abi/fxplan.h"
+#include "fxir/verify.h"
 
 #ifndef TEST_DIR
 #define TEST_DIR "."
@@ -62,20 +64,8 @@ static char *kernel_source(const char *t, const char *body)
     return s;
 }
 
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = calloc(1, (size_t)n + 1);
-    if (fread(s, 1, (size_t)n, f) != (size_t)n)
-        s[0] = 0;
-    fclose(f);
-    return s;
-}
+static bool lower_source_to(const char *src, const char *print_after, FILE *out, FxCompilation *c, FxOptions *o,
+                            char **diag);
 
 /* Compile `src` to FXIR with the passes; returns the compilation (caller frees). */
 static bool lower_source_with(const char *src, bool contract, const char *fastmath, FxCompilation *c, FxOptions *o,
@@ -84,6 +74,29 @@ static bool lower_source_with(const char *src, bool contract, const char *fastma
 static bool lower_source(const char *src, bool contract, FxCompilation *c, FxOptions *o, char **diag)
 {
     return lower_source_with(src, contract, NULL, c, o, diag);
+}
+
+/* Compiles `src` (the whole pipeline) and prints the FXIR after `print_after` to out. */
+static bool lower_source_to(const char *src, const char *print_after, FILE *out, FxCompilation *c, FxOptions *o,
+                            char **diag)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "/tmp/fxcc-passes-rt-%d.fx", (int)getpid());
+    fxt_write_file(path, src);
+    opt_defaults(o);
+    o->input = path;
+    o->verify_each = true;
+    o->print_after = print_after;
+    size_t n;
+    FILE *m = open_memstream(diag, &n);
+    pipe_init(c, o);
+    diag_set_stream(m);
+    c->print_out = out;
+    bool ok = pipe_parse(c) && pipe_lower(c);
+    diag_set_stream(NULL);
+    fclose(m);
+    remove(path);
+    return ok;
 }
 
 static bool lower_source_with(const char *src, bool contract, const char *fastmath, FxCompilation *c, FxOptions *o,
@@ -96,6 +109,7 @@ static bool lower_source_with(const char *src, bool contract, const char *fastma
     fclose(f);
     opt_defaults(o);
     o->input = path;
+    o->verify_each = true;
     o->fp_contract = contract;
     o->rpass = o->rpass_missed = true;
     if (fastmath) {
@@ -155,26 +169,15 @@ static void test_legality_matrix(void)
 
 static char *emit(const char *src, bool contract, bool host, CgOutputKind kind, const char *fastmath);
 static int count_lines_with(const char *text, const char *a, const char *b);
-static bool check_golden_file(const char *golden, const char *got);
 
-/* The matrix as golden FXIR (one file per type, every case after the pass)
- * and as LLVM IR: one llvm.fma call per fused pair (BFloat16 has no fma
- * instruction; its exact software fma shows as a double-precision product). */
-static void test_matrix_golden_and_ir(void)
+/* The matrix as LLVM IR: one llvm.fma call per fused pair (BFloat16 has no
+ * fma instruction; its exact software fma shows as a double-precision
+ * product). The FXIR of every case is a golden file (fxir/matrix_*). */
+static void test_matrix_ir(void)
 {
     for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
-        char *all = NULL;
-        size_t len;
-        FILE *out = open_memstream(&all, &len);
         for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-            char *src = kernel_source(types[t], cases[k].body), *diag = NULL;
-            FxCompilation c;
-            FxOptions o;
-            CU_ASSERT_FATAL(lower_source(src, true, &c, &o, &diag));
-            fprintf(out, "## %s\n", cases[k].name);
-            fxir_print_module(out, c.module);
-            pipe_free(&c);
-            free(diag);
+            char *src = kernel_source(types[t], cases[k].body);
             char *ir = emit(src, true, false, CG_OUT_LL, NULL);
             bool bf16 = strcmp(types[t], "BFloat16") == 0;
             int want = cases[k].fmas;
@@ -185,11 +188,6 @@ static void test_matrix_golden_and_ir(void)
             free(ir);
             free(src);
         }
-        fclose(out);
-        char golden[600];
-        snprintf(golden, sizeof golden, "%s/golden/matrix_%s.fxir", TEST_DIR, types[t]);
-        CU_ASSERT(check_golden_file(golden, all));
-        free(all);
     }
 }
 
@@ -267,51 +265,136 @@ static void test_unfuse_inverts_fuse(void)
         }
 }
 
-/* Golden FXIR for one real kernel before and after the pass. */
-static void test_golden_dumps(void)
+/* ---- .fxir in, .fxir out ----
+ * fxir/NAME.PASS.fxir is read, verified, run through PASS alone (for the
+ * host target), verified again and printed, with the remarks the pass
+ * made first; NAME.PASS.expected holds the result. */
+
+static char *run_pass_on_file(const char *path, const char *name, void *ctx)
 {
-    static const char *const names[] = { "axpy_dot" };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        char path[512], *src;
-        snprintf(path, sizeof path, "%s/golden/%s.fx", TEST_DIR, names[i]);
-        FILE *f = fopen(path, "r");
-        CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-        fseek(f, 0, SEEK_END);
-        long n = ftell(f);
-        fseek(f, 0, SEEK_SET);
-        src = calloc(1, (size_t)n + 1);
-        CU_ASSERT((long)fread(src, 1, (size_t)n, f) == n);
-        fclose(f);
-        for (int on = 0; on < 2; on++) {
-            FxCompilation c;
-            FxOptions o;
-            char *diag = NULL;
-            CU_ASSERT_FATAL(lower_source(src, on, &c, &o, &diag));
-            char *got = print_module(c.module), golden[600];
-            snprintf(golden, sizeof golden, "%s/golden/%s.%s.fxir", TEST_DIR, names[i], on ? "fused" : "unfused");
-            const char *u = getenv("FX_UPDATE_GOLDEN");
-            if (u && *u == '1') {
-                FILE *g = fopen(golden, "w");
-                fputs(got, g);
-                fclose(g);
-            } else {
-                FILE *g = fopen(golden, "r");
-                char want[65536] = "";
-                size_t r = g ? fread(want, 1, sizeof want - 1, g) : 0;
-                want[r] = 0;
-                if (g)
-                    fclose(g);
-                bool same = strcmp(want, got) == 0;
-                if (!same)
-                    fprintf(stderr, "\n--- want %s\n%s--- got\n%s", golden, want, got);
-                CU_ASSERT(same);
-            }
-            free(got);
-            free(diag);
-            pipe_free(&c);
-        }
-        free(src);
+    (void)ctx;
+    char *text = fxt_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    char pass[64];
+    const char *dot = strchr(name, '.');
+    snprintf(pass, sizeof pass, "%.*s", (int)(strstr(name, ".fxir") - dot - 1), dot + 1);
+    SrcFile *f = diag_file_from_string(name, text);
+    Arena *a = arena_new();
+    diag_reset();
+    fxt_capture_begin();
+    FxModule *m = fxir_read(a, f);
+    bool ok = m && fxir_verify(m);
+    PassOptions po = { .target = tgt_host(), .fp_contract = true, .remarks = true, .remarks_missed = true };
+    ok = ok && pass_run_one(m, pass, &po) && fxir_verify(m);
+    char *remarks = fxt_capture_end();
+    char *out = NULL;
+    size_t n;
+    FILE *o = open_memstream(&out, &n);
+    fputs(remarks, o);
+    if (ok) {
+        fxir_print_module(o, m);
+        for (int k = 0; k < m->programs.len; k++)
+            fxir_print_program(o, m->programs.items[k]);
+        for (int k = 0; k < m->plans.len; k++)
+            fxplan_print(o, m->plans.items[k]);
     }
+    fclose(o);
+    if (!ok)
+        fprintf(stderr, "\n  %s does not read, verify or pass:\n%s", name, remarks);
+    CU_ASSERT(ok);
+    free(remarks);
+    arena_free(a);
+    diag_free_file(f);
+    free(text);
+    return out;
+}
+
+static void test_fxir_goldens(void)
+{
+    CU_ASSERT(fxt_golden_dir("fxir", ".fxir", ".expected", run_pass_on_file, NULL) >= 8);
+}
+
+/* broken/NAME.fxir: the reader or the verifier rejects it with located
+ * errors, which NAME.expected holds. */
+static char *verify_file(const char *path, const char *name, void *ctx)
+{
+    (void)ctx;
+    char *text = fxt_read_file(path);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    SrcFile *f = diag_file_from_string(name, text);
+    Arena *a = arena_new();
+    diag_reset();
+    fxt_capture_begin();
+    FxModule *m = fxir_read(a, f);
+    bool ok = m && fxir_verify(m);
+    char *out = fxt_capture_end();
+    CU_ASSERT(!ok);
+    CU_ASSERT(diag_error_count() > 0);
+    CU_ASSERT(strstr(out, name) == out);   /* located: starts with NAME.fxir:LINE:COL */
+    arena_free(a);
+    diag_free_file(f);
+    free(text);
+    return out;
+}
+
+static void test_broken_fxir(void)
+{
+    CU_ASSERT(fxt_golden_dir("broken", ".fxir", ".expected", verify_file, NULL) >= 8);
+}
+
+/* print -> read -> print is the identity on every stage's FXIR of real sources. */
+static void test_reader_round_trip(void)
+{
+    static const char *const dirs[] = { "/../driver/run", "/../driver/diag", "/../../examples" };
+    static const char *const stages[] = { "sema", "fp-contraction", "map-fusion", "program-lowering" };
+    int checked = 0;
+    for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; d++) {
+        char dir[1024];
+        snprintf(dir, sizeof dir, "%s%s", fxt_dir, dirs[d]);
+        int n;
+        char **names = fxt_list(dir, ".fx", &n);
+        for (int i = 0; i < n; i++)
+            for (size_t s = 0; s < sizeof stages / sizeof stages[0]; s++) {
+                char path[1300], *printed = NULL;
+                snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+                char *src = fxt_read_file(path);
+                FxCompilation c;
+                FxOptions o;
+                char *diag = NULL;
+                size_t len;
+                FILE *out = open_memstream(&printed, &len);
+                bool ok = src && lower_source_to(src, stages[s], out, &c, &o, &diag);
+                fclose(out);
+                if (ok) {
+                    SrcFile *f = diag_file_from_string("printed.fxir", printed);
+                    Arena *a = arena_new();
+                    FxModule *m = fxir_read(a, f);
+                    char *again = NULL;
+                    FILE *o2 = open_memstream(&again, &len);
+                    if (m) {
+                        fxir_print_module(o2, m);
+                        for (int k = 0; k < m->programs.len; k++)
+                            fxir_print_program(o2, m->programs.items[k]);
+                    }
+                    fclose(o2);
+                    bool same = m && strcmp(printed, again) == 0;
+                    if (!same)
+                        fprintf(stderr, "\n  %s after %s does not read back the same\n", names[i], stages[s]);
+                    CU_ASSERT(same);
+                    checked++;
+                    free(again);
+                    arena_free(a);
+                    diag_free_file(f);
+                }
+                if (src)
+                    pipe_free(&c);
+                free(printed);
+                free(diag);
+                free(src);
+            }
+        fxt_free_list(names, n);
+    }
+    CU_ASSERT(checked >= 40);
 }
 
 /* ---- what reaches LLVM and the ISA ---- */
@@ -331,7 +414,7 @@ static char *emit(const char *src, bool contract, bool host, CgOutputKind kind, 
         char path[128];
         snprintf(path, sizeof path, "/tmp/fxcc-passes-out-%d", (int)getpid());
         if (m && cg_write(m, kind, path))
-            text = read_file(path);
+            text = fxt_read_file(path);
         remove(path);
         if (m)
             cg_free(m);
@@ -354,25 +437,6 @@ static int count_lines_with(const char *text, const char *a, const char *b)
         line = end ? end + 1 : NULL;
     }
     return n;
-}
-
-static bool check_golden_file(const char *golden, const char *got)
-{
-    const char *u = getenv("FX_UPDATE_GOLDEN");
-    if (u && *u == '1') {
-        FILE *g = fopen(golden, "w");
-        if (g) {
-            fputs(got, g);
-            fclose(g);
-        }
-        return true;
-    }
-    char *want = read_file(golden);
-    bool same = want && strcmp(want, got) == 0;
-    if (!same)
-        fprintf(stderr, "\n--- want %s\n%s--- got\n%s", golden, want ? want : "(missing)\n", got);
-    free(want);
-    return same;
 }
 
 static int count_of(const char *hay, const char *needle)
@@ -522,11 +586,13 @@ static void test_target_hook(void)
 
 static const FxtTest tests[] = {
     { "legality matrix x 5 types", test_legality_matrix },
-    { "matrix: golden FXIR and llvm.fma per case", test_matrix_golden_and_ir },
+    { "matrix: llvm.fma per case", test_matrix_ir },
     { "mixed precision stays unfused", test_mixed_precision_stays_unfused },
     { "--fp-contract=off keeps explicit fma only", test_contract_off },
     { "unfuse inverts fuse", test_unfuse_inverts_fuse },
-    { "golden FXIR", test_golden_dumps },
+    { ".fxir in, .fxir out, per pass", test_fxir_goldens },
+    { "broken FXIR: located reader and verifier errors", test_broken_fxir },
+    { "reader: print -> read -> print on every stage of real sources", test_reader_round_trip },
     { "fast-math flags: the fma keeps what both share", test_fastmath_intersection },
     { "target hook unfuses what it prefers split", test_target_hook },
     { "fast-math precedence reaches LLVM", test_fastmath_precedence },

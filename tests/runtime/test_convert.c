@@ -646,6 +646,12 @@ static void test_summary(void)
     CU_ASSERT(g_checked > 10000000);
 }
 
+/* Runs last: fxk_end verified every module the tests built. */
+static void test_modules_verified(void)
+{
+    CU_ASSERT_EQUAL(fxk_unverified, 0);
+}
+
 static const FxtTest tests[] = {
     { "hand-checked values", test_known_values },
     { "Float16/BFloat16/Float32/Float64 narrowing, five modes", test_standard_pairs },
@@ -657,6 +663,7 @@ static const FxtTest tests[] = {
     { "Boolean <-> narrow", test_boolean },
     { "vector conversions", test_vectors },
     { "coverage", test_summary },
+    { "every hand-built module verifies", test_modules_verified },
     { NULL, NULL },
 };
 

@@ -162,7 +162,7 @@ static int suite_init(void)
     g_kb = fxk_begin("runtime_test.fx");
     Kb *k = &g_kb;
     fxk_saxpy(k, "saxpy");
-    fxk_saxpy_call(k, fxk_axpy_fn(k));
+    fxk_saxpy_call(k);
     fxk_loop(k);
     fxk_reverse(k);
     fxk_atomic_kernel(k, "counter");
@@ -1565,6 +1565,12 @@ static void test_launch_errors(void)
     free(err);
 }
 
+/* Runs last: fxk_end verified every module the tests built. */
+static void test_modules_verified(void)
+{
+    CU_ASSERT_EQUAL(fxk_unverified, 0);
+}
+
 static const FxtTest tests[] = {
     { "saxpy gives exact numbers", test_saxpy },
     { "fn call", test_fn_call },
@@ -1591,6 +1597,7 @@ static const FxtTest tests[] = {
     { "bounds checks: private and shared arrays", test_bounds_arrays },
     { "x86 backend workarounds (sNaN in fx.max, BFloat16 copies)", test_x86_workarounds },
     { "Int4/FP4 storage and bitcast packing", test_storage_layout },
+    { "every hand-built module verifies", test_modules_verified },
     { NULL, NULL },
 };
 
