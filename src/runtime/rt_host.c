@@ -120,21 +120,26 @@ RtHostModule *rt_host_load(LLVMModuleRef mod, LLVMContextRef ctx, char **err)
     return m;
 }
 
-static int lookup(RtHostModule *m, const char *kernel, const char *suffix, uintptr_t *addr, char **err)
+int rt_host_symbol(RtHostModule *m, const char *head, const char *tail, uintptr_t *addr)
 {
-    char *sym = rt_strdupf("%s%s", kernel, suffix);
+    char *sym = rt_strdupf("%s%s", head, tail);
     LLVMOrcExecutorAddress a = 0;
     LLVMErrorRef e = LLVMOrcLLJITLookup(m->jit, &a, sym);
+    free(sym);
     if (e) {
-        char *msg = LLVMGetErrorMessage(e);
-        *err = rt_strdupf("no kernel '%s' in the module (%s)", kernel, msg);
-        LLVMDisposeErrorMessage(msg);
-        free(sym);
+        LLVMConsumeError(e);   /* the caller says what is missing, without the internal symbol */
         return -1;
     }
-    free(sym);
     *addr = (uintptr_t)a;
     return 0;
+}
+
+static int lookup(RtHostModule *m, const char *kernel, const char *suffix, uintptr_t *addr, char **err)
+{
+    if (rt_host_symbol(m, kernel, suffix, addr) == 0)
+        return 0;
+    *err = rt_strdupf("no kernel '%s' in the module", kernel);
+    return -1;
 }
 
 int rt_host_kernel(RtHostModule *m, const char *name, RtKernel *k, char **err)

@@ -23,6 +23,8 @@ typedef struct RtKernel {
 } RtKernel;
 
 int rt_host_kernel(RtHostModule *m, const char *name, RtKernel *k, char **err);
+/* The address of the JIT'd symbol named head + tail; -1 when there is none. */
+int rt_host_symbol(RtHostModule *m, const char *head, const char *tail, uintptr_t *addr);
 char *rt_strdupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 typedef struct RtLibcall {

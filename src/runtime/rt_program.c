@@ -81,18 +81,12 @@ out:
 
 char *rt_host_plan(RtHostModule *m, const char *program, char **err)
 {
-    char *name = rt_strdupf("__fxplan_%s", program);
-    LLVMOrcExecutorAddress addr = 0;
-    LLVMErrorRef e = LLVMOrcLLJITLookup(m->jit, &addr, name);
-    if (e) {
-        char *msg = LLVMGetErrorMessage(e);
-        *err = rt_strdupf("the module has no launch plan for '%s' (%s)", program, msg);
-        LLVMDisposeErrorMessage(msg);
-        free(name);
+    uintptr_t addr;
+    if (rt_host_symbol(m, "__fxplan_", program, &addr) != 0) {
+        *err = rt_strdupf("the module has no launch plan for program '%s'", program);
         return NULL;
     }
-    free(name);
-    return strdup((const char *)(uintptr_t)addr);
+    return strdup((const char *)addr);
 }
 
 /* Look `name` up in one ELF symbol table section; returns its bytes. */

@@ -21,22 +21,6 @@ static char g_dir[64];
 
 /* ---- helpers ---- */
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    size_t r = fread(buf, 1, (size_t)n, f);
-    fclose(f);
-    buf[r] = 0;
-    if (len)
-        *len = r;
-    return buf;
-}
 
 static bool contains(const char *hay, size_t n, const char *needle)
 {
@@ -259,7 +243,7 @@ static void test_hsaco_archs(void)
         CU_ASSERT_FATAL(cg_write(cm, CG_OUT_HSACO, path));
         CU_ASSERT_EQUAL(count_dir_entries(g_dir), 1); /* no temporaries left behind */
         size_t len;
-        char *bin = slurp(path, &len);
+        char *bin = fxt_read_bytes(path, &len);
         CU_ASSERT_PTR_NOT_NULL_FATAL(bin);
         CU_ASSERT(len > 64 && memcmp(bin, "\177ELF", 4) == 0);
         CU_ASSERT_EQUAL(bin[16], 3); /* ET_DYN: a linked code object */
@@ -291,7 +275,7 @@ static void test_output_kinds(void)
 
     snprintf(p, sizeof p, "%s/k.s", g_dir);
     CU_ASSERT_FATAL(cg_write(cm, CG_OUT_ASM, p));
-    s = slurp(p, &len);
+    s = fxt_read_bytes(p, &len);
     CU_ASSERT(contains(s, len, "global_load_dword"));
     CU_ASSERT(contains(s, len, ".amdhsa_kernel saxpy"));
     CU_ASSERT(contains(s, len, "s_barrier"));
@@ -302,7 +286,7 @@ static void test_output_kinds(void)
 
     snprintf(p, sizeof p, "%s/k.ll", g_dir);
     CU_ASSERT_FATAL(cg_write(cm, CG_OUT_LL, p));
-    s = slurp(p, &len);
+    s = fxt_read_bytes(p, &len);
     CU_ASSERT(strncmp(s, "; ModuleID", 10) == 0);
     CU_ASSERT(contains(s, len, "addrspace(3) global [64 x float]"));
     CU_ASSERT(contains(s, len, "fence syncscope(\"workgroup\") release"));
@@ -310,13 +294,13 @@ static void test_output_kinds(void)
 
     snprintf(p, sizeof p, "%s/k.bc", g_dir);
     CU_ASSERT_FATAL(cg_write(cm, CG_OUT_BC, p));
-    s = slurp(p, &len);
+    s = fxt_read_bytes(p, &len);
     CU_ASSERT(len > 4 && memcmp(s, "BC\xC0\xDE", 4) == 0);
     free(s);
 
     snprintf(p, sizeof p, "%s/k.o", g_dir);
     CU_ASSERT_FATAL(cg_write(cm, CG_OUT_OBJ, p));
-    s = slurp(p, &len);
+    s = fxt_read_bytes(p, &len);
     CU_ASSERT(len > 64 && memcmp(s, "\177ELF", 4) == 0 && s[16] == 1); /* ET_REL */
     free(s);
     CU_ASSERT(has_symbol(p, "saxpy.kd"));
@@ -661,7 +645,7 @@ static char *asm_for(FxModule *m, const char *arch, int opt, size_t *len)
     snprintf(p, sizeof p, "%s/k-%s-O%d.s", g_dir, arch, opt);
     bool ok = cg_optimize(cm) && cg_write(cm, CG_OUT_ASM, p);
     cg_free(cm);
-    char *s = ok ? slurp(p, len) : NULL;
+    char *s = ok ? fxt_read_bytes(p, len) : NULL;
     unlink(p);
     return s;
 }

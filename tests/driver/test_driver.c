@@ -144,17 +144,11 @@ static const char *saxpy(void) { return TEST_DIR "/../../examples/saxpy.fx"; }
 
 static bool file_contains(const char *path, const char *needle, size_t nlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return false;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    bool ok = fread(buf, 1, (size_t)n, f) == (size_t)n;
-    fclose(f);
+    size_t n;
+    char *buf = fxt_read_bytes(path, &n);
+    bool ok = buf != NULL;
     bool found = false;
-    for (long i = 0; ok && i + (long)nlen <= n && !found; i++)
+    for (size_t i = 0; ok && i + nlen <= n && !found; i++)
         found = memcmp(buf + i, needle, nlen) == 0;
     free(buf);
     return found;

@@ -10,22 +10,22 @@ const char *fxt_dir = ".";
 char **fxt_args;
 int fxt_nargs;
 
-char *fxt_read_file(const char *path)
+char *fxt_read_bytes(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
+    SrcFile *f = diag_load_file(path);
     if (!f)
         return NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    for (size_t r; buf && (r = fread(buf + n, 1, cap - n - 1, f)) > 0;) {
-        n += r;
-        if (n + 1 == cap)
-            buf = realloc(buf, cap *= 2);
-    }
-    fclose(f);
-    if (buf)
-        buf[n] = 0;
-    return buf;
+    char *text = malloc((size_t)f->len + 1);
+    memcpy(text, f->text, (size_t)f->len + 1);
+    if (len)
+        *len = (size_t)f->len;
+    diag_free_file(f);
+    return text;
+}
+
+char *fxt_read_file(const char *path)
+{
+    return fxt_read_bytes(path, NULL);
 }
 
 bool fxt_write_file(const char *path, const char *text)

@@ -35,6 +35,7 @@ extern char **fxt_args;
 extern int fxt_nargs;
 
 char *fxt_read_file(const char *path);             /* malloc'd; NULL when unreadable */
+char *fxt_read_bytes(const char *path, size_t *len); /* the same, for binary files */
 bool fxt_write_file(const char *path, const char *text);
 bool fxt_updating(void);                            /* FX_UPDATE_GOLDEN=1 */
 /* `got` against the file `expected` (rewritten when updating). On a

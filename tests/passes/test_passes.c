@@ -270,19 +270,40 @@ static void test_unfuse_inverts_fuse(void)
  * host target), verified again and printed, with the remarks the pass
  * made first; NAME.PASS.expected holds the result. */
 
+/* A .fxir file read with diagnostics captured and located as NAME:LINE:COL. */
+typedef struct FxirFile {
+    char *text;
+    SrcFile *file;
+    Arena *arena;
+    FxModule *module;   /* NULL when it does not read */
+} FxirFile;
+
+static FxirFile read_fxir(const char *path, const char *name)
+{
+    FxirFile r = { fxt_read_file(path), NULL, arena_new(), NULL };
+    CU_ASSERT_PTR_NOT_NULL_FATAL(r.text);
+    r.file = diag_file_from_string(name, r.text);
+    diag_reset();
+    fxt_capture_begin();
+    r.module = fxir_read(r.arena, r.file);
+    return r;
+}
+
+static void free_fxir(FxirFile *r)
+{
+    arena_free(r->arena);
+    diag_free_file(r->file);
+    free(r->text);
+}
+
 static char *run_pass_on_file(const char *path, const char *name, void *ctx)
 {
     (void)ctx;
-    char *text = fxt_read_file(path);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
     char pass[64];
     const char *dot = strchr(name, '.');
     snprintf(pass, sizeof pass, "%.*s", (int)(strstr(name, ".fxir") - dot - 1), dot + 1);
-    SrcFile *f = diag_file_from_string(name, text);
-    Arena *a = arena_new();
-    diag_reset();
-    fxt_capture_begin();
-    FxModule *m = fxir_read(a, f);
+    FxirFile in = read_fxir(path, name);
+    FxModule *m = in.module;
     bool ok = m && fxir_verify(m);
     PassOptions po = { .target = tgt_host(), .fp_contract = true, .remarks = true, .remarks_missed = true };
     ok = ok && pass_run_one(m, pass, &po) && fxir_verify(m);
@@ -303,9 +324,7 @@ static char *run_pass_on_file(const char *path, const char *name, void *ctx)
         fprintf(stderr, "\n  %s does not read, verify or pass:\n%s", name, remarks);
     CU_ASSERT(ok);
     free(remarks);
-    arena_free(a);
-    diag_free_file(f);
-    free(text);
+    free_fxir(&in);
     return out;
 }
 
@@ -319,21 +338,13 @@ static void test_fxir_goldens(void)
 static char *verify_file(const char *path, const char *name, void *ctx)
 {
     (void)ctx;
-    char *text = fxt_read_file(path);
-    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-    SrcFile *f = diag_file_from_string(name, text);
-    Arena *a = arena_new();
-    diag_reset();
-    fxt_capture_begin();
-    FxModule *m = fxir_read(a, f);
-    bool ok = m && fxir_verify(m);
+    FxirFile in = read_fxir(path, name);
+    bool ok = in.module && fxir_verify(in.module);
     char *out = fxt_capture_end();
     CU_ASSERT(!ok);
     CU_ASSERT(diag_error_count() > 0);
     CU_ASSERT(strstr(out, name) == out);   /* located: starts with NAME.fxir:LINE:COL */
-    arena_free(a);
-    diag_free_file(f);
-    free(text);
+    free_fxir(&in);
     return out;
 }
 

@@ -17,7 +17,7 @@
 #include <string.h>
 #include "codegen/codegen.h"
 #include "runtime/fxrt.h"
-#include "fxk.h"
+#include "host_jit.h"
 
 typedef unsigned __int128 u128;
 typedef __int128 i128;
@@ -106,21 +106,8 @@ static int suite_init(void)
     conv_kernel("v_f32_fp4_rtz", type_vector(SC_FLOAT32, 8), NULL, type_vector(SC_F4E2M1FN, 8), FF_TOWARD_ZERO);
     conv_kernel("v_i32_e8m0", type_vector(SC_INT32, 4), NULL, type_vector(SC_F8E8M0FNU, 4), FF_RNE);
 
-    CgOptions o = { tgt_host(), 1 };
-    CgModule *cm = cg_build(k->m, &o);
-    if (!cm || !cg_optimize(cm))
-        return 1;
-    LLVMModuleRef mod;
-    LLVMContextRef ctx;
-    cg_release(cm, &mod, &ctx);
-    char *err = NULL;
-    g_rt = rt_host_load(mod, ctx, &err);
-    if (!g_rt) {
-        fprintf(stderr, "rt_host_load: %s\n", err);
-        free(err);
-        return 1;
-    }
-    return 0;
+    g_rt = host_jit(k->m, 1);
+    return g_rt ? 0 : 1;
 }
 
 static int suite_clean(void)

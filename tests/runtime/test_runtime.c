@@ -10,7 +10,7 @@
 #include <string.h>
 #include "codegen/codegen.h"
 #include "runtime/fxrt.h"
-#include "fxk.h"
+#include "host_jit.h"
 
 typedef unsigned __int128 u128;
 typedef __int128 i128;
@@ -222,21 +222,8 @@ static int suite_init(void)
     fxk_atomic_op_kernel(k, "atomic_cas_shared_f64", SC_FLOAT64, FXA_CAS, true);
     build_oob_kernels(k);
 
-    CgOptions o = { tgt_host(), 2 };
-    CgModule *cm = cg_build(k->m, &o);
-    if (!cm || !cg_optimize(cm))
-        return 1;
-    LLVMModuleRef mod;
-    LLVMContextRef ctx;
-    cg_release(cm, &mod, &ctx);
-    char *err = NULL;
-    g_rt = rt_host_load(mod, ctx, &err);
-    if (!g_rt) {
-        fprintf(stderr, "rt_host_load: %s\n", err);
-        free(err);
-        return 1;
-    }
-    return 0;
+    g_rt = host_jit(k->m, 2);
+    return g_rt ? 0 : 1;
 }
 
 static int suite_clean(void)
