@@ -47,7 +47,7 @@ static LLVMTypeRef param_info_type(CgCtx *c)
     return LLVMStructTypeInContext(c->C, el, FX_PARAMINFO_NFIELDS, 0);
 }
 
-static void add_fn_attr(CgCtx *c, LLVMValueRef fn, const char *name)
+void cg_fn_attr(CgCtx *c, LLVMValueRef fn, const char *name)
 {
     unsigned k = LLVMGetEnumAttributeKindForName(name, strlen(name));
     LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c->C, k, 0));
@@ -57,6 +57,20 @@ static void add_param_attr(CgCtx *c, LLVMValueRef fn, unsigned idx, const char *
 {
     unsigned k = LLVMGetEnumAttributeKindForName(name, strlen(name));
     LLVMAddAttributeAtIndex(fn, idx + 1, LLVMCreateEnumAttribute(c->C, k, 0));
+}
+
+LLVMValueRef cg_helper_fn(CgCtx *c, const char *name, LLVMTypeRef fty, bool always_inline, bool *is_new)
+{
+    LLVMValueRef fn = LLVMGetNamedFunction(c->M, name);
+    *is_new = fn == NULL;
+    if (fn)
+        return fn;
+    fn = LLVMAddFunction(c->M, name, fty);
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    cg_fn_attr(c, fn, "nounwind");
+    if (always_inline)
+        cg_fn_attr(c, fn, "alwaysinline");
+    return fn;
 }
 
 LLVMTypeRef cg_host_ctx_type(CgCtx *c)
@@ -135,13 +149,13 @@ void cg_declare_funcs(CgCtx *c)
         if (LLVMGetNamedFunction(c->M, name))
             cg_error(c, f->loc, "'%s' is defined twice", f->name);
         cf->fn = LLVMAddFunction(c->M, name, cf->fnty);
-        add_fn_attr(c, cf->fn, "nounwind");
+        cg_fn_attr(c, cf->fn, "nounwind");
         if (f->kind == FXF_FN || cg_host_abi(c))
             LLVMSetLinkage(cf->fn, LLVMInternalLinkage);
         if (f->kind == FXF_FN)
-            add_fn_attr(c, cf->fn, "alwaysinline");
+            cg_fn_attr(c, cf->fn, "alwaysinline");
         if (!cg_host_abi(c)) {
-            add_fn_attr(c, cf->fn, "convergent");
+            cg_fn_attr(c, cf->fn, "convergent");
             if (f->kind == FXF_KERNEL) {
                 LLVMSetFunctionCallConv(cf->fn, LLVMAMDGPUKERNELCallConv);
                 char v[32];
@@ -233,7 +247,7 @@ void cg_host_entry_points(CgCtx *c, CgFunc *cf)
     LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c->C), pt, 2, 0);
     char *name = arena_printf(c->fm->arena, "%s__fxhost", f->name);
     LLVMValueRef w = LLVMAddFunction(c->M, name, fty);
-    add_fn_attr(c, w, "nounwind");
+    cg_fn_attr(c, w, "nounwind");
     LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(c->C, w, "entry");
     LLVMBuilderRef saved = c->B;
     c->B = LLVMCreateBuilderInContext(c->C);

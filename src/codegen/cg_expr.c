@@ -109,17 +109,11 @@ static LLVMValueRef ipow_func(CgCtx *c, LLVMTypeRef ity, bool sgn)
 {
     char name[64];
     snprintf(name, sizeof name, "__fx_ipow_%c%u", sgn ? 's' : 'u', LLVMGetIntTypeWidth(ity));
-    LLVMValueRef fn = LLVMGetNamedFunction(c->M, name);
-    if (fn)
-        return fn;
     LLVMTypeRef pt[2] = { ity, ity };
-    LLVMTypeRef fty = LLVMFunctionType(ity, pt, 2, 0);
-    fn = LLVMAddFunction(c->M, name, fty);
-    LLVMSetLinkage(fn, LLVMInternalLinkage);
-    unsigned kind = LLVMGetEnumAttributeKindForName("alwaysinline", 12);
-    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c->C, kind, 0));
-    kind = LLVMGetEnumAttributeKindForName("nounwind", 8);
-    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c->C, kind, 0));
+    bool is_new;
+    LLVMValueRef fn = cg_helper_fn(c, name, LLVMFunctionType(ity, pt, 2, 0), true, &is_new);
+    if (!is_new)
+        return fn;
 
     LLVMBuilderRef B = LLVMCreateBuilderInContext(c->C);
     LLVMValueRef base = LLVMGetParam(fn, 0), ex = LLVMGetParam(fn, 1);

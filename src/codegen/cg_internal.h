@@ -167,6 +167,10 @@ void cg_barrier(CgCtx *c, FxInst *i);
 void cg_layout_shared(CgCtx *c);
 
 /* ---- cg_abi.c ---- */
+void cg_fn_attr(CgCtx *c, LLVMValueRef fn, const char *name);   /* an enum attribute, e.g. "nounwind" */
+/* The module's internal nounwind function `name`: the existing one, or a new
+ * empty one (*is_new) for the caller to define. */
+LLVMValueRef cg_helper_fn(CgCtx *c, const char *name, LLVMTypeRef fty, bool always_inline, bool *is_new);
 void cg_declare_funcs(CgCtx *c);
 void cg_begin_func(CgCtx *c, CgFunc *cf);
 void cg_end_func(CgCtx *c);

@@ -37,8 +37,7 @@ static LLVMValueRef libm_call(CgCtx *c, const char *fname, LLVMValueRef v, unsig
     LLVMValueRef fn = LLVMGetNamedFunction(c->M, fname);
     if (!fn) {
         fn = LLVMAddFunction(c->M, fname, fty);
-        unsigned k = LLVMGetEnumAttributeKindForName("nounwind", 8);
-        LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c->C, k, 0));
+        cg_fn_attr(c, fn, "nounwind");
     }
     if (LLVMGetTypeKind(ty) != LLVMVectorTypeKind)
         return cg_fmf(LLVMBuildCall2(c->B, fty, fn, &v, 1, ""), fmf);
@@ -170,16 +169,12 @@ static LLVMValueRef fmod_func(CgCtx *c, LLVMTypeRef fty_el)
 {
     bool dbl = LLVMGetTypeKind(fty_el) == LLVMDoubleTypeKind;
     const char *name = dbl ? "__fx_fmod_f64" : "__fx_fmod_f32";
-    LLVMValueRef fn = LLVMGetNamedFunction(c->M, name);
-    if (fn)
-        return fn;
     LLVMTypeRef i32 = LLVMInt32TypeInContext(c->C);
     LLVMTypeRef pt[2] = { fty_el, fty_el };
-    LLVMTypeRef fty = LLVMFunctionType(fty_el, pt, 2, 0);
-    fn = LLVMAddFunction(c->M, name, fty);
-    LLVMSetLinkage(fn, LLVMInternalLinkage);
-    unsigned k = LLVMGetEnumAttributeKindForName("nounwind", 8);
-    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c->C, k, 0));
+    bool is_new;
+    LLVMValueRef fn = cg_helper_fn(c, name, LLVMFunctionType(fty_el, pt, 2, 0), false, &is_new);
+    if (!is_new)
+        return fn;
 
     LLVMBuilderRef saved = c->B;
     c->B = LLVMCreateBuilderInContext(c->C);
