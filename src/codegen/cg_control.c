@@ -164,6 +164,8 @@ static void cg_inst(CgCtx *c, FxInst *i)
         break;
     case FX_CALL: v = cg_call(c, i); break;
     case FX_MFMA: v = cg_mfma(c, i); break;
+    case FX_LDEXP: v = cg_ldexp(c, i); break;
+    case FX_FREXP_EXP: v = cg_frexp_exp(c, i); break;
     default:
         cg_error(c, i->loc, "internal compiler error: opcode %d", (int)i->op);
         break;

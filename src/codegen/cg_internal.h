@@ -145,6 +145,8 @@ LLVMValueRef cg_f64_to_f32_odd(CgCtx *c, LLVMValueRef v);
 LLVMValueRef cg_math(CgCtx *c, FxInst *i);
 LLVMValueRef cg_fpow(CgCtx *c, FxInst *i, LLVMValueRef a, LLVMValueRef b);
 LLVMValueRef cg_fmod_py(CgCtx *c, LLVMValueRef a, LLVMValueRef b, unsigned fmf);
+LLVMValueRef cg_ldexp(CgCtx *c, FxInst *i);        /* FX_LDEXP */
+LLVMValueRef cg_frexp_exp(CgCtx *c, FxInst *i);    /* FX_FREXP_EXP */
 
 /* ---- cg_devlib.c ---- */
 /* A call of ocml's `fname` (e.g. "__ocml_exp_f64"), lane by lane for vectors;

@@ -101,6 +101,7 @@ static LLVMValueRef math_f(CgCtx *c, FxInst *i, LLVMValueRef v, ScalarId s)
     case FXM_CEIL: return unary_intrinsic(c, "llvm.ceil", v, fmf);
     case FXM_ROUND: return unary_intrinsic(c, "llvm.round", v, fmf);
     case FXM_TRUNC: return unary_intrinsic(c, "llvm.trunc", v, fmf);
+    case FXM_RINT: return unary_intrinsic(c, "llvm.roundeven", v, fmf);
     default:
         cg_error(c, i->loc, "internal compiler error: math function %d", i->sub);
         return LLVMGetPoison(LLVMTypeOf(v));
@@ -274,4 +275,48 @@ LLVMValueRef cg_fmod_py(CgCtx *c, LLVMValueRef a, LLVMValueRef b, unsigned fmf)
     LLVMValueRef args[2] = { zero, b };
     LLVMValueRef sz = cg_fmf(cg_intrinsic(c, "llvm.copysign", &ty, 1, args, 2), fmf);
     return LLVMBuildSelect(c->B, nz, res, sz, "");
+}
+
+/* ---- ldexp and frexp's exponent ----
+ * Float32 and Float64 use llvm.ldexp / llvm.frexp directly. The 16-bit
+ * floats go through Float64, where x * 2^n is exact over their whole range,
+ * and are rounded once back (cg_fconvert). */
+
+static LLVMTypeRef int32_like(CgCtx *c, LLVMTypeRef ty)
+{
+    return cg_same_shape(c, ty, LLVMInt32TypeInContext(c->C));
+}
+
+LLVMValueRef cg_ldexp(CgCtx *c, FxInst *i)
+{
+    LLVMValueRef x = cg_val(c, i->ops[0]), n = cg_val(c, i->ops[1]);
+    ScalarId s = type_elem_scalar(i->type);
+    if (s == SC_FLOAT32 || s == SC_FLOAT64) {
+        LLVMTypeRef over[2] = { LLVMTypeOf(x), LLVMTypeOf(n) };
+        LLVMValueRef args[2] = { x, n };
+        return cg_intrinsic(c, "llvm.ldexp", over, 2, args, 2);
+    }
+    LLVMTypeRef f64 = cg_same_shape(c, LLVMTypeOf(x), LLVMDoubleTypeInContext(c->C));
+    LLVMValueRef wide = cg_fconvert(c, x, s, SC_FLOAT64);
+    LLVMTypeRef over[2] = { f64, LLVMTypeOf(n) };
+    LLVMValueRef args[2] = { wide, n };
+    return cg_fconvert(c, cg_intrinsic(c, "llvm.ldexp", over, 2, args, 2), SC_FLOAT64, s);
+}
+
+LLVMValueRef cg_frexp_exp(CgCtx *c, FxInst *i)
+{
+    LLVMValueRef x = cg_val(c, i->ops[0]);
+    ScalarId s = type_elem_scalar(i->ops[0]->type);
+    if (s != SC_FLOAT32 && s != SC_FLOAT64) {   /* the 16-bit floats: their exact Float32 */
+        x = cg_fconvert(c, x, s, SC_FLOAT32);
+        s = SC_FLOAT32;
+    }
+    LLVMTypeRef ty = LLVMTypeOf(x), ity = int32_like(c, ty);
+    LLVMTypeRef over[2] = { ty, ity };
+    LLVMValueRef pair = cg_intrinsic(c, "llvm.frexp", over, 2, &x, 1);
+    LLVMValueRef e = LLVMBuildExtractValue(c->B, pair, 1, "exp");
+    /* llvm.frexp leaves the exponent of inf and NaN unspecified: FXIR says 0 */
+    LLVMValueRef ax = unary_intrinsic(c, "llvm.fabs", x, 0);
+    LLVMValueRef finite = LLVMBuildFCmp(c->B, LLVMRealOLT, ax, cg_fconst(ty, __builtin_inf()), "");
+    return LLVMBuildSelect(c->B, finite, e, LLVMConstNull(ity), "");
 }

@@ -15,8 +15,7 @@ void opt_defaults(FxOptions *o)
     o->target = tgt_default();
     o->opt_level = 3;
     o->fp_contract = true;
-    o->contraction_precision = "native";
-    o->quantize_rescaling = "pow2";
+    o->precision = (FxPrecision){ FXP_NATIVE, 0 };
 }
 
 void opt_usage_error(const char *fmt, ...)
@@ -62,7 +61,9 @@ void opt_print_help(const char *prog)
            "  --verify-each          run the FXIR verifier after every stage\n"
            "  --time-passes          print the time of every stage (stderr)\n"
            "Diagnostics:\n"
-           "  -Werror  -w  -Rpass=fp-contraction  -Rpass-missed  --diagnostics-format=text|json\n"
+           "  -Werror  -w  --diagnostics-format=text|json\n"
+           "  -Rpass=PASS            say what PASS did (fp-contraction, contraction-precision)\n"
+           "  -Rpass-missed[=PASS]   say why PASS (or any pass) left something unchanged\n"
            "  --help  --version\n", prog, tgt_default()->name, pass_names());
 }
 
@@ -93,22 +94,22 @@ static bool matches(const char *arg, const char *flag)
     return true;
 }
 
-static bool valid_precision(const char *p)
+/* -Rpass=PASS / -Rpass-missed[=PASS] */
+static int parse_remark_option(FxOptions *o, const char *arg)
 {
-    if (!strcmp(p, "native") || !strcmp(p, "int8") || !strcmp(p, "ozaki"))
-        return true;
-    if (!strncmp(p, "int", 3) && p[3] >= '2' && p[3] <= '7' && !p[4])
-        return true;
-    if (!strncmp(p, "ozaki1", 6) || !strncmp(p, "ozaki2", 6)) {
-        if (!p[6])
-            return true;
-        if (p[6] != ':' || !p[7])
-            return false;
-        char *end;
-        long v = strtol(p + 7, &end, 10);
-        return !*end && v >= 1 && v <= 64;
+    bool missed = !strncmp(arg, "-Rpass-missed", 13);
+    const char *eq = strchr(arg, '=');
+    if (!missed && strncmp(arg, "-Rpass=", 7) != 0)
+        return 0;
+    if (missed && arg[13] && arg[13] != '=')
+        return 0;
+    unsigned bit = eq ? pass_remark_bit(eq + 1) : ~0u;
+    if (!bit) {
+        opt_usage_error("'%s': no pass named '%s'; the passes are: %s", arg, eq + 1, pass_names());
+        return -1;
     }
-    return false;
+    *(missed ? &o->rpass_missed : &o->rpass) |= bit;
+    return 1;
 }
 
 static int parse_value_option(Arena *a, FxOptions *o, int argc, char **argv, int *i)
@@ -166,18 +167,18 @@ static int parse_value_option(Arena *a, FxOptions *o, int argc, char **argv, int
         o->fastmath_set = true;
     } else if (matches(arg, "--contraction-precision")) {
         if (!VALUE("--contraction-precision")) return -1;
-        if (!valid_precision(v)) {
-            opt_usage_error("invalid --contraction-precision '%s'", v);
+        if (!fxir_parse_precision(v, &o->precision)) {
+            opt_usage_error("invalid --contraction-precision '%s'; expected native, int2 .. int8, ozaki, "
+                            "ozaki1[:s] (s 1..%d) or ozaki2[:L] (L 1..%d)", v, FXP_MAX_SLICES, FXP_MAX_MODULI);
             return -1;
         }
-        o->contraction_precision = v;
     } else if (matches(arg, "--quantize-rescaling")) {
         if (!VALUE("--quantize-rescaling")) return -1;
         if (strcmp(v, "pow2") && strcmp(v, "direct")) {
             opt_usage_error("--quantize-rescaling expects pow2 or direct, got '%s'", v);
             return -1;
         }
-        o->quantize_rescaling = v;
+        o->direct_rescaling = strcmp(v, "direct") == 0;
     } else if (matches(arg, "--print-after")) {
         if (!VALUE("--print-after")) return -1;
         o->print_after = v;
@@ -213,15 +214,14 @@ int opt_parse_one(Arena *a, FxOptions *o, int argc, char **argv, int *i)
         { "--time-passes", offsetof(FxOptions, time_passes) },
         { "-Werror", offsetof(FxOptions, werror) },
         { "-w", offsetof(FxOptions, no_warnings) },
-        { "-Rpass-missed", offsetof(FxOptions, rpass_missed) },
-        { "-Rpass-missed=fp-contraction", offsetof(FxOptions, rpass_missed) },
-        { "-Rpass=fp-contraction", offsetof(FxOptions, rpass) },
     };
     for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
         if (strcmp(arg, flags[k].flag) == 0) {
             *(bool *)((char *)o + flags[k].off) = true;
             return 1;
         }
+    if (!strncmp(arg, "-Rpass", 6))
+        return parse_remark_option(o, arg);
     if (arg[0] == '-' && arg[1] == 'O' && arg[2] >= '0' && arg[2] <= '3' && !arg[3]) {
         o->opt_level = arg[2] - '0';
         return 1;

@@ -21,13 +21,15 @@ typedef struct FxOptions {
     bool fp_contract;
     unsigned fastmath;            /* ambient flags from --fastmath / --fast-fp-math */
     bool fastmath_set, fast_fp_math;
-    const char *contraction_precision, *quantize_rescaling;
+    FxPrecision precision;        /* --contraction-precision */
+    bool direct_rescaling;        /* --quantize-rescaling=direct */
     bool emit_ast, print_plan;
     bool verify_each;             /* --verify-each: the FXIR verifier after every stage */
     bool time_passes;             /* --time-passes: stage timings on stderr */
     const char *print_after;
     const char *eval;
-    bool werror, no_warnings, rpass, rpass_missed;
+    bool werror, no_warnings;
+    unsigned rpass, rpass_missed; /* -Rpass=PASS, -Rpass-missed[=PASS]: remark bits (passes.h) */
     DiagFormat diag_format;
 } FxOptions;
 

@@ -56,6 +56,7 @@ bool pipe_lower(FxCompilation *c)
     c->module->source_name = c->opts->input;
     const FxOptions *o = c->opts;
     PassOptions po = { .target = o->target, .verify_each = o->verify_each, .fp_contract = o->fp_contract,
+                       .precision = o->precision, .direct_rescaling = o->direct_rescaling,
                        .remarks = o->rpass, .remarks_missed = o->rpass_missed,
                        .print_after = o->print_after, .print_out = c->print_out ? c->print_out : stdout };
     return pass_run_pipeline(c->module, &po);

@@ -57,6 +57,10 @@ typedef enum {
     FX_MFMA,       /* sub: a TgtMatrixId; ops[0] a, ops[1] b (this lane's part), ops[2] accumulator
                       (this lane's part of C); one wave-wide matrix multiply-accumulate; the
                       register layout is the instruction's (target/target.h) */
+    FX_LDEXP,      /* ops[0] float x, ops[1] Int32 n (same lanes): x * 2^n rounded once (exact
+                      unless the result is subnormal or overflows) */
+    FX_FREXP_EXP,  /* ops[0] float x -> Int32 e (same lanes) with |x| in [2^(e-1), 2^e);
+                      0 for a zero, an infinity or a NaN */
     FX_OPCODE_COUNT
 } FxOpcode;
 
@@ -75,7 +79,9 @@ typedef enum { FXC_LT, FXC_LE, FXC_GT, FXC_GE, FXC_EQ, FXC_NE } FxCmp;
 typedef enum { FXU_NEG, FXU_INVERT /* ~ on ints, `not` on Boolean */, FXU_ABS } FxUnop;
 typedef enum {
     FXM_EXP, FXM_EXP2, FXM_LOG, FXM_LOG2, FXM_SQRT, FXM_RSQRT, FXM_SIN, FXM_COS,
-    FXM_TANH, FXM_FLOOR, FXM_CEIL, FXM_ROUND, FXM_TRUNC, FXM_COUNT
+    FXM_TANH, FXM_FLOOR, FXM_CEIL, FXM_ROUND, FXM_TRUNC,
+    FXM_RINT,       /* round to the nearest integer, ties to even */
+    FXM_COUNT
 } FxMathFn;
 typedef enum { FXMM_MAX, FXMM_MIN, FXMM_MAXNUM, FXMM_MINNUM } FxMinMax;
 typedef enum { FXS_THREAD_IDX, FXS_BLOCK_IDX, FXS_BLOCK_DIM, FXS_GRID_DIM, FXS_LANE_ID } FxSpecial;
@@ -152,6 +158,8 @@ typedef struct FxTensor {
     const Type *type;       /* TY_TENSOR (dims static, or -1 with dim_names[i] naming an Int32 parameter) */
     int param_index;        /* index in the program's parameters; -1 for a transient */
     Loc loc;
+    struct FxTensor *view_of;   /* a view: this tensor's elements in the same order, with another
+                                   shape (size-1 dims added or dropped); it has no buffer of its own */
 } FxTensor;
 
 /* A scalar operand of a node: absent, a static value, or a program parameter. */
@@ -163,7 +171,10 @@ typedef struct FxScalarArg {
 } FxScalarArg;
 
 typedef enum { FXN_MATMUL, FXN_MAP, FXN_REDUCE } FxNodeKind;
-typedef enum { FXR_SUM, FXR_MAX, FXR_MIN } FxReduceKind;
+typedef enum {
+    FXR_SUM, FXR_MAX, FXR_MIN,
+    FXR_MAXABS      /* max of |x| (NaN-propagating, identity 0): the absmax of a row or column */
+} FxReduceKind;
 
 typedef struct FxNode {
     FxNodeKind kind;
@@ -192,8 +203,20 @@ typedef struct FxProgram {
     FxParam *params;        /* Tensor and scalar parameters, in source order */
     PtrVec tensors;         /* FxTensor*: parameters first, then transients */
     PtrVec nodes;           /* FxNode*, in execution order */
+    const char *precision;  /* @contraction_precision("..."), or NULL for the command line's */
     Loc loc;
 } FxProgram;
+
+/* --contraction-precision and @contraction_precision (spec §8.2):
+ * native | int2..int8 | ozaki | ozaki1[:s] | ozaki2[:L]. */
+typedef enum { FXP_NATIVE, FXP_QUANTIZE, FXP_OZAKI1, FXP_OZAKI2 } FxPrecisionKind;
+typedef struct FxPrecision {
+    FxPrecisionKind kind;
+    int n;                  /* QUANTIZE: bits; OZAKI1: slices; OZAKI2: moduli; 0: the default */
+} FxPrecision;
+bool fxir_parse_precision(const char *spec, FxPrecision *out);
+/* The longest valid value of n for OZAKI1 (slices) and OZAKI2 (moduli). */
+enum { FXP_MAX_SLICES = 12, FXP_MAX_MODULI = 20 };
 
 /* A constant byte string exported by the artifact (launch plans travel this way). */
 typedef struct FxData {
@@ -235,6 +258,7 @@ const char *fxir_fmf_name(int bit);
 const char *fxir_rounding_name(FfRound r);
 int fxir_rounding_by_name(const char *name, size_t len);
 const char *fxir_reduce_name(FxReduceKind r);
+int fxir_reduce_by_name(const char *name);   /* -1: none */
 
 /* Stable text form (fxcc --print-after). */
 void fxir_print_module(FILE *out, FxModule *m);

@@ -52,7 +52,10 @@ static void print_node(FILE *out, const FxProgram *p, int idx, const FxNode *n)
 
 void fxir_print_program(FILE *out, const FxProgram *p)
 {
-    fprintf(out, "\nprogram %s(", p->name);
+    fputc('\n', out);
+    if (p->precision)
+        fprintf(out, "@contraction_precision(\"%s\")\n", p->precision);
+    fprintf(out, "program %s(", p->name);
     for (int i = 0; i < p->nparams; i++) {
         fprintf(out, "%s%%%s: ", i ? ", " : "", p->params[i].name);
         print_tensor_type(out, p->params[i].type);
@@ -62,8 +65,10 @@ void fxir_print_program(FILE *out, const FxProgram *p)
         const FxTensor *t = p->tensors.items[i];
         if (t->param_index >= 0)
             continue;
-        fprintf(out, "  transient %%%s : ", t->name);
+        fprintf(out, "  %s %%%s : ", t->view_of ? "view" : "transient", t->name);
         print_tensor_type(out, t->type);
+        if (t->view_of)
+            fprintf(out, " = %%%s", t->view_of->name);
         fputc('\n', out);
     }
     for (int i = 0; i < p->nodes.len; i++)

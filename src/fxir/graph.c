@@ -22,7 +22,7 @@ FxTensor *fxg_param_tensor(FxModule *m, FxProgram *p, int param_index)
     }
     FxTensor *t = arena_alloc(m->arena, sizeof *t);
     *t = (FxTensor){ p->params[param_index].name, p->params[param_index].type, param_index,
-                     p->params[param_index].loc };
+                     p->params[param_index].loc, NULL };
     ptrvec_push(m->arena, &p->tensors, t);
     return t;
 }
@@ -30,7 +30,7 @@ FxTensor *fxg_param_tensor(FxModule *m, FxProgram *p, int param_index)
 static FxTensor *add_transient(FxModule *m, FxProgram *p, const char *name, const Type *type, Loc loc)
 {
     FxTensor *t = arena_alloc(m->arena, sizeof *t);
-    *t = (FxTensor){ name, type, -1, loc };
+    *t = (FxTensor){ name, type, -1, loc, NULL };
     ptrvec_push(m->arena, &p->tensors, t);
     return t;
 }
@@ -46,6 +46,17 @@ FxTensor *fxg_transient_like(FxModule *m, FxProgram *p, const char *name, const 
 {
     const Type *l = like->type;
     return add_transient(m, p, name, type_tensor(m->arena, elem, l->ndims, l->dims, l->dim_names, l->col_major), loc);
+}
+
+FxTensor *fxg_view(FxModule *m, FxProgram *p, const char *name, FxTensor *base, int rank, const int64_t *dims,
+                   const char *const *dim_names, Loc loc)
+{
+    while (base->view_of)
+        base = base->view_of;
+    FxTensor *t = add_transient(m, p, name, type_tensor(m->arena, base->type->elem, rank, dims, dim_names, false),
+                                loc);
+    t->view_of = base;
+    return t;
 }
 
 FxNode *fxg_node(FxModule *m, FxProgram *p, FxNodeKind kind, FxTensor *out, Loc loc, FxNode *before)
@@ -110,7 +121,7 @@ int fxg_readers(const FxProgram *p, const FxTensor *t, int *last)
     for (int i = 0; i < p->nodes.len; i++) {
         const FxNode *node = p->nodes.items[i];
         for (int k = 0; k < node->nins; k++)
-            if (node->ins[k] == t) {
+            if (node->ins[k] == t || node->ins[k]->view_of == t) {   /* a view's reader reads t */
                 n++;
                 if (last)
                     *last = i;

@@ -17,6 +17,11 @@ FxTensor *fxg_transient(FxModule *m, FxProgram *p, const char *name, const Type 
 FxTensor *fxg_transient_like(FxModule *m, FxProgram *p, const char *name, const Type *elem, const FxTensor *like,
                              Loc loc);
 
+/* A view of base (or of what base views): the same elements in the same
+ * order, with this shape; row-major base, element counts equal. */
+FxTensor *fxg_view(FxModule *m, FxProgram *p, const char *name, FxTensor *base, int rank, const int64_t *dims,
+                   const char *const *dim_names, Loc loc);
+
 /* A node appended to the program, or inserted before `before` when given. */
 FxNode *fxg_node(FxModule *m, FxProgram *p, FxNodeKind kind, FxTensor *out, Loc loc, FxNode *before);
 void fxg_set_inputs(FxModule *m, FxNode *n, int nins, FxTensor *const *ins);
@@ -27,7 +32,7 @@ void fxg_remove_node(FxProgram *p, FxNode *n);
 void fxg_remove_tensor(FxProgram *p, FxTensor *t);
 int fxg_node_index(const FxProgram *p, const FxNode *n);
 
-/* How many nodes read t; *last: the index of the last one. */
+/* How many nodes read t (directly or through a view); *last: the index of the last one. */
 int fxg_readers(const FxProgram *p, const FxTensor *t, int *last);
 /* The node that writes t, or NULL (a parameter only read). */
 FxNode *fxg_writer(const FxProgram *p, const FxTensor *t);

@@ -2,6 +2,7 @@
  * flag and rounding mode: the one table the printer, the reader and sema's
  * messages share. */
 #include "fxir/fxir.h"
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const opcode_names[FX_OPCODE_COUNT] = {
@@ -12,7 +13,7 @@ static const char *const opcode_names[FX_OPCODE_COUNT] = {
     [FX_ATOMIC] = "atomic", [FX_BARRIER] = "barrier", [FX_SPLAT] = "splat",
     [FX_EXTRACT] = "extract", [FX_INSERT] = "insert", [FX_IF] = "if", [FX_LOOP] = "loop",
     [FX_BREAK] = "break", [FX_CONTINUE] = "continue", [FX_RETURN] = "return", [FX_CALL] = "call",
-    [FX_MFMA] = "mfma",
+    [FX_MFMA] = "mfma", [FX_LDEXP] = "ldexp", [FX_FREXP_EXP] = "frexp_exp",
 };
 
 static const char *const binops[FXB_COUNT] = { "add", "sub", "mul", "div", "floordiv", "mod", "pow",
@@ -20,12 +21,12 @@ static const char *const binops[FXB_COUNT] = { "add", "sub", "mul", "div", "floo
 static const char *const cmps[] = { "lt", "le", "gt", "ge", "eq", "ne" };
 static const char *const unops[] = { "neg", "invert", "abs" };
 static const char *const maths[FXM_COUNT] = { "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin",
-                                              "cos", "tanh", "floor", "ceil", "round", "trunc" };
+                                              "cos", "tanh", "floor", "ceil", "round", "trunc", "rint" };
 static const char *const minmax[] = { "max", "min", "maxnum", "minnum" };
 static const char *const specials[] = { "thread_idx", "block_idx", "block_dim", "grid_dim", "lane_id" };
 static const char *const atomics[] = { "add", "max", "min", "cas" };
 static const char *const spaces[] = { "private", "shared" };
-static const char *const reduces[] = { "sum", "max", "min" };
+static const char *const reduces[] = { "sum", "max", "min", "maxabs" };
 static const char *const fmf[FMF_NBITS] = { "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn" };
 static const char *const roundings[] = { [FF_RNE] = "to_nearest_even", [FF_DOWN] = "downward",
                                          [FF_UP] = "upward", [FF_TOWARD_ZERO] = "toward_zero",
@@ -107,4 +108,42 @@ int fxir_rounding_by_name(const char *name, size_t len)
     return -1;
 }
 
-const char *fxir_reduce_name(FxReduceKind r) { return (int)r >= 0 && r <= FXR_MIN ? reduces[r] : "?"; }
+const char *fxir_reduce_name(FxReduceKind r) { return (int)r >= 0 && r <= FXR_MAXABS ? reduces[r] : "?"; }
+
+int fxir_reduce_by_name(const char *name)
+{
+    for (int k = 0; k <= FXR_MAXABS; k++)
+        if (strcmp(reduces[k], name) == 0)
+            return k;
+    return -1;
+}
+
+/* native | int2..int8 | ozaki | ozaki1[:s] | ozaki2[:L] */
+bool fxir_parse_precision(const char *spec, FxPrecision *out)
+{
+    *out = (FxPrecision){ FXP_NATIVE, 0 };
+    if (!strcmp(spec, "native"))
+        return true;
+    if (!strcmp(spec, "ozaki")) {
+        out->kind = FXP_OZAKI2;
+        return true;
+    }
+    if (!strncmp(spec, "int", 3) && spec[3] >= '2' && spec[3] <= '8' && !spec[4]) {
+        *out = (FxPrecision){ FXP_QUANTIZE, spec[3] - '0' };
+        return true;
+    }
+    if (strncmp(spec, "ozaki1", 6) && strncmp(spec, "ozaki2", 6))
+        return false;
+    out->kind = spec[5] == '1' ? FXP_OZAKI1 : FXP_OZAKI2;
+    if (!spec[6])
+        return true;
+    if (spec[6] != ':' || spec[7] < '1' || spec[7] > '9')
+        return false;
+    char *end;
+    long n = strtol(spec + 7, &end, 10);
+    int max = out->kind == FXP_OZAKI1 ? FXP_MAX_SLICES : FXP_MAX_MODULI;
+    if (*end || n < 1 || n > max)
+        return false;
+    out->n = (int)n;
+    return true;
+}

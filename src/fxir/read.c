@@ -189,6 +189,21 @@ static bool end_of_line(Reader *r)
     return error(r, "the end of the line");
 }
 
+/* "text" (no escapes: precision specs only) */
+static const char *read_string(Reader *r)
+{
+    if (!is_punct(r, "\""))
+        return error(r, "a string"), NULL;
+    const char *start = r->p, *end = strchr(start, '"');
+    if (!end || memchr(start, '\n', (size_t)(end - start)))
+        return error(r, "a closed string"), NULL;
+    while (r->p < end)
+        advance_char(r);
+    advance_char(r);
+    next(r);
+    return arena_strndup(r->a, start, (size_t)(end - start));
+}
+
 static bool read_int64(Reader *r, int64_t *out)
 {
     if (r->tok.kind != T_NUMBER)
@@ -845,9 +860,10 @@ static bool read_map(Reader *r, FxProgram *p, FxNode *n)
 /* reduce.max %A axis=1 */
 static bool read_reduce(Reader *r, FxProgram *p, FxNode *n, const char *kind)
 {
-    n->reduce = !strcmp(kind, "sum") ? FXR_SUM : !strcmp(kind, "max") ? FXR_MAX : FXR_MIN;
-    if (strcmp(kind, fxir_reduce_name(n->reduce)))
-        return error(r, "reduce.sum, reduce.max or reduce.min");
+    int k = fxir_reduce_by_name(kind);
+    if (k < 0)
+        return error(r, "reduce.sum, reduce.max, reduce.min or reduce.maxabs");
+    n->reduce = (FxReduceKind)k;
     FxTensor *in = r->tok.kind == T_VALUE ? find_tensor(r, p) : NULL;
     int64_t axis;
     if (!in || !expect_word(r, "axis") || !expect_punct(r, "=") || !read_int64(r, &axis))
@@ -895,7 +911,27 @@ static bool read_node(Reader *r, FxProgram *p)
     return end_of_line(r);
 }
 
-static bool read_program(Reader *r)
+/* view %NAME : Tensor[...] = %BASE */
+static bool read_view(Reader *r, FxProgram *p)
+{
+    Loc loc = r->tok.loc;
+    next(r);
+    if (r->tok.kind != T_VALUE)
+        return error(r, "%name");
+    char *name = tok_text(r);
+    next(r);
+    const Type *t;
+    FxTensor *base;
+    if (!expect_punct(r, ":") || !(t = read_type(r)) || !expect_punct(r, "=") || r->tok.kind != T_VALUE ||
+        !(base = find_tensor(r, p)) || !end_of_line(r))
+        return false;
+    if (t->kind != TY_TENSOR)
+        return error(r, "a Tensor type");
+    fxg_view(r->m, p, name, base, t->ndims, t->dims, t->dim_names, loc);
+    return true;
+}
+
+static bool read_program(Reader *r, const char *precision)
 {
     Loc loc = r->tok.loc;
     next(r);
@@ -908,6 +944,7 @@ static bool read_program(Reader *r)
     if (n < 0 || !expect_punct(r, "{") || !end_of_line(r))
         return false;
     FxProgram *p = fxg_program(r->m, name, n, loc);
+    p->precision = precision;
     for (int k = 0; k < n; k++) {
         p->params[k] = ps[k];
         if (ps[k].type->kind == TY_TENSOR)
@@ -928,11 +965,14 @@ static bool read_program(Reader *r)
                 return error(r, "a Tensor type");
             FxTensor *tt = fxg_transient(r->m, p, tname, t->elem, t->ndims, t->dims, t->dim_names, tloc);
             tt->type = t;
+        } else if (is_word(r, "view")) {
+            if (!read_view(r, p))
+                return false;
         } else if (r->tok.kind == T_WORD && !strncmp(r->tok.s, "node", 4)) {
             if (!read_node(r, p))
                 return false;
         } else {
-            return error(r, "'transient', 'nodeN:' or '}'");
+            return error(r, "'transient', 'view', 'nodeN:' or '}'");
         }
     }
     return end_of_line(r);
@@ -956,17 +996,23 @@ FxModule *fxir_read(Arena *a, const SrcFile *f)
     skip_newlines(&r);
     while (r.tok.kind != T_EOF && !r.failed) {
         int bounds = 0;
+        const char *precision = NULL;
         if (r.tok.kind == T_GLOBAL && r.tok.len == 13 && !strncmp(r.tok.s, "launch_bounds", 13)) {
             next(&r);
             int64_t v = 0;
             if (!expect_punct(&r, "(") || !read_int64(&r, &v) || !expect_punct(&r, ")") || !end_of_line(&r))
                 break;
             bounds = (int)v;
+        } else if (r.tok.kind == T_GLOBAL && r.tok.len == 21 && !strncmp(r.tok.s, "contraction_precision", 21)) {
+            next(&r);
+            if (!expect_punct(&r, "(") || !(precision = read_string(&r)) || !expect_punct(&r, ")") ||
+                !end_of_line(&r))
+                break;
         }
-        if (is_word(&r, "kernel") || is_word(&r, "fn"))
+        if ((is_word(&r, "kernel") || is_word(&r, "fn")) && !precision)
             read_func(&r, bounds);
         else if (is_word(&r, "program") && !bounds)
-            read_program(&r);
+            read_program(&r, precision);
         else
             error(&r, "'kernel', 'fn' or 'program'");
     }

@@ -205,9 +205,9 @@ static Arity arity_of(const FxInst *i)
     case FX_CONST: case FX_PARAM: case FX_SPECIAL: case FX_ALLOCA: case FX_BARRIER:
     case FX_BREAK: case FX_CONTINUE:
         return (Arity){ 0, 0, 0 };
-    case FX_UNOP: case FX_CAST: case FX_BITCAST: case FX_MATH: case FX_SPLAT:
+    case FX_UNOP: case FX_CAST: case FX_BITCAST: case FX_MATH: case FX_SPLAT: case FX_FREXP_EXP:
         return (Arity){ 1, 1, 0 };
-    case FX_BINOP: case FX_CMP: case FX_MINMAX: case FX_CEILDIV: case FX_EXTRACT:
+    case FX_BINOP: case FX_CMP: case FX_MINMAX: case FX_CEILDIV: case FX_EXTRACT: case FX_LDEXP:
         return (Arity){ 2, 2, 0 };
     case FX_SELECT: case FX_FMA: case FX_INSERT: case FX_MFMA:
         return (Arity){ 3, 3, 0 };
@@ -478,6 +478,34 @@ static void check_math(Verifier *v, const FxInst *i)
         return;
     if (!type_is_float(i->type->scalar))
         fail(v, i->loc, "%s takes a float scalar or vector, got %s", iname(v, i), tname(v, i->type));
+}
+
+/* Int32 of t's shape: the exponent operand of ldexp, the result of frexp_exp. */
+static const Type *int32_shape(const Type *t)
+{
+    return t->kind == TY_VECTOR ? type_vector(SC_INT32, t->lanes) : type_scalar(SC_INT32);
+}
+
+static bool float_number(const Type *t) { return is_number(t) && type_is_float(t->scalar); }
+
+static void check_ldexp(Verifier *v, const FxInst *i)
+{
+    const Type *x = ty(i->ops[0]), *n = ty(i->ops[1]);
+    if (!float_number(x) || !type_equal(i->type, x))
+        fail(v, i->loc, "ldexp scales a float and keeps its type: %s gives %s", tname(v, x), tname(v, i->type));
+    else if (!type_equal(n, int32_shape(x)))
+        fail(v, i->loc, "the exponent of ldexp on %s is %s, got %s", tname(v, x), tname(v, int32_shape(x)),
+             tname(v, n));
+}
+
+static void check_frexp_exp(Verifier *v, const FxInst *i)
+{
+    const Type *x = ty(i->ops[0]);
+    if (!float_number(x))
+        fail(v, i->loc, "frexp_exp takes a float scalar or vector, got %s", tname(v, x));
+    else if (!type_equal(i->type, int32_shape(x)))
+        fail(v, i->loc, "frexp_exp of %s gives %s, got %s", tname(v, x), tname(v, int32_shape(x)),
+             tname(v, i->type));
 }
 
 static void check_ceildiv(Verifier *v, const FxInst *i)
@@ -813,6 +841,8 @@ static void check_types(Verifier *v, const FxInst *i)
     case FX_RETURN: check_return(v, i); check_no_value(v, i); break;
     case FX_CALL: check_call(v, i); break;
     case FX_MFMA: check_mfma(v, i); break;
+    case FX_LDEXP: check_ldexp(v, i); break;
+    case FX_FREXP_EXP: check_frexp_exp(v, i); break;
     case FX_BARRIER: case FX_BREAK: case FX_CONTINUE: check_no_value(v, i); break;
     default: break;
     }
@@ -1100,6 +1130,46 @@ static bool tensor_type_ok(const Type *tt)
     return tt && tt->kind == TY_TENSOR && is_number(tt->elem) && tt->ndims >= 1 && tt->ndims <= MAX_RANK && tt->dims;
 }
 
+/* The dims of t other than size-1 ones, in order, equal those of u. */
+static bool same_elements(const Type *t, const Type *u)
+{
+    int i = 0, j = 0;
+    for (;;) {
+        while (i < t->ndims && dim_is_one(t, i))
+            i++;
+        while (j < u->ndims && dim_is_one(u, j))
+            j++;
+        if (i == t->ndims || j == u->ndims)
+            return i == t->ndims && j == u->ndims;
+        if (!dim_equal(t, i++, u, j++))
+            return false;
+    }
+}
+
+/* A view: a row-major reshape of a row-major transient that is no view
+ * itself, with the same element type and the same elements (size-1 dims
+ * added or dropped); nothing writes a view (writers write its base). */
+static void check_view(Verifier *v, const FxProgram *p, const FxTensor *t)
+{
+    const FxTensor *b = t->view_of;
+    if (!in_program(p, b) || b->view_of || b->param_index >= 0 || t->param_index >= 0) {
+        fail(v, t->loc, "view '%s' must view a transient of the program that is no view itself", t->name);
+        return;
+    }
+    if (!tensor_type_ok(b->type))
+        return;
+    if (!type_equal(t->type->elem, b->type->elem) || t->type->col_major || b->type->col_major ||
+        !same_elements(t->type, b->type))
+        fail(v, t->loc, "view '%s' of shape %s does not hold the elements of '%s' of shape %s (same element type, "
+             "row-major, only size-1 dims added or dropped)", t->name, shape_text(v, t->type), b->name,
+             shape_text(v, b->type));
+    for (int k = 0; k < p->nodes.len; k++) {
+        const FxNode *n = p->nodes.items[k];
+        if (n && n->out == t)
+            fail(v, n->loc, "node %d writes view '%s'; nodes write the viewed tensor '%s'", k, t->name, b->name);
+    }
+}
+
 static void check_tensor(Verifier *v, const FxProgram *p, const FxTensor *t)
 {
     const Type *tt = t->type;
@@ -1115,6 +1185,8 @@ static void check_tensor(Verifier *v, const FxProgram *p, const FxTensor *t)
                  pp ? tname(v, pp->type) : "out of range");
     }
     check_dim_names(v, p, t);
+    if (t->view_of)
+        check_view(v, p, t);
 }
 
 /* A tensor a node reads or writes: one of the program's, well-typed. */
@@ -1288,8 +1360,8 @@ static void check_reduce(Verifier *v, const FxNode *n)
         return;
     }
     const Type *in = n->ins[0]->type, *out = n->out->type;
-    if ((int)n->reduce < FXR_SUM || n->reduce > FXR_MIN)
-        fail(v, n->loc, "reduce has kind %d, expected sum, max or min", (int)n->reduce);
+    if ((int)n->reduce < FXR_SUM || n->reduce > FXR_MAXABS)
+        fail(v, n->loc, "reduce has kind %d, expected sum, max, min or maxabs", (int)n->reduce);
     if (n->axis < 0 || n->axis >= in->ndims) {
         fail(v, n->loc, "reduce axis %d is out of range for a tensor of shape %s", n->axis, shape_text(v, in));
         return;
@@ -1309,7 +1381,7 @@ static void check_reads_written(Verifier *v, const FxProgram *p, int index)
 {
     const FxNode *n = p->nodes.items[index];
     for (int k = 0; k < n->nins; k++) {
-        const FxTensor *t = n->ins[k];
+        const FxTensor *t = n->ins[k]->view_of ? n->ins[k]->view_of : n->ins[k];
         bool written = t->param_index >= 0;
         for (int j = 0; j < index && !written; j++)
             written = ((const FxNode *)p->nodes.items[j])->out == t;

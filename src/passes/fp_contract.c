@@ -57,7 +57,7 @@ static FxInst *negate_before(Arena *a, FxInst *before, FxInst *v, unsigned fmf)
 static void explain_addend(const FxInst *fma, const PassOptions *o)
 {
     const FxInst *p = fma->ops[2];
-    if (o && o->remarks_missed && is_fmul(p) && p->parent == fma->parent)
+    if (pass_remark_on(o, "fp-contraction", true) && is_fmul(p) && p->parent == fma->parent)
         diag_remark(p->loc, "fp-contraction: multiply-add not fused: the add was already contracted with "
                     "its other operand, so this product is the fma's addend");
 }
@@ -73,7 +73,7 @@ bool pass_fuse_fma(FxModule *m, FxFunc *f, FxInst *add, const PassOptions *o)
     int k = why0 && !*why0 ? 0 : why1 && !*why1 ? 1 : -1;
     if (k < 0) {
         const char *why = why0 ? why0 : why1;
-        if (why && o && o->remarks_missed)
+        if (why && pass_remark_on(o, "fp-contraction", true))
             diag_remark(add->loc, "fp-contraction: multiply-add not fused: %s", why);
         return false;
     }
@@ -98,7 +98,7 @@ bool pass_fuse_fma(FxModule *m, FxFunc *f, FxInst *add, const PassOptions *o)
     add->nops = 3;
     add->fmf = fmf;
     fxir_remove(mul);
-    if (o && o->remarks)
+    if (pass_remark_on(o, "fp-contraction", false))
         diag_remark(add->loc, "fp-contraction: fused multiply-add");
     return true;
 }
@@ -119,7 +119,7 @@ static int fuse_block(FxModule *m, FxFunc *f, FxBlock *b, const PassOptions *o)
 int pass_fp_contraction(FxModule *m, const PassOptions *o)
 {
     PassOptions fusing = *o, reporting = { 0 };
-    fusing.remarks_missed = false;          /* say why only once, at the fixed point */
+    fusing.remarks_missed = 0;              /* say why only once, at the fixed point */
     reporting.remarks_missed = o->remarks_missed;
     int total = 0;
     for (int i = 0; i < m->funcs.len; i++) {
@@ -127,7 +127,7 @@ int pass_fp_contraction(FxModule *m, const PassOptions *o)
         /* Each fusion removes a multiply, so the sweeps reach a fixed point. */
         for (int n; (n = fuse_block(m, f, &f->body, &fusing)) > 0;)
             total += n;
-        if (o->remarks_missed)
+        if (pass_remark_on(o, "fp-contraction", true))
             fuse_block(m, f, &f->body, &reporting);   /* fuses nothing; explains each candidate */
     }
     return total;

@@ -69,6 +69,8 @@ static FxInst *k_counted_loop(KB *k, const char *name, FxInst *from, FxInst *lim
 
 static int tensor_slot(const KB *k, const FxTensor *t)
 {
+    if (t->view_of)   /* a view reads its base's buffer */
+        t = t->view_of;
     if (t->param_index >= 0)
         return t->param_index;
     for (int i = 0; i < k->ntransients; i++)
@@ -208,7 +210,7 @@ static void lower_map(KB *k, const FxNode *n)
 static FxInst *reduce_identity(KB *k, FxReduceKind r, ScalarId s)
 {
     const ScalarInfo *si = type_info(s);
-    if (r == FXR_SUM)
+    if (r == FXR_SUM || r == FXR_MAXABS)
         return fxb_number(&k->b, s, 0);
     if (si->fmt)
         return fxb_number(&k->b, s, r == FXR_MAX ? -__builtin_inf() : __builtin_inf());
@@ -228,7 +230,7 @@ static FxInst *reduce_combine(KB *k, FxReduceKind r, FxInst *x, FxInst *y)
 {
     if (r == FXR_SUM)
         return k_add(k, x, y);
-    return fxb_minmax(&k->b, r == FXR_MAX ? FXMM_MAX : FXMM_MIN, x, y);
+    return fxb_minmax(&k->b, r == FXR_MIN ? FXMM_MIN : FXMM_MAX, x, y);
 }
 
 static void lower_reduce(KB *k, const FxNode *n)
@@ -254,7 +256,10 @@ static void lower_reduce(KB *k, const FxNode *n)
     FxInst *len = dim_value(k, in, n->axis);
     FxInst *stride = k_special64(k, FXS_BLOCK_DIM, 0);
     FxInst *loop = k_counted_loop(k, "j", tid, len, stride, &idx[n->axis]);
-    k_store_slot(k, acc, reduce_combine(k, n->reduce, k_load_slot(k, acc), load_element(k, in, idx)));
+    FxInst *x = load_element(k, in, idx);
+    if (n->reduce == FXR_MAXABS)
+        x = fxb_unop(&k->b, FXU_ABS, x);
+    k_store_slot(k, acc, reduce_combine(k, n->reduce, k_load_slot(k, acc), x));
     fxb_after(&k->b, loop);
     fxb_store(&k->b, buf, k_load_slot(k, acc), 1, &tid);
     fxb_barrier(&k->b);
@@ -463,7 +468,7 @@ static FxPlan *lower_program(FxModule *m, FxProgram *p, const TgtTarget *target)
     FxTensor **trans = arena_alloc(m->arena, sizeof(FxTensor *) * (size_t)(p->tensors.len + 1));
     for (int i = 0; i < p->tensors.len; i++) {
         FxTensor *t = p->tensors.items[i];
-        if (t->param_index < 0)
+        if (t->param_index < 0 && !t->view_of)   /* views use their base's buffer */
             trans[nt++] = t;
     }
     plan->nargs = p->nparams + nt;

@@ -20,6 +20,11 @@ static void run_fp_contraction(FxModule *m, const PassOptions *o)
     pass_unfuse_where_preferred(m, o);
 }
 
+static void run_contraction_precision(FxModule *m, const PassOptions *o)
+{
+    pass_contraction_precision(m, o);
+}
+
 static void run_map_fusion(FxModule *m, const PassOptions *o)
 {
     (void)o;
@@ -35,6 +40,7 @@ static void run_program_lowering(FxModule *m, const PassOptions *o)
 static const Pass pipeline[] = {
     { "sema", "the FXIR as lowered from the source", NULL },
     { "fp-contraction", "FuseFMA to a fixed point (--fp-contract)", run_fp_contraction },
+    { "contraction-precision", "Float MatMuls on Int8 units (--contraction-precision)", run_contraction_precision },
     { "map-fusion", "adjacent elementwise program nodes fuse", run_map_fusion },
     { "program-lowering", "programs become kernels and launch plans", run_program_lowering },
 };
@@ -46,6 +52,19 @@ bool pass_name_known(const char *name)
         if (strcmp(pipeline[i].name, name) == 0)
             return true;
     return false;
+}
+
+unsigned pass_remark_bit(const char *name)
+{
+    for (int i = 0; i < NUM_PASSES; i++)
+        if (strcmp(pipeline[i].name, name) == 0)
+            return 1u << i;
+    return 0;
+}
+
+bool pass_remark_on(const PassOptions *o, const char *name, bool missed)
+{
+    return o && ((missed ? o->remarks_missed : o->remarks) & pass_remark_bit(name)) != 0;
 }
 
 const char *pass_names(void)

@@ -11,8 +11,10 @@ typedef struct PassOptions {
     const TgtTarget *target;    /* what program lowering builds kernels for */
     bool verify_each;           /* run fxir_verify after every stage */
     bool fp_contract;           /* --fp-contract=on|off */
-    bool remarks;               /* -Rpass=fp-contraction */
-    bool remarks_missed;        /* -Rpass-missed */
+    FxPrecision precision;      /* --contraction-precision (a program's decorator overrides it) */
+    bool direct_rescaling;      /* --quantize-rescaling=direct */
+    unsigned remarks;           /* -Rpass=PASS: bit i for row i of the pass table; ~0u: all */
+    unsigned remarks_missed;    /* -Rpass-missed[=PASS] */
     const char *print_after;    /* --print-after=PASS, or NULL */
     FILE *print_out;            /* where --print-after writes (stdout) */
     /* Target hook: asked once per fma after contraction; true splits it back
@@ -29,6 +31,10 @@ bool pass_run_pipeline(FxModule *m, const PassOptions *o);
 bool pass_run_one(FxModule *m, const char *name, const PassOptions *o);
 /* Whether `name` is a stage of the table. */
 bool pass_name_known(const char *name);
+/* The remark bit of stage `name` (for PassOptions.remarks); 0 if none. */
+unsigned pass_remark_bit(const char *name);
+/* Whether stage `name` should say what it did (missed: why it did not). */
+bool pass_remark_on(const PassOptions *o, const char *name, bool missed);
 /* "sema, fp-contraction, ..." in pipeline order, for messages and --help. */
 const char *pass_names(void);
 
@@ -47,6 +53,12 @@ void pass_unfuse_fma(Arena *arena, FxInst *fma);
 int pass_unfuse_all(FxModule *m);
 /* Unfuse every fma for which the target hook asks; returns the count. */
 int pass_unfuse_where_preferred(FxModule *m, const PassOptions *o);
+
+/* contraction-precision (contraction_precision.c): every eligible Float32/
+ * Float64 MatMul or GEMM of a program becomes Int8 MatMuls plus splitting and
+ * combining maps (seed 003); the others stay native with a -Rpass-missed
+ * remark saying why. Returns the number rewritten. */
+int pass_contraction_precision(FxModule *m, const PassOptions *o);
 
 /* map-fusion: adjacent Map nodes of programs fuse (fuse_maps.c); returns the count. */
 int pass_fuse_maps(FxModule *m);

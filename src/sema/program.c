@@ -626,14 +626,42 @@ static bool program_params(ProgCtx *p)
     return ok;
 }
 
+/* @contraction_precision("ozaki2:16"): the program's own precision (spec §8.2) */
+static void program_decorators(ProgCtx *p)
+{
+    AstNode *d = p->decl;
+    Ctx g;
+    sema_global_ctx(p->sema, &g);
+    for (int i = 0; i < d->list2.len; i++) {
+        AstNode *dec = d->list2.items[i];
+        if (strcmp(dec->name, "contraction_precision") != 0) {
+            diag_error(dec->loc, "unknown decorator '@%s'; programs accept @contraction_precision(\"...\")",
+                       dec->name);
+            continue;
+        }
+        Val *v = dec->list.len == 1 ? sema_expr_static(&g, dec->list.items[0], "@contraction_precision") : NULL;
+        if (dec->list.len != 1 || (v && v->type->kind != TY_STRING)) {
+            diag_error(dec->loc, "@contraction_precision takes one string, e.g. @contraction_precision(\"ozaki\")");
+            continue;
+        }
+        FxPrecision pr;
+        if (v && !fxir_parse_precision(v->str, &pr)) {
+            diag_error(dec->list.items[0]->loc, "invalid contraction precision '%s'; expected native, int2 .. int8, "
+                       "ozaki, ozaki1[:s] (s 1..%d) or ozaki2[:L] (L 1..%d)", v->str, FXP_MAX_SLICES, FXP_MAX_MODULI);
+            continue;
+        }
+        if (v)
+            p->prog->precision = arena_strdup(p->arena, v->str);
+    }
+}
+
 FxProgram *sema_lower_program(Sema *s, Binding *b)
 {
     AstNode *d = b->decl;
     ProgCtx p = { s, s->arena, NULL, d, 0 };
     FxProgram *prog = fxg_program(s->module, b->name, d->list.len, d->loc);
     p.prog = prog;
-    for (int i = 0; i < d->list2.len; i++)
-        diag_error(d->list2.items[i]->loc, "unknown decorator '@%s' on a program", d->list2.items[i]->name);
+    program_decorators(&p);
     if (!program_params(&p))
         return NULL;
     int errors = diag_error_count();

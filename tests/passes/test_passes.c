@@ -111,7 +111,7 @@ static bool lower_source_with(const char *src, bool contract, const char *fastma
     o->input = path;
     o->verify_each = true;
     o->fp_contract = contract;
-    o->rpass = o->rpass_missed = true;
+    o->rpass = o->rpass_missed = ~0u;
     if (fastmath) {
         sema_parse_fastmath(fastmath, &o->fastmath);
         o->fastmath_set = true;
@@ -296,6 +296,17 @@ static void free_fxir(FxirFile *r)
     free(r->text);
 }
 
+/* A contraction-precision golden names its scheme first: ozaki2_16-gemm.contraction-precision.fxir */
+static const char *precision_of(const char *name)
+{
+    static char spec[32];
+    snprintf(spec, sizeof spec, "%.*s", (int)strcspn(name, "-."), name);
+    for (char *c = spec; *c; c++)
+        if (*c == '_')
+            *c = ':';
+    return spec;
+}
+
 static char *run_pass_on_file(const char *path, const char *name, void *ctx)
 {
     (void)ctx;
@@ -305,7 +316,9 @@ static char *run_pass_on_file(const char *path, const char *name, void *ctx)
     FxirFile in = read_fxir(path, name);
     FxModule *m = in.module;
     bool ok = m && fxir_verify(m);
-    PassOptions po = { .target = tgt_host(), .fp_contract = true, .remarks = true, .remarks_missed = true };
+    PassOptions po = { .target = tgt_host(), .fp_contract = true, .remarks = ~0u, .remarks_missed = ~0u };
+    fxir_parse_precision(strstr(name, ".contraction-precision.") ? precision_of(name) : "native", &po.precision);
+    po.direct_rescaling = strstr(name, "direct") != NULL;
     ok = ok && pass_run_one(m, pass, &po) && fxir_verify(m);
     char *remarks = fxt_capture_end();
     char *out = NULL;

@@ -1,0 +1,486 @@
+/* contraction_precision.c - seed 003's ContractionPrecisionPass: every
+ * eligible Float32/Float64 MatMul or GEMM of a program becomes exact Int8
+ * matrix products (MatMul nodes with contraction types {Int8, Int32, Int32})
+ * plus elementwise maps that split the operands and combine the products.
+ *
+ *   sA = reduce.maxabs(op(A) rows)      sB = reduce.maxabs(op(B) columns)
+ *   A_t = split_t(A, sA) : Int8         B_u = split_u(B, sB) : Int8      (maps)
+ *   P_tu = A_t @ B_u : Int32                                             (Int8 MatMuls)
+ *   C = combine(P..., sA, sB[, C])                                       (map)
+ *
+ * Schemes (t, u and the maps' arithmetic):
+ *  - QuantizeContraction(bits): q = 2^(bits-1) - 1, A_q = rint((a / s) * q),
+ *    one product, C ~ P * s_A * s_B / q^2. pow2 rescaling (default) multiplies
+ *    by the scales' mantissas and applies 2^(e_A + e_B) in one ldexp; direct
+ *    multiplies by s/q twice. Computed in the contraction's own type.
+ *  - OzakiContraction Slicing (Ozaki-I, s slices): a / 2^e = sum_t 2^-7t A_t
+ *    cut by truncation; products with t + u <= s + 1: s(s+1)/2 matmuls.
+ *  - OzakiContraction Modular (Ozaki-II, L moduli): A' = trunc(2^q a / 2^e),
+ *    its residues modulo L pairwise coprime moduli (one matmul each), Garner
+ *    reconstruction with symmetric digits, q the largest with
+ *    K 2^(2q) < prod(m) / 4.
+ * Ozaki splitting and reconstruction run in Float64; every result is scaled
+ * by 2^(e_A + e_B - ...) in one step, so nothing overflows where the result
+ * does not. A row or column holding an inf or a NaN gives NaN wherever it
+ * contributes (the native product would give inf or NaN).
+ *
+ * Storage order is kept: an operand read transposed (.T, col_major) is
+ * reduced and split along its stored rows into an Int8 buffer of the same
+ * order, which the Int8 MatMul reads with the same transpose. */
+#include "passes/passes.h"
+#include <string.h>
+#include "fxir/graph.h"
+#include "support/bigint.h"
+
+/* Pairwise coprime moduli, largest first: a residue fits Int8 as a
+ * symmetric digit in [-m/2, m/2). */
+static const int moduli[FXP_MAX_MODULI] = { 256, 255, 253, 251, 247, 241, 239, 233, 229, 227,
+                                            223, 211, 199, 197, 193, 191, 181, 179, 173, 167 };
+
+/* What the scheme needs of a GEMM, decided before rewriting. */
+typedef struct Plan {
+    FxPrecision pr;         /* with n resolved (bits, slices, moduli) */
+    int64_t K;
+    int q;                  /* Ozaki-II: bits per element; quantization: 2^(bits-1) - 1 */
+    int matmuls;
+} Plan;
+
+/* ---- eligibility ---- */
+
+/* The largest magnitude of an Int8 operand: products of two of them summed
+ * K times must stay below 2^31. A residue of modulus 256 reaches -128. */
+static int64_t int8_bound(const Plan *pl)
+{
+    if (pl->pr.kind == FXP_QUANTIZE)
+        return (1 << (pl->pr.n - 1)) - 1;
+    return pl->pr.kind == FXP_OZAKI2 ? 128 : 127;
+}
+
+static int64_t k_limit(const Plan *pl)
+{
+    int64_t b = int8_bound(pl);
+    return (INT64_C(2147483647)) / (b * b);
+}
+
+/* The largest q with K * 2^(2q) * 4 < m_1 * ... * m_L; -1 when none. */
+static int ozaki2_bits(int L, int64_t K)
+{
+    BigInt M = big_from_i64(1);
+    for (int l = 0; l < L; l++)
+        M = big_mul(M, big_from_i64(moduli[l]));
+    int q = -1;
+    while (big_cmp(big_shl(big_from_i64(K * 4), (unsigned)(2 * (q + 1))), M) < 0)
+        q++;
+    return q;
+}
+
+/* Defaults by precision (seed 003): s = 4 (Float32) / 8 (Float64) slices;
+ * the fewest moduli whose q reaches 26 (Float32) / 55 (Float64) bits. */
+static bool resolve(Plan *pl, ScalarId t)
+{
+    bool f64 = t == SC_FLOAT64;
+    if (pl->pr.kind == FXP_OZAKI1 && !pl->pr.n)
+        pl->pr.n = f64 ? 8 : 4;
+    if (pl->pr.kind == FXP_OZAKI2 && !pl->pr.n)
+        for (pl->pr.n = 1; pl->pr.n < FXP_MAX_MODULI && ozaki2_bits(pl->pr.n, pl->K) < (f64 ? 55 : 26);)
+            pl->pr.n++;
+    switch (pl->pr.kind) {
+    case FXP_QUANTIZE: pl->q = (1 << (pl->pr.n - 1)) - 1; pl->matmuls = 1; break;
+    case FXP_OZAKI1: pl->matmuls = pl->pr.n * (pl->pr.n + 1) / 2; break;
+    case FXP_OZAKI2: pl->q = ozaki2_bits(pl->pr.n, pl->K); pl->matmuls = pl->pr.n; break;
+    default: return false;
+    }
+    return pl->pr.kind != FXP_OZAKI2 || pl->q >= 1;
+}
+
+static const char *scalar_kind(const FxProgram *p, FxScalarArg s, const char *what, Arena *a)
+{
+    if (s.kind == FXS_PARAM)
+        return arena_printf(a, "%s is a run-time value (parameter '%s'); only a static %s keeps BLAS semantics", what,
+                            p->params[s.param_index].name, what);
+    return NULL;
+}
+
+/* NULL when node n can be rewritten; otherwise why not. Fills pl. */
+static const char *ineligible(FxModule *m, const FxProgram *p, const FxNode *n, Plan *pl)
+{
+    Arena *a = m->arena;
+    if (n->in_type != n->acc_type || n->acc_type != n->out_type ||
+        (n->in_type != SC_FLOAT32 && n->in_type != SC_FLOAT64))
+        return arena_printf(a, "its types are in=%s, acc=%s, out=%s; low-precision contractions take one Float32 "
+                            "or Float64 type for inputs, accumulator and output", type_info(n->in_type)->name,
+                            type_info(n->acc_type)->name, type_info(n->out_type)->name);
+    const char *why = scalar_kind(p, n->alpha, "alpha", a);
+    if (!why && n->beta.kind != FXS_NONE)
+        why = scalar_kind(p, n->beta, "beta", a);
+    if (why)
+        return why;
+    if (n->alpha.value == 0)
+        return "alpha is 0, so A @ B is not computed (BLAS semantics)";
+    const Type *A = n->ins[0]->type;
+    int kd = n->trans_a ? 0 : 1;
+    if (A->dim_names && A->dim_names[kd])
+        return arena_printf(a, "K is the run-time dimension '%s'; the exact Int32 accumulation needs a static K",
+                            A->dim_names[kd]);
+    pl->K = A->dims[kd];
+    if (pl->K > k_limit(pl))
+        return arena_printf(a, "K = %lld exceeds %lld, beyond which the Int32 sum of products of Int8 values up to "
+                            "%lld is not exact", (long long)pl->K, (long long)k_limit(pl), (long long)int8_bound(pl));
+    if (!resolve(pl, n->in_type))
+        return arena_printf(a, "%d moduli leave no bits for K = %lld", pl->pr.n, (long long)pl->K);
+    return NULL;
+}
+
+/* ---- the graph ---- */
+
+typedef struct Rw {
+    FxModule *m;
+    FxProgram *p;
+    FxNode *n;              /* the MatMul being replaced */
+    Plan pl;
+    ScalarId t;             /* the contraction's type */
+    int serial;             /* names the new tensors and bodies */
+    const char *M, *N;      /* symbolic names of op(A)'s rows and op(B)'s columns, or NULL */
+    int64_t Mv, Nv;
+} Rw;
+
+static const char *fresh(Rw *w, const char *what)
+{
+    return arena_printf(w->m->arena, "%s__%s%d", w->n->out->name, what, w->serial++);
+}
+
+static FxTensor *vector_of(Rw *w, const char *what, const char *dim, int64_t v)
+{
+    const char *names[1] = { dim };
+    return fxg_transient(w->m, w->p, fresh(w, what), type_scalar(w->t), 1, &v, names, w->n->loc);
+}
+
+/* The absmax of every row of op(A) (side 0) or column of op(B) (side 1). */
+static FxTensor *absmax(Rw *w, int side)
+{
+    FxNode *n = w->n;
+    FxTensor *x = n->ins[side];
+    bool trans = side == 0 ? n->trans_a : n->trans_b;
+    FxTensor *s = side == 0 ? vector_of(w, "absA", w->M, w->Mv) : vector_of(w, "absB", w->N, w->Nv);
+    FxNode *r = fxg_node(w->m, w->p, FXN_REDUCE, s, n->loc, n);
+    fxg_set_inputs(w->m, r, 1, &x);
+    r->reduce = FXR_MAXABS;
+    r->axis = side == 0 ? (trans ? 0 : 1) : (trans ? 1 : 0);
+    return s;
+}
+
+/* sv as a [len, 1] column (row-major view of the same buffer). */
+static FxTensor *column_view(Rw *w, FxTensor *sv)
+{
+    int64_t dims[2] = { sv->type->dims[0], 1 };
+    const char *names[2] = { sv->type->dim_names[0], NULL };
+    return fxg_view(w->m, w->p, fresh(w, "col"), sv, 2, dims, names, w->n->loc);
+}
+
+/* A map node before the MatMul writing `out` from `ins`; its body is left
+ * open in *b with its parameters in params. */
+static FxNode *map_node(Rw *w, FxTensor *out, int nins, FxTensor **ins, const char *what, const Type *ret,
+                        FxBuilder *b, FxInst **params)
+{
+    FxNode *mn = fxg_node(w->m, w->p, FXN_MAP, out, w->n->loc, w->n);
+    fxg_set_inputs(w->m, mn, nins, ins);
+    fxg_map_body(b, w->m, w->p, mn, arena_printf(w->m->arena, "%s__%s", w->p->name, fresh(w, what)), ret, params);
+    return mn;
+}
+
+/* ---- arithmetic in map bodies ---- */
+
+static const Type *f64(void) { return type_scalar(SC_FLOAT64); }
+static const Type *i32(void) { return type_scalar(SC_INT32); }
+
+static FxInst *c_i32(FxBuilder *b, int64_t v) { return fxb_int(b, i32(), v); }
+static FxInst *exponent(FxBuilder *b, FxInst *x) { return fxb_emit(b, FX_FREXP_EXP, 0, i32(), 1, x); }
+static FxInst *scale2(FxBuilder *b, FxInst *x, FxInst *e) { return fxb_emit(b, FX_LDEXP, 0, x->type, 2, x, e); }
+static FxInst *add(FxBuilder *b, FxInst *x, FxInst *y) { return fxb_binop(b, FXB_ADD, x, y); }
+static FxInst *mul(FxBuilder *b, FxInst *x, FxInst *y) { return fxb_binop(b, FXB_MUL, x, y); }
+
+/* v mod m as a symmetric digit: [-m/2, m/2) for an even m, |d| <= (m-1)/2
+ * for an odd one (v integral, of any type). */
+static FxInst *symmetric(FxBuilder *b, FxInst *v, int m, ScalarId s)
+{
+    FxInst *r = fxb_binop(b, FXB_MOD, v, fxb_number(b, s, m));   /* floored: [0, m) */
+    FxInst *high = fxb_cmp(b, FXC_GE, r, fxb_number(b, s, (m + 1) / 2));
+    return fxb_select(b, high, fxb_binop(b, FXB_SUB, r, fxb_number(b, s, m)), r);
+}
+
+static void split_quantize(Rw *w, FxBuilder *b, FxInst *a, FxInst *s)
+{
+    FxInst *x = mul(b, fxb_binop(b, FXB_DIV, a, s), fxb_number(b, w->t, w->pl.q));   /* (a / s) * q */
+    fxb_return(b, fxb_cast(b, fxb_math(b, FXM_RINT, x), type_scalar(SC_INT8)));
+}
+
+/* slice t of a / 2^e: trunc(2^7t r) - 128 trunc(2^7(t-1) r), exact in Float64 */
+static void split_slice(Rw *w, FxBuilder *b, FxInst *a, FxInst *s, int t)
+{
+    (void)w;
+    FxInst *ad = fxb_cast(b, a, f64()), *e = exponent(b, fxb_cast(b, s, f64()));
+    FxInst *hi = fxb_math(b, FXM_TRUNC, scale2(b, ad, fxb_binop(b, FXB_SUB, c_i32(b, 7 * t), e)));
+    if (t > 1) {
+        FxInst *lo = fxb_math(b, FXM_TRUNC, scale2(b, ad, fxb_binop(b, FXB_SUB, c_i32(b, 7 * (t - 1)), e)));
+        hi = fxb_binop(b, FXB_SUB, hi, mul(b, lo, fxb_number(b, SC_FLOAT64, 128)));
+    }
+    fxb_return(b, fxb_cast(b, hi, type_scalar(SC_INT8)));
+}
+
+/* residue of A' = trunc(2^q a / 2^e) modulo moduli[l], exact in Float64 */
+static void split_residue(Rw *w, FxBuilder *b, FxInst *a, FxInst *s, int l)
+{
+    FxInst *ad = fxb_cast(b, a, f64()), *e = exponent(b, fxb_cast(b, s, f64()));
+    FxInst *x = fxb_math(b, FXM_TRUNC, scale2(b, ad, fxb_binop(b, FXB_SUB, c_i32(b, w->pl.q), e)));
+    fxb_return(b, fxb_cast(b, symmetric(b, x, moduli[l], SC_FLOAT64), type_scalar(SC_INT8)));
+}
+
+/* The Int8 tensor of one piece of operand `side` (0: A, 1: B). */
+static FxTensor *split(Rw *w, int side, FxTensor *scale, int piece)
+{
+    FxTensor *x = w->n->ins[side];
+    FxTensor *out = fxg_transient_like(w->m, w->p, fresh(w, side ? "B" : "A"), type_scalar(SC_INT8), x, w->n->loc);
+    FxTensor *ins[2] = { x, scale };
+    FxBuilder b;
+    FxInst *params[2];
+    map_node(w, out, 2, ins, side ? "splitB" : "splitA", type_scalar(SC_INT8), &b, params);
+    switch (w->pl.pr.kind) {
+    case FXP_QUANTIZE: split_quantize(w, &b, params[0], params[1]); break;
+    case FXP_OZAKI1: split_slice(w, &b, params[0], params[1], piece + 1); break;
+    default: split_residue(w, &b, params[0], params[1], piece); break;
+    }
+    return out;
+}
+
+/* The scale of a row or column as seen by a split of `side`: along the
+ * split tensor's stored rows ([len, 1]) or columns ([len]). */
+static FxTensor *scale_for_split(Rw *w, int side, FxTensor *s, FxTensor *col)
+{
+    bool trans = side == 0 ? w->n->trans_a : w->n->trans_b;
+    bool by_rows = side == 0 ? !trans : trans;
+    return by_rows ? col : s;
+}
+
+static FxTensor *int8_matmul(Rw *w, FxTensor *a, FxTensor *b)
+{
+    int64_t dims[2] = { w->Mv, w->Nv };
+    const char *names[2] = { w->M, w->N };
+    FxTensor *out = fxg_transient(w->m, w->p, fresh(w, "P"), type_scalar(SC_INT32), 2, dims, names, w->n->loc);
+    FxNode *mm = fxg_node(w->m, w->p, FXN_MATMUL, out, w->n->loc, w->n);
+    FxTensor *ins[2] = { a, b };
+    fxg_set_inputs(w->m, mm, 2, ins);
+    mm->trans_a = w->n->trans_a;
+    mm->trans_b = w->n->trans_b;
+    mm->alpha = (FxScalarArg){ FXS_STATIC, 1.0, -1 };
+    mm->beta = (FxScalarArg){ FXS_NONE, 0, -1 };
+    mm->in_type = SC_INT8;
+    mm->acc_type = mm->out_type = SC_INT32;
+    return mm->out;
+}
+
+/* ---- combining ---- */
+
+/* NaN where the row's or the column's scale is inf or NaN: sa*0 + sb*0 is
+ * 0 for finite scales and NaN otherwise, without overflowing. */
+static FxInst *poison_non_finite(FxBuilder *b, FxInst *y, FxInst *sa, FxInst *sb)
+{
+    FxInst *z0 = fxb_number(b, y->type->scalar, 0);
+    FxInst *z = add(b, mul(b, fxb_cast(b, sa, y->type), z0), mul(b, fxb_cast(b, sb, y->type), z0));
+    return fxb_select(b, fxb_cmp(b, FXC_NE, z, z), z, y);
+}
+
+/* P * s_A * s_B / q^2 in the contraction's type */
+static FxInst *combine_quantize(Rw *w, FxBuilder *b, FxInst **p, FxInst *sa, FxInst *sb, bool direct)
+{
+    FxInst *pt = fxb_cast(b, p[0], type_scalar(w->t)), *q = fxb_number(b, w->t, w->pl.q);
+    if (direct)   /* (P * (s_A / q)) * (s_B / q): overflows for scales within K q of the largest value */
+        return mul(b, mul(b, pt, fxb_binop(b, FXB_DIV, sa, q)), fxb_binop(b, FXB_DIV, sb, q));
+    FxInst *ea = exponent(b, sa), *eb = exponent(b, sb);
+    FxInst *ma = scale2(b, sa, fxb_unop(b, FXU_NEG, ea)), *mb = scale2(b, sb, fxb_unop(b, FXU_NEG, eb));
+    FxInst *f = fxb_binop(b, FXB_DIV, mul(b, ma, mb), fxb_number(b, w->t, (double)w->pl.q * w->pl.q));
+    return poison_non_finite(b, scale2(b, mul(b, pt, f), add(b, ea, eb)), sa, sb);
+}
+
+/* sum over t + u = d of P_tu, Horner in 2^-7 from the smallest terms, then
+ * 2^(e_A + e_B - 14) in one step */
+static FxInst *combine_slices(Rw *w, FxBuilder *b, FxInst **p, FxInst *sa64, FxInst *sb64)
+{
+    int s = w->pl.pr.n;
+    FxInst *y = NULL;
+    for (int d = s + 1; d >= 2; d--) {
+        FxInst *sum = NULL;
+        for (int t = 1, k = 0; t <= s; t++)
+            for (int u = 1; u <= s + 1 - t; u++, k++)
+                if (t + u == d) {
+                    FxInst *v = fxb_cast(b, p[k], f64());
+                    sum = sum ? add(b, sum, v) : v;   /* exact: below 2^53 */
+                }
+        y = y ? fxb_fma(b, y, fxb_number(b, SC_FLOAT64, 0x1p-7), sum) : sum;
+    }
+    FxInst *e = add(b, add(b, exponent(b, sa64), exponent(b, sb64)), c_i32(b, -14));
+    return scale2(b, y, e);
+}
+
+/* (a * b^-1) mod m for the Garner digits */
+static int64_t inverse_mod(int64_t a, int64_t m)
+{
+    a %= m;
+    for (int64_t x = 1; x < m; x++)
+        if (a * x % m == 1)
+            return x;
+    return 0;
+}
+
+/* Garner with symmetric digits v_k in [-m_k/2, m_k/2) (Int32 arithmetic),
+ * then C' = v_1 + m_1 (v_2 + m_2 (...)) in Float64 and 2^(e_A + e_B - 2q). */
+static FxInst *combine_residues(Rw *w, FxBuilder *b, FxInst **p, FxInst *sa64, FxInst *sb64)
+{
+    int L = w->pl.pr.n;
+    FxInst *v[FXP_MAX_MODULI];
+    for (int k = 0; k < L; k++) {
+        int mk = moduli[k];
+        if (k == 0) {
+            v[0] = symmetric(b, p[0], mk, SC_INT32);
+            continue;
+        }
+        FxInst *r = fxb_binop(b, FXB_MOD, p[k], c_i32(b, mk));
+        /* (v_1 + v_2 m_1 + ... + v_k m_1...m_{k-1}) mod m_k, Horner from the top */
+        FxInst *acc = v[k - 1];
+        int64_t Mk = 1;
+        for (int j = k - 2; j >= 0; j--)
+            acc = fxb_binop(b, FXB_MOD, add(b, mul(b, acc, c_i32(b, moduli[j] % mk)), v[j]), c_i32(b, mk));
+        for (int j = 0; j < k; j++)
+            Mk = Mk * moduli[j] % mk;
+        FxInst *diff = fxb_binop(b, FXB_SUB, r, acc);
+        v[k] = symmetric(b, mul(b, diff, c_i32(b, inverse_mod(Mk, mk))), mk, SC_INT32);
+    }
+    FxInst *y = fxb_cast(b, v[L - 1], f64());
+    for (int k = L - 2; k >= 0; k--)
+        y = fxb_fma(b, y, fxb_number(b, SC_FLOAT64, moduli[k]), fxb_cast(b, v[k], f64()));
+    FxInst *e = add(b, add(b, exponent(b, sa64), exponent(b, sb64)), c_i32(b, -2 * w->pl.q));
+    return scale2(b, y, e);
+}
+
+/* C = alpha * y (+ beta * C), as the native GEMM's epilogue computes it */
+static FxInst *epilogue(Rw *w, FxBuilder *b, FxInst *y, FxInst *c)
+{
+    const FxNode *n = w->n;
+    if (n->alpha.value != 1)
+        y = mul(b, fxb_number(b, w->t, n->alpha.value), y);
+    if (c)
+        y = add(b, y, mul(b, fxb_number(b, w->t, n->beta.value), fxb_cast(b, c, type_scalar(w->t))));
+    return fxb_cast(b, y, n->out->type->elem);
+}
+
+static void combine(Rw *w, FxTensor **prods, FxTensor *sa_col, FxTensor *sb, bool direct)
+{
+    int np = w->pl.matmuls;
+    bool beta = w->n->beta.kind != FXS_NONE;
+    FxTensor **ins = arena_alloc(w->m->arena, sizeof(FxTensor *) * (size_t)(np + 3));
+    memcpy(ins, prods, sizeof(FxTensor *) * (size_t)np);
+    ins[np] = sa_col;
+    ins[np + 1] = sb;
+    if (beta)
+        ins[np + 2] = w->n->out;
+    FxInst **params = arena_alloc(w->m->arena, sizeof(FxInst *) * (size_t)(np + 3));
+    FxBuilder b;
+    map_node(w, w->n->out, np + 2 + beta, ins, "combine", w->n->out->type->elem, &b, params);
+    FxInst *sa = params[np], *sbv = params[np + 1], *y;
+    if (w->pl.pr.kind == FXP_QUANTIZE) {
+        y = combine_quantize(w, &b, params, sa, sbv, direct);
+    } else {
+        FxInst *sa64 = fxb_cast(&b, sa, f64()), *sb64 = fxb_cast(&b, sbv, f64());
+        y = w->pl.pr.kind == FXP_OZAKI1 ? combine_slices(w, &b, params, sa64, sb64)
+                                        : combine_residues(w, &b, params, sa64, sb64);
+        y = fxb_cast(&b, poison_non_finite(&b, y, sa64, sb64), type_scalar(w->t));
+    }
+    fxb_return(&b, epilogue(w, &b, y, beta ? params[np + 2] : NULL));
+}
+
+/* ---- driving ---- */
+
+static void rewrite(FxModule *m, FxProgram *p, FxNode *n, Plan pl, bool direct)
+{
+    Rw w = { m, p, n, pl, n->in_type, 0, NULL, NULL, 0, 0 };
+    const Type *o = n->out->type;
+    w.M = o->dim_names ? o->dim_names[0] : NULL;
+    w.N = o->dim_names ? o->dim_names[1] : NULL;
+    w.Mv = o->dims[0];
+    w.Nv = o->dims[1];
+    FxTensor *sa = absmax(&w, 0), *sb = absmax(&w, 1);
+    FxTensor *sa_col = column_view(&w, sa), *sb_col = n->trans_b ? column_view(&w, sb) : NULL;
+    int pieces = pl.pr.kind == FXP_QUANTIZE ? 1 : pl.pr.n;
+    FxTensor **as = arena_alloc(m->arena, sizeof(FxTensor *) * (size_t)pieces);
+    FxTensor **bs = arena_alloc(m->arena, sizeof(FxTensor *) * (size_t)pieces);
+    for (int k = 0; k < pieces; k++) {
+        as[k] = split(&w, 0, scale_for_split(&w, 0, sa, sa_col), k);
+        bs[k] = split(&w, 1, scale_for_split(&w, 1, sb, sb_col), k);
+    }
+    FxTensor **prods = arena_alloc(m->arena, sizeof(FxTensor *) * (size_t)pl.matmuls);
+    int np = 0;
+    if (pl.pr.kind == FXP_OZAKI1) {   /* t + u <= s + 1, in the order combine_slices reads them */
+        for (int t = 0; t < pieces; t++)
+            for (int u = 0; u < pieces - t; u++)
+                prods[np++] = int8_matmul(&w, as[t], bs[u]);
+    } else {
+        for (int k = 0; k < pieces; k++)
+            prods[np++] = int8_matmul(&w, as[k], bs[k]);
+    }
+    combine(&w, prods, sa_col, sb, direct);
+    fxg_remove_node(p, n);
+}
+
+static const char *scheme_text(Arena *a, const Plan *pl, bool direct)
+{
+    switch (pl->pr.kind) {
+    case FXP_QUANTIZE:
+        return arena_printf(a, "QuantizeContraction, %d bits (q = %d), %s rescaling, 1 Int8 matmul", pl->pr.n, pl->q,
+                            direct ? "direct" : "power-of-two");
+    case FXP_OZAKI1:
+        return arena_printf(a, "Ozaki-I, %d slices, %d Int8 matmuls", pl->pr.n, pl->matmuls);
+    default:
+        return arena_printf(a, "Ozaki-II, %d Int8 matmuls, q = %d bits for K = %lld", pl->matmuls, pl->q,
+                            (long long)pl->K);
+    }
+}
+
+static bool is_gemm(const FxNode *n)
+{
+    return n->beta.kind != FXS_NONE || n->alpha.kind != FXS_STATIC || n->alpha.value != 1;
+}
+
+int pass_contraction_precision(FxModule *m, const PassOptions *o)
+{
+    int rewritten = 0;
+    for (int pi = 0; pi < m->programs.len; pi++) {
+        FxProgram *p = m->programs.items[pi];
+        FxPrecision pr = o->precision;
+        if (p->precision && !fxir_parse_precision(p->precision, &pr))
+            continue;   /* sema rejected it already */
+        if (pr.kind == FXP_NATIVE)
+            continue;
+        /* the candidates: the program's float contractions as written (the
+         * Int8 MatMuls a rewrite adds are not) */
+        int ncand = p->nodes.len;
+        FxNode **cand = arena_alloc(m->arena, sizeof(FxNode *) * (size_t)(ncand + 1));
+        memcpy(cand, p->nodes.items, sizeof(FxNode *) * (size_t)ncand);
+        for (int i = 0; i < ncand; i++) {
+            FxNode *n = cand[i];
+            if (n->kind != FXN_MATMUL || !type_is_float(n->in_type))
+                continue;
+            Plan pl = { pr, 0, 0, 0 };
+            const char *what = is_gemm(n) ? "GEMM" : "MatMul";
+            const char *why = ineligible(m, p, n, &pl);
+            if (why) {
+                if (pass_remark_on(o, "contraction-precision", true))
+                    diag_remark(n->loc, "contraction-precision: %s stays native: %s", what, why);
+                continue;
+            }
+            if (pass_remark_on(o, "contraction-precision", false))
+                diag_remark(n->loc, "contraction-precision: %s: %s", what, scheme_text(m->arena, &pl, o->direct_rescaling));
+            rewrite(m, p, n, pl, o->direct_rescaling);
+            rewritten++;
+        }
+    }
+    return rewritten;
+}
