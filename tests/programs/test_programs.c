@@ -13,84 +13,7 @@
 #include "abi/fxplan.h"
 #include "runtime/fxrt_hip.h"
 #include "runtime/fxrt_program.h"
-
-/* ---- compile and run a program ---- */
-
-typedef struct Prog {
-    FxCompilation c;
-    FxOptions o;
-    RtHostModule *hm;
-    FxPlan *plan;           /* parsed back from the text the artifact carries */
-    char path[128];
-} Prog;
-
-/* Parse and lower `src` for a processor or the host; pipe_free(&p->c) after. */
-static bool prog_lower(Prog *p, const char *src, const char *arch, bool host)
-{
-    memset(p, 0, sizeof *p);
-    snprintf(p->path, sizeof p->path, "/tmp/fxcc-prog-%d.fx", (int)getpid());
-    FILE *f = fopen(p->path, "w");
-    fputs(src, f);
-    fclose(f);
-    opt_defaults(&p->o);
-    p->o.input = p->path;
-    p->o.arch = arch ? arch : "gfx942";
-    p->o.host = host;
-    p->o.verify_each = true;
-    if (!opt_finish(&p->o))
-        return false;
-    pipe_init(&p->c, &p->o);
-    bool ok = pipe_parse(&p->c) && pipe_lower(&p->c);
-    remove(p->path);
-    return ok;
-}
-
-static bool prog_open(Prog *p, const char *src, const char *name)
-{
-    if (!prog_lower(p, src, NULL, true))
-        return false;
-    FxPlan *plan = NULL;
-    for (int i = 0; i < p->c.module->plans.len; i++)
-        if (!strcmp(((FxPlan *)p->c.module->plans.items[i])->program, name))
-            plan = p->c.module->plans.items[i];
-    if (!plan)
-        return false;
-    char *err = NULL, *text = fxplan_to_text(plan);
-    p->plan = fxplan_parse(text, &err);
-    free(text);
-    CgModule *m = pipe_codegen(&p->c);
-    if (!m || !p->plan) {
-        free(err);
-        return false;
-    }
-    LLVMModuleRef mod;
-    LLVMContextRef ctx;
-    cg_release(m, &mod, &ctx);
-    p->hm = rt_host_load(mod, ctx, &err);
-    if (!p->hm) {
-        fprintf(stderr, "load: %s\n", err);
-        free(err);
-    }
-    return p->hm != NULL;
-}
-
-static bool prog_run(Prog *p, void **args)
-{
-    char *err = NULL;
-    int rc = rt_program_run(p->hm, p->plan, args, &err);
-    if (rc != 0) {
-        fprintf(stderr, "run: %s\n", err);
-        free(err);
-    }
-    return rc == 0;
-}
-
-static void prog_close(Prog *p)
-{
-    rt_host_free(p->hm);
-    fxplan_free(p->plan);
-    pipe_free(&p->c);
-}
+#include "prog.h"
 
 /* ---- GEMM against a reference with the same summation order ---- */
 
@@ -142,7 +65,7 @@ static int run_gemm64(const GemmCase *g)
 {
     char *src = gemm_source(g, "Float64");
     Prog p;
-    bool ok = prog_open(&p, src, "g");
+    bool ok = prog_open(&p, src, "g", NULL);
     CU_ASSERT(ok);
     if (!ok) {
         fprintf(stderr, "\n%s", src);
@@ -233,7 +156,7 @@ static void test_gemm_float32(void)
     const char *src = "program g(A: Tensor[Float32, 5, 3], B: Tensor[Float32, 3, 4], C: Tensor[Float32, 5, 4], "
                       "beta: Float32) {\n    C = A @ B + beta * C\n}\n";
     Prog p;
-    CU_ASSERT_FATAL(prog_open(&p, src, "g"));
+    CU_ASSERT_FATAL(prog_open(&p, src, "g", NULL));
     float A[15], B[12], C[20], want[20], beta = 0;
     for (int i = 0; i < 15; i++)
         A[i] = (float)uniform();
@@ -273,7 +196,7 @@ static void test_maps_and_reductions(void)
         "    min1 = fx.reduce_min(Z, axis=1)\n"
         "}\n";
     Prog p;
-    CU_ASSERT_FATAL(prog_open(&p, src, "m"));
+    CU_ASSERT_FATAL(prog_open(&p, src, "m", NULL));
     enum { R = 37 };
     float X[R * 4], row[4] = { 1, 2, 3, 4 }, col[R], Y[R * 4], sum1[R], max0[4], s = 2;
     int32_t Z[R * 4], min1[R], r = R;
@@ -326,7 +249,7 @@ static void test_device_compile(void)
                         "}\n";
     for (int i = 0; i < 3; i++) {
         Prog p;
-        bool ok = prog_lower(&p, fixed, archs[i], false);
+        bool ok = prog_lower(&p, fixed, archs[i], false, NULL);
         CU_ASSERT(ok);
         CgModule *m = ok ? pipe_codegen(&p.c) : NULL;
         CU_ASSERT_PTR_NOT_NULL(m);
@@ -342,7 +265,7 @@ static void test_device_compile(void)
             remove(out);
             cg_free(m);
         }
-        pipe_free(&p.c);
+        prog_close(&p);
     }
 }
 
@@ -350,7 +273,7 @@ static void test_device_compile(void)
 static char *program_asm(const char *src, const char *arch)
 {
     Prog p;
-    bool ok = prog_lower(&p, src, arch, false);
+    bool ok = prog_lower(&p, src, arch, false, NULL);
     char *text = NULL;
     CgModule *m = ok ? pipe_codegen(&p.c) : NULL;
     if (m) {
@@ -369,7 +292,7 @@ static char *program_asm(const char *src, const char *arch)
         remove(out);
         cg_free(m);
     }
-    pipe_free(&p.c);
+    prog_close(&p);
     return text ? text : calloc(1, 1);
 }
 
@@ -405,7 +328,7 @@ static void test_map_fusion(void)
                       "    let T = X * 2.0\n    let U = T + b\n    Y = fx.max(U, 0.0)\n"
                       "    r = fx.reduce_sum(Y, axis=0)\n}\n";
     Prog p;
-    CU_ASSERT_FATAL(prog_open(&p, src, "f"));
+    CU_ASSERT_FATAL(prog_open(&p, src, "f", NULL));
     FxPlan *plan = p.c.module->plans.items[0];
     CU_ASSERT_EQUAL(plan->nsteps, 2);        /* one fused map, one reduction */
     CU_ASSERT_EQUAL(plan->ntransients, 0);   /* T and U never reach memory */
@@ -433,7 +356,7 @@ static void test_plan_in_artifact(void)
     const char *src = "program p(A: Tensor[Float32, M, K], B: Tensor[Float32, K, N], C: Tensor[Float32, M, N],\n"
                       "          M: Int32, N: Int32, K: Int32) {\n    let T = A @ B\n    C = fx.max(T, 0.0)\n}\n";
     Prog p;
-    CU_ASSERT_FATAL(prog_lower(&p, src, NULL, false));
+    CU_ASSERT_FATAL(prog_lower(&p, src, NULL, false, NULL));
     char *want = fxplan_to_text(p.c.module->plans.items[0]);
     CgModule *m = pipe_codegen(&p.c);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
@@ -464,7 +387,7 @@ static void test_plan_in_artifact(void)
     free(text);
     free(want);
     free(img);
-    pipe_free(&p.c);
+    prog_close(&p);
 }
 
 /* One file is enough to run a program: host bitcode carries its kernels and
@@ -473,14 +396,14 @@ static void test_host_artifact(void)
 {
     const char *src = "program p(X: Tensor[Float32, 5], Y: Tensor[Float32, 5]) {\n    Y = X * X + 1.0\n}\n";
     Prog p;
-    CU_ASSERT_FATAL(prog_lower(&p, src, NULL, true));
+    CU_ASSERT_FATAL(prog_lower(&p, src, NULL, true, NULL));
     CgModule *m = pipe_codegen(&p.c);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     char bc[128];
     snprintf(bc, sizeof bc, "/tmp/fxcc-prog-bc-%d.bc", (int)getpid());
     CU_ASSERT_FATAL(cg_write(m, CG_OUT_BC, bc));
     cg_free(m);
-    pipe_free(&p.c);
+    prog_close(&p);
     char *err = NULL;
     RtHostModule *hm = rt_host_load_file(bc, &err);
     remove(bc);

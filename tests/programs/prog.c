@@ -1,0 +1,83 @@
+/* prog.c - compile and run programs on the host for the tests (prog.h). */
+#include "prog.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Parse and lower `src` for a processor or the host; pipe_free(&p->c) after. */
+bool prog_lower(Prog *p, const char *src, const char *arch, bool host, const char *const *options)
+{
+    memset(p, 0, sizeof *p);
+    snprintf(p->path, sizeof p->path, "/tmp/fxcc-prog-%d.fx", (int)getpid());
+    FILE *f = fopen(p->path, "w");
+    fputs(src, f);
+    fclose(f);
+    opt_defaults(&p->o);
+    p->o.input = p->path;
+    p->o.arch = arch ? arch : "gfx942";
+    p->o.host = host;
+    p->o.verify_each = true;
+    p->options = arena_new();
+    for (int n = 0; options && options[n]; n++) {
+        char *argv[2] = { NULL, (char *)options[n] };
+        int i = 1;
+        if (opt_parse_one(p->options, &p->o, 2, argv, &i) != 1)
+            return false;
+    }
+    if (!opt_finish(&p->o))
+        return false;
+    pipe_init(&p->c, &p->o);
+    bool ok = pipe_parse(&p->c) && pipe_lower(&p->c);
+    remove(p->path);
+    return ok;
+}
+
+bool prog_open(Prog *p, const char *src, const char *name, const char *const *options)
+{
+    if (!prog_lower(p, src, NULL, true, options))
+        return false;
+    FxPlan *plan = NULL;
+    for (int i = 0; i < p->c.module->plans.len; i++)
+        if (!strcmp(((FxPlan *)p->c.module->plans.items[i])->program, name))
+            plan = p->c.module->plans.items[i];
+    if (!plan)
+        return false;
+    char *err = NULL, *text = fxplan_to_text(plan);
+    p->plan = fxplan_parse(text, &err);
+    free(text);
+    CgModule *m = pipe_codegen(&p->c);
+    if (!m || !p->plan) {
+        free(err);
+        return false;
+    }
+    LLVMModuleRef mod;
+    LLVMContextRef ctx;
+    cg_release(m, &mod, &ctx);
+    p->hm = rt_host_load(mod, ctx, &err);
+    if (!p->hm) {
+        fprintf(stderr, "load: %s\n", err);
+        free(err);
+    }
+    return p->hm != NULL;
+}
+
+bool prog_run(Prog *p, void **args)
+{
+    char *err = NULL;
+    int rc = rt_program_run(p->hm, p->plan, args, &err);
+    if (rc != 0) {
+        fprintf(stderr, "run: %s\n", err);
+        free(err);
+    }
+    return rc == 0;
+}
+
+void prog_close(Prog *p)
+{
+    rt_host_free(p->hm);
+    fxplan_free(p->plan);
+    pipe_free(&p->c);
+    arena_free(p->options);
+}
+
