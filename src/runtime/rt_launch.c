@@ -1,10 +1,15 @@
 /* rt_launch.c - the host grid driver: runs every work-item of every block.
  *
  * Without barriers the work-items of a block simply run one after another.
- * With barriers each work-item is a fiber (ucontext) on its own stack: the
- * scheduler resumes every runnable fiber until it reaches a barrier or ends;
- * when none is runnable, everyone waiting at the barrier is released. A
- * work-item that has finished counts as arrived (as on current GPUs).
+ * With barriers each work-item is a fiber on its own stack: the scheduler
+ * resumes every runnable fiber until it reaches a barrier or ends; when none
+ * is runnable, everyone waiting at the barrier is released. A work-item that
+ * has finished counts as arrived (as on current GPUs).
+ *
+ * Fibers switch with rt_ctx_switch (below): it saves only the registers the
+ * x86-64 SysV ABI asks a callee to keep, so a switch costs a few
+ * nanoseconds; swapcontext also saves the signal mask, a system call per
+ * switch, which took most of a GEMM's time.
  *
  * Bounds checks: the generated code calls ctx->oob on an out-of-range index
  * (fxhost.h). When the bound is known, rt_oob records the error and
@@ -18,14 +23,79 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <ucontext.h>
 #include <unistd.h>
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+/* ---- fiber switching ----
+ * rt_ctx_switch(&from, to): pushes the callee-saved registers, MXCSR and
+ * the x87 control word on the current stack, stores the stack pointer in
+ * *from, loads `to` and pops the same from there. A new fiber's stack is
+ * laid out (rt_ctx_init) as if it had switched away just before calling
+ * its entry function. */
+void rt_ctx_switch(void **from, void *to);
+__asm__(".text\n"
+        ".globl rt_ctx_switch\n"
+        ".hidden rt_ctx_switch\n"
+        ".type rt_ctx_switch, @function\n"
+        "rt_ctx_switch:\n"
+        "    pushq %rbp\n    pushq %rbx\n    pushq %r12\n    pushq %r13\n    pushq %r14\n    pushq %r15\n"
+        "    subq $8, %rsp\n    stmxcsr (%rsp)\n    fnstcw 4(%rsp)\n"
+        "    movq %rsp, (%rdi)\n"
+        "    movq %rsi, %rsp\n"
+        "    ldmxcsr (%rsp)\n    fldcw 4(%rsp)\n    addq $8, %rsp\n"
+        "    popq %r15\n    popq %r14\n    popq %r13\n    popq %r12\n    popq %rbx\n    popq %rbp\n"
+        "    ret\n"
+        ".size rt_ctx_switch, .-rt_ctx_switch\n");
+
+/* The saved stack pointer of a fiber that will start in entry() on the
+ * stack [base, base + size). */
+static void *rt_ctx_init(char *base, size_t size, void (*entry)(void))
+{
+#if defined(__SANITIZE_ADDRESS__)
+    /* frames of an earlier fiber on this stack left their poison behind */
+    __asan_unpoison_memory_region(base, size);
+#endif
+    uintptr_t top = ((uintptr_t)(base + size)) & ~(uintptr_t)15;
+    uint64_t *sp = (uint64_t *)top;
+    *--sp = 0;                          /* entry's return address: it never returns */
+    *--sp = (uint64_t)(uintptr_t)entry; /* where rt_ctx_switch's ret goes */
+    for (int r = 0; r < 6; r++)
+        *--sp = 0;                      /* rbp rbx r12 r13 r14 r15 */
+    uint32_t mxcsr, fpcw = 0;
+    __asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
+    __asm__ volatile("fnstcw %0" : "=m"(fpcw));
+    *--sp = (uint64_t)mxcsr | ((uint64_t)(fpcw & 0xffff) << 32);
+    return sp;
+}
+
+/* AddressSanitizer follows the stack switches when it is told about them. */
+static void switch_begin(void **fake_stack, const void *bottom, size_t size)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    __sanitizer_start_switch_fiber(fake_stack, bottom, size);
+#else
+    (void)fake_stack, (void)bottom, (void)size;
+#endif
+}
+
+/* After a switch; a fiber learns the scheduler's stack here (from, size). */
+static void switch_end(void *fake_stack, const void **from, size_t *size)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    __sanitizer_finish_switch_fiber(fake_stack, from, size);
+#else
+    (void)fake_stack, (void)from, (void)size;
+#endif
+}
 
 enum { RT_MAX_BLOCK = 1024, RT_FIBER_STACK = 512 * 1024 };
 enum { F_RUNNABLE, F_AT_BARRIER, F_DONE };
 
 typedef struct Fiber {
-    ucontext_t uc;
+    void *sp;               /* saved stack pointer while switched out */
     FxHostCtx ctx;
     int state;
     struct Sched *sched;
@@ -33,7 +103,9 @@ typedef struct Fiber {
 } Fiber;
 
 typedef struct Sched {
-    ucontext_t main;
+    void *main_sp;          /* the scheduler's saved stack pointer */
+    const void *main_stack; /* its stack, for AddressSanitizer */
+    size_t main_stack_size;
     Fiber *fibers;
     size_t nfibers;
     char *stacks;
@@ -47,13 +119,22 @@ typedef struct Sched {
     char *error;            /* the first out-of-bounds access: the launch stops */
 } Sched;
 
-static Sched *g_sched; /* the launch in progress (makecontext passes no pointers) */
+static Sched *g_sched; /* the launch in progress (a fiber's entry takes no arguments) */
+
+/* From a fiber back to the scheduler. */
+static void to_scheduler(Fiber *f)
+{
+    void *fake;
+    switch_begin(&fake, f->sched->main_stack, f->sched->main_stack_size);
+    rt_ctx_switch(&f->sp, f->sched->main_sp);
+    switch_end(fake, &f->sched->main_stack, &f->sched->main_stack_size);
+}
 
 static void fiber_barrier(FxHostCtx *ctx)
 {
     Fiber *f = ctx->rt;
     f->state = F_AT_BARRIER;
-    swapcontext(&f->uc, &f->sched->main);
+    to_scheduler(f);
 }
 
 static void seq_barrier(FxHostCtx *ctx)
@@ -117,11 +198,12 @@ static void rt_oob(FxHostCtx *ctx, const FxOobSite *site, int32_t param, const i
 
 static void fiber_main(void)
 {
+    switch_end(NULL, &g_sched->main_stack, &g_sched->main_stack_size);
     Fiber *volatile f = g_sched->current;
     if (setjmp(f->out) == 0)
         f->sched->entry(f->sched->args, &f->ctx);
     f->state = F_DONE;
-    /* returning resumes uc_link: the scheduler */
+    to_scheduler(f);   /* never resumed again */
 }
 
 /* One work-item without fibers. A separate function keeps setjmp away from
@@ -161,17 +243,24 @@ static void sched_free(Sched *s)
     free(s->fibers);
 }
 
-/* A separate function keeps getcontext (returns_twice) away from the
- * scheduler's loop variables. */
-static __attribute__((noinline)) int fiber_setup(Sched *s, Fiber *f, size_t n)
+static char *fiber_stack(const Sched *s, size_t n)
 {
-    if (getcontext(&f->uc) != 0)
-        return -1;
-    f->uc.uc_stack.ss_sp = s->stacks + n * (s->stack_size + s->page) + s->page;
-    f->uc.uc_stack.ss_size = s->stack_size;
-    f->uc.uc_link = &s->main;
-    makecontext(&f->uc, fiber_main, 0);
-    return 0;
+    return s->stacks + n * (s->stack_size + s->page) + s->page;
+}
+
+static void fiber_setup(Sched *s, Fiber *f, size_t n)
+{
+    f->sp = rt_ctx_init(fiber_stack(s, n), s->stack_size, fiber_main);
+}
+
+/* From the scheduler into fiber n. */
+static void resume(Sched *s, Fiber *f, size_t n)
+{
+    void *fake;
+    s->current = f;
+    switch_begin(&fake, fiber_stack(s, n), s->stack_size);
+    rt_ctx_switch(&s->main_sp, f->sp);
+    switch_end(fake, NULL, NULL);
 }
 
 static int run_block_fibers(Sched *s, const FxHostCtx *proto, const unsigned block[3], char **err)
@@ -189,10 +278,7 @@ static int run_block_fibers(Sched *s, const FxHostCtx *proto, const unsigned blo
                 f->ctx.rt = f;
                 f->sched = s;
                 f->state = F_RUNNABLE;
-                if (fiber_setup(s, f, n) != 0) {
-                    *err = rt_strdupf("getcontext failed");
-                    return -1;
-                }
+                fiber_setup(s, f, n);
             }
     for (;;) {
         size_t waiting = 0;
@@ -200,8 +286,7 @@ static int run_block_fibers(Sched *s, const FxHostCtx *proto, const unsigned blo
             Fiber *f = &s->fibers[k];
             if (f->state != F_RUNNABLE)
                 continue;
-            s->current = f;
-            swapcontext(&s->main, &f->uc);
+            resume(s, f, k);
         }
         if (s->error)
             return -1; /* the others stay where they are; their stacks go with the launch */

@@ -19,27 +19,6 @@
 static const char *fxcc_path, *fxrun_path;
 static char tmpdir[256];
 
-/* An AddressSanitizer build announces that it cannot follow the fibers the
- * host runtime switches with swapcontext; that line is the build's, not the
- * program's output, so goldens do not see it. */
-static void drop_sanitizer_notes(char *text)
-{
-    if (!text)
-        return;
-    char *w = text;
-    for (char *line = text; *line;) {
-        char *end = strchr(line, '\n');
-        size_t len = end ? (size_t)(end - line + 1) : strlen(line);
-        bool note = strncmp(line, "==", 2) == 0 && strstr(line, "WARNING: ASan") && strstr(line, "swapcontext");
-        if (!note) {
-            memmove(w, line, len);
-            w += len;
-        }
-        line += len;
-    }
-    *w = 0;
-}
-
 /* Runs a shell command; returns its exit status and its stdout/stderr. */
 static int run(const char *cmd, char **out, char **err)
 {
@@ -50,10 +29,8 @@ static int run(const char *cmd, char **out, char **err)
     int st = system(full);
     if (out)
         *out = fxt_read_file(ofile);
-    if (err) {
+    if (err)
         *err = fxt_read_file(efile);
-        drop_sanitizer_notes(*err);
-    }
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
