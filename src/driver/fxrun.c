@@ -503,7 +503,7 @@ static void find_entry(Run *r, FxCompilation *c, const char *entry)
     for (int i = 0; i < c->module->programs.len; i++) {
         FxProgram *p = c->module->programs.items[i];
         if (strcmp(p->name, entry) == 0) {
-            r->plan = c->module->plans.items[i];
+            r->plan = pipe_plan(c, entry);
             r->what = "program";
             r->params = p->params;
             r->nparams = p->nparams;
@@ -543,14 +543,10 @@ static int run(Run *r, const FxOptions *o, const char *entry)
     int rc = 1;
     if (!build_args(r, argv))
         goto out;
-    CgModule *m = pipe_codegen(c);
-    if (!m)
-        goto out;
-    LLVMModuleRef mod;
-    LLVMContextRef ctx;
-    cg_release(m, &mod, &ctx);
     char *err = NULL;
-    RtHostModule *hm = rt_host_load(mod, ctx, &err);
+    RtHostModule *hm = pipe_jit(c, &err);
+    if (!hm && !err)
+        goto out;   /* located errors were printed */
     if (!hm || launch(r, hm, argv, &err) != 0) {
         fprintf(stderr, "fxrun: error: %s\n", err ? err : "launch failed");
         free(err);

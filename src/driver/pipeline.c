@@ -80,6 +80,26 @@ CgModule *pipe_codegen(FxCompilation *c)
     return m;
 }
 
+RtHostModule *pipe_jit(FxCompilation *c, char **err)
+{
+    *err = NULL;
+    CgModule *m = pipe_codegen(c);
+    if (!m)
+        return NULL;
+    LLVMModuleRef mod;
+    LLVMContextRef ctx;
+    cg_release(m, &mod, &ctx);
+    return rt_host_load(mod, ctx, err);
+}
+
+FxPlan *pipe_plan(FxCompilation *c, const char *name)
+{
+    for (int i = 0; c->module && i < c->module->programs.len; i++)
+        if (strcmp(((FxProgram *)c->module->programs.items[i])->name, name) == 0)
+            return c->module->plans.items[i];
+    return NULL;
+}
+
 void pipe_free(FxCompilation *c)
 {
     timer_report(stderr);

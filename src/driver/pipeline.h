@@ -4,6 +4,8 @@
 #define FX_PIPELINE_H
 #include "driver/options.h"
 #include "parser/ast.h"
+#include "abi/fxplan.h"
+#include "runtime/fxrt.h"
 #include "sema/sema.h"
 
 typedef struct FxCompilation {
@@ -27,6 +29,11 @@ bool pipe_parse(FxCompilation *c);
 bool pipe_lower(FxCompilation *c);
 /* Builds, optimizes and verifies the LLVM module for `o`. */
 CgModule *pipe_codegen(FxCompilation *c);
+/* Builds the host module (the compilation's target must be the host) and
+ * JITs it; NULL with *err (malloc'd, or NULL after located errors). */
+RtHostModule *pipe_jit(FxCompilation *c, char **err);
+/* The launch plan of program `name` after lowering, or NULL. */
+FxPlan *pipe_plan(FxCompilation *c, const char *name);
 void pipe_free(FxCompilation *c);
 
 #endif

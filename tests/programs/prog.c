@@ -37,28 +37,18 @@ bool prog_open(Prog *p, const char *src, const char *name, const char *const *op
 {
     if (!prog_lower(p, src, NULL, true, options))
         return false;
-    FxPlan *plan = NULL;
-    for (int i = 0; i < p->c.module->plans.len; i++)
-        if (!strcmp(((FxPlan *)p->c.module->plans.items[i])->program, name))
-            plan = p->c.module->plans.items[i];
+    FxPlan *plan = pipe_plan(&p->c, name);
     if (!plan)
         return false;
+    /* run the plan as it travels in an artifact: through its text */
     char *err = NULL, *text = fxplan_to_text(plan);
     p->plan = fxplan_parse(text, &err);
     free(text);
-    CgModule *m = pipe_codegen(&p->c);
-    if (!m || !p->plan) {
-        free(err);
-        return false;
-    }
-    LLVMModuleRef mod;
-    LLVMContextRef ctx;
-    cg_release(m, &mod, &ctx);
-    p->hm = rt_host_load(mod, ctx, &err);
-    if (!p->hm) {
+    if (p->plan)
+        p->hm = pipe_jit(&p->c, &err);
+    if (!p->hm && err)
         fprintf(stderr, "load: %s\n", err);
-        free(err);
-    }
+    free(err);
     return p->hm != NULL;
 }
 
