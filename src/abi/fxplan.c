@@ -47,7 +47,12 @@ void fxplan_print(FILE *out, const FxPlan *p)
                 fputs(", ", out);
             print_extent(out, &s->grid[d]);
         }
-        fprintf(out, ") block(%u, %u, %u)\n", s->block[0], s->block[1], s->block[2]);
+        fprintf(out, ") block(%u, %u, %u)", s->block[0], s->block[1], s->block[2]);
+        if (s->when)
+            fprintf(out, " when %s %s 0", s->when, s->when_nonzero ? "!=" : "==");
+        if (s->note)
+            fprintf(out, " note \"%s\"", s->note);
+        fputc('\n', out);
     }
 }
 
@@ -171,6 +176,33 @@ static bool parse_transient(FxPlan *p, const char *line)
     return parse_extent(p, &s, &t->count) && !*s;
 }
 
+/* [ when NAME ==|!= 0][ note "TEXT"] */
+static bool parse_condition(FxPlan *p, FxPlanStep *st, const char *s)
+{
+    if (!strncmp(s, " when ", 6)) {
+        s += 6;
+        const char *start = s;
+        while (is_name_char(*s))
+            s++;
+        if (s == start)
+            return false;
+        st->when = dup_n(p, start, (size_t)(s - start));
+        if (!strncmp(s, " != 0", 5))
+            st->when_nonzero = 1;
+        else if (strncmp(s, " == 0", 5))
+            return false;
+        s += 5;
+    }
+    if (!strncmp(s, " note \"", 7)) {
+        const char *start = s + 7, *end = strchr(start, '"');
+        if (!end)
+            return false;
+        st->note = dup_n(p, start, (size_t)(end - start));
+        s = end + 1;
+    }
+    return !*s;
+}
+
 static bool parse_launch(FxPlan *p, const char *line)
 {
     char kernel[256];
@@ -189,7 +221,9 @@ static bool parse_launch(FxPlan *p, const char *line)
         s += d < 2 ? 2 : 0;
     }
     int tail = 0;
-    return sscanf(s, ") block(%u, %u, %u)%n", &st->block[0], &st->block[1], &st->block[2], &tail) == 3 && !s[tail];
+    if (sscanf(s, ") block(%u, %u, %u)%n", &st->block[0], &st->block[1], &st->block[2], &tail) != 3 || !tail)
+        return false;
+    return parse_condition(p, st, s + tail);
 }
 
 static bool parse_line(FxPlan *p, const char *line)

@@ -8,11 +8,15 @@
  *     args: A B C M N K T0                       (parameters, then transients)
  *     transient T0 Float32 4 ceildiv(M*N, 1)     (name, element, bytes, count)
  *     launch NAME__k0 grid(ceildiv(N, 16), M, 1) block(64, 1, 1)
+ *     launch NAME__k5 grid(...) block(...) when T3 != 0 note "text with {}"
  *
  * Every kernel of a program takes the same arguments: the program's
  * parameters in order (tensors as buffers), then its transients. An extent
  * is ceildiv(product of factors, div); a factor is a number or the name of
- * an Int32 parameter (a symbolic dim). */
+ * an Int32 parameter (a symbolic dim). A step with `when B == 0` (or != 0)
+ * runs only when the first element of argument B (an Int32 buffer) is
+ * zero (or nonzero); its note, with {} replaced by that value, is what the
+ * runtime reports when it runs. */
 #ifndef FX_ABI_FXPLAN_H
 #define FX_ABI_FXPLAN_H
 #include <stdint.h>
@@ -38,6 +42,9 @@ typedef struct FxPlanStep {
     const char *kernel;
     FxPlanExtent grid[3];     /* in blocks */
     unsigned block[3];
+    const char *when;         /* the argument deciding whether the step runs, or NULL: always */
+    int when_nonzero;         /* runs when its first Int32 is nonzero (else: when it is zero) */
+    const char *note;         /* reported when the step runs, or NULL */
 } FxPlanStep;
 
 typedef struct FxPlan {

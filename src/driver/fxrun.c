@@ -525,7 +525,17 @@ static int launch(Run *r, RtHostModule *hm, void **argv, char **err)
         free(bytes);
         return rc;
     }
-    return rt_program_run(hm, r->plan, argv, err);
+    RtRunReport report = { 0 };
+    int rc = rt_program_run_report(hm, r->plan, argv, &report, err);
+    /* what the plan decided at run time (a contraction guard's fallback) */
+    for (const char *line = report.notes; line && *line;) {
+        const char *end = strchr(line, '\n');
+        int len = end ? (int)(end - line) : (int)strlen(line);
+        fprintf(stderr, "fxrun: note: %.*s\n", len, line);
+        line = end ? end + 1 : NULL;
+    }
+    rt_run_report_free(&report);
+    return rc;
 }
 
 static int run(Run *r, const FxOptions *o, const char *entry)

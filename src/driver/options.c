@@ -52,6 +52,8 @@ void opt_print_help(const char *prog)
            "  --fast-fp-math         same as --fastmath=fast when --fastmath is absent\n"
            "  --contraction-precision=native|int8|int2..int7|ozaki|ozaki1[:s]|ozaki2[:L]\n"
            "  --quantize-rescaling=pow2|direct\n"
+           "  --contraction-guard=none|fallback   run an Ozaki GEMM natively when its rows or\n"
+           "                         columns need more bits than the scheme keeps\n"
            "Inspection:\n"
            "  --emit-ast             print the syntax tree\n"
            "  --print-after=PASS     print FXIR after PASS and stop; the stages, in order:\n"
@@ -179,6 +181,13 @@ static int parse_value_option(Arena *a, FxOptions *o, int argc, char **argv, int
             return -1;
         }
         o->direct_rescaling = strcmp(v, "direct") == 0;
+    } else if (matches(arg, "--contraction-guard")) {
+        if (!VALUE("--contraction-guard")) return -1;
+        if (strcmp(v, "none") && strcmp(v, "fallback")) {
+            opt_usage_error("--contraction-guard expects none or fallback, got '%s'", v);
+            return -1;
+        }
+        o->guard_fallback = strcmp(v, "fallback") == 0;
     } else if (matches(arg, "--print-after")) {
         if (!VALUE("--print-after")) return -1;
         o->print_after = v;

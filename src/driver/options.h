@@ -23,6 +23,7 @@ typedef struct FxOptions {
     bool fastmath_set, fast_fp_math;
     FxPrecision precision;        /* --contraction-precision */
     bool direct_rescaling;        /* --quantize-rescaling=direct */
+    bool guard_fallback;          /* --contraction-guard=fallback */
     bool emit_ast, print_plan;
     bool verify_each;             /* --verify-each: the FXIR verifier after every stage */
     bool time_passes;             /* --time-passes: stage timings on stderr */

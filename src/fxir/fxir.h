@@ -173,7 +173,8 @@ typedef struct FxScalarArg {
 typedef enum { FXN_MATMUL, FXN_MAP, FXN_REDUCE } FxNodeKind;
 typedef enum {
     FXR_SUM, FXR_MAX, FXR_MIN,
-    FXR_MAXABS      /* max of |x| (NaN-propagating, identity 0): the absmax of a row or column */
+    FXR_MAXABS,     /* max of |x| (NaN-propagating, identity 0): the absmax of a row or column */
+    FXR_MINABS_NZ   /* min of |x| over x != 0 (NaN-propagating; +inf or the type's max when all are 0) */
 } FxReduceKind;
 
 typedef struct FxNode {
@@ -195,6 +196,12 @@ typedef struct FxNode {
     /* REDUCE */
     FxReduceKind reduce;
     int axis;
+    /* Any node: it runs only when the first element of `when` (an Int32
+     * tensor an earlier node wrote) is zero, or nonzero (when_nonzero); the
+     * plan says `note` (with {} replaced by that value) when it runs. */
+    FxTensor *when;
+    bool when_nonzero;
+    const char *note;
 } FxNode;
 
 typedef struct FxProgram {

@@ -47,6 +47,10 @@ static void print_node(FILE *out, const FxProgram *p, int idx, const FxNode *n)
     }
     fputs(" : ", out);
     print_tensor_type(out, n->out->type);
+    if (n->when)
+        fprintf(out, " when %%%s %s 0", n->when->name, n->when_nonzero ? "!=" : "==");
+    if (n->note)
+        fprintf(out, " note \"%s\"", n->note);
     fputc('\n', out);
 }
 

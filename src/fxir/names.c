@@ -26,7 +26,7 @@ static const char *const minmax[] = { "max", "min", "maxnum", "minnum" };
 static const char *const specials[] = { "thread_idx", "block_idx", "block_dim", "grid_dim", "lane_id" };
 static const char *const atomics[] = { "add", "max", "min", "cas" };
 static const char *const spaces[] = { "private", "shared" };
-static const char *const reduces[] = { "sum", "max", "min", "maxabs" };
+static const char *const reduces[] = { "sum", "max", "min", "maxabs", "minabsnz" };
 static const char *const fmf[FMF_NBITS] = { "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn" };
 static const char *const roundings[] = { [FF_RNE] = "to_nearest_even", [FF_DOWN] = "downward",
                                          [FF_UP] = "upward", [FF_TOWARD_ZERO] = "toward_zero",
@@ -108,11 +108,11 @@ int fxir_rounding_by_name(const char *name, size_t len)
     return -1;
 }
 
-const char *fxir_reduce_name(FxReduceKind r) { return (int)r >= 0 && r <= FXR_MAXABS ? reduces[r] : "?"; }
+const char *fxir_reduce_name(FxReduceKind r) { return (int)r >= 0 && r <= FXR_MINABS_NZ ? reduces[r] : "?"; }
 
 int fxir_reduce_by_name(const char *name)
 {
-    for (int k = 0; k <= FXR_MAXABS; k++)
+    for (int k = 0; k <= FXR_MINABS_NZ; k++)
         if (strcmp(reduces[k], name) == 0)
             return k;
     return -1;

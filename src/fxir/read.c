@@ -908,6 +908,22 @@ static bool read_node(Reader *r, FxProgram *p)
         r->failed = true;
         return false;
     }
+    if (is_word(r, "when")) {   /* when %G == 0 | != 0 */
+        next(r);
+        if (r->tok.kind != T_VALUE || !(n->when = find_tensor(r, p)))
+            return false;
+        n->when_nonzero = is_punct(r, "!");
+        if (!(n->when_nonzero ? expect_punct(r, "!") : expect_punct(r, "=")) || !expect_punct(r, "="))
+            return false;
+        int64_t zero;
+        if (!read_int64(r, &zero) || zero != 0)
+            return error(r, "0");
+    }
+    if (is_word(r, "note")) {
+        next(r);
+        if (!(n->note = read_string(r)))
+            return false;
+    }
     return end_of_line(r);
 }
 

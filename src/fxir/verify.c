@@ -1360,8 +1360,8 @@ static void check_reduce(Verifier *v, const FxNode *n)
         return;
     }
     const Type *in = n->ins[0]->type, *out = n->out->type;
-    if ((int)n->reduce < FXR_SUM || n->reduce > FXR_MAXABS)
-        fail(v, n->loc, "reduce has kind %d, expected sum, max, min or maxabs", (int)n->reduce);
+    if ((int)n->reduce < FXR_SUM || n->reduce > FXR_MINABS_NZ)
+        fail(v, n->loc, "reduce has kind %d, expected sum, max, min, maxabs or minabsnz", (int)n->reduce);
     if (n->axis < 0 || n->axis >= in->ndims) {
         fail(v, n->loc, "reduce axis %d is out of range for a tensor of shape %s", n->axis, shape_text(v, in));
         return;
@@ -1390,6 +1390,24 @@ static void check_reads_written(Verifier *v, const FxProgram *p, int index)
     }
 }
 
+/* `when`: an Int32 tensor of the program that an earlier node wrote. */
+static void check_condition_tensor(Verifier *v, const FxProgram *p, int index)
+{
+    const FxNode *n = p->nodes.items[index];
+    if (!n->when)
+        return;
+    const FxTensor *w = n->when->view_of ? n->when->view_of : n->when;
+    bool written = false;
+    for (int j = 0; j < index && !written; j++)
+        written = ((const FxNode *)p->nodes.items[j])->out == w;
+    if (!in_program(p, n->when) || !tensor_type_ok(n->when->type) || !type_equal(n->when->type->elem, type_scalar(SC_INT32)))
+        fail(v, n->loc, "node %d runs when tensor '%s' is %s 0, which must be an Int32 tensor of the program", index,
+             n->when->name, n->when_nonzero ? "!=" : "==");
+    else if (!written)
+        fail(v, n->loc, "node %d runs when '%s' is %s 0, but no earlier node writes '%s'", index, n->when->name,
+             n->when_nonzero ? "!=" : "==", w->name);
+}
+
 static bool node_tensors_ok(Verifier *v, const FxProgram *p, const FxNode *n)
 {
     bool ok = node_tensor(v, p, n, n->out, "output");
@@ -1414,6 +1432,7 @@ static void check_node(Verifier *v, const FxProgram *p, int index)
     default: fail(v, n->loc, "node has kind %d, expected matmul, map or reduce", (int)n->kind); return;
     }
     check_reads_written(v, p, index);
+    check_condition_tensor(v, p, index);
 }
 
 static int verify_program(const FxModule *m, const FxProgram *p, Arena *tmp)

@@ -26,7 +26,17 @@
  *
  * Storage order is kept: an operand read transposed (.T, col_major) is
  * reduced and split along its stored rows into an Int8 buffer of the same
- * order, which the Int8 MatMul reads with the same transpose. */
+ * order, which the Int8 MatMul reads with the same transpose.
+ *
+ * The guard (--contraction-guard=fallback, Ozaki schemes): every Ozaki
+ * scheme loses bits on elements much smaller than the largest of their row
+ * or column. Before any Ozaki step the plan estimates D = |A| @ |B| with one
+ * quantized Int8 product (no cancellation: all terms are >= 0; small
+ * elements quantize to 0, which only makes the guard more cautious) and
+ * counts the results whose Ozaki error bound K 2^(e_i + f_j + 1 - q) exceeds
+ * the native bound K 2^-p D_ij (p: the type's significand bits; q: the bits
+ * the scheme keeps). The Ozaki steps run when the count is 0; otherwise the
+ * original native MatMul runs, and the plan says so. */
 #include "passes/passes.h"
 #include <string.h>
 #include "fxir/graph.h"
@@ -131,12 +141,18 @@ static const char *ineligible(FxModule *m, const FxProgram *p, const FxNode *n, 
     return NULL;
 }
 
+static bool is_gemm(const FxNode *n)
+{
+    return n->beta.kind != FXS_NONE || n->alpha.kind != FXS_STATIC || n->alpha.value != 1;
+}
+
 /* ---- the graph ---- */
 
 typedef struct Rw {
     FxModule *m;
     FxProgram *p;
     FxNode *n;              /* the MatMul being replaced */
+    FxTensor *when;         /* the guard's count: new Ozaki steps run when it is 0 (or NULL) */
     Plan pl;
     ScalarId t;             /* the contraction's type */
     int serial;             /* names the new tensors and bodies */
@@ -183,6 +199,7 @@ static FxNode *map_node(Rw *w, FxTensor *out, int nins, FxTensor **ins, const ch
                         FxBuilder *b, FxInst **params)
 {
     FxNode *mn = fxg_node(w->m, w->p, FXN_MAP, out, w->n->loc, w->n);
+    mn->when = w->when;
     fxg_set_inputs(w->m, mn, nins, ins);
     fxg_map_body(b, w->m, w->p, mn, arena_printf(w->m->arena, "%s__%s", w->p->name, fresh(w, what)), ret, params);
     return mn;
@@ -267,6 +284,7 @@ static FxTensor *int8_matmul(Rw *w, FxTensor *a, FxTensor *b)
     const char *names[2] = { w->M, w->N };
     FxTensor *out = fxg_transient(w->m, w->p, fresh(w, "P"), type_scalar(SC_INT32), 2, dims, names, w->n->loc);
     FxNode *mm = fxg_node(w->m, w->p, FXN_MATMUL, out, w->n->loc, w->n);
+    mm->when = w->when;
     FxTensor *ins[2] = { a, b };
     fxg_set_inputs(w->m, mm, 2, ins);
     mm->trans_a = w->n->trans_a;
@@ -397,11 +415,85 @@ static void combine(Rw *w, FxTensor **prods, FxTensor *sa_col, FxTensor *sb, boo
     fxb_return(&b, epilogue(w, &b, y, beta ? params[np + 2] : NULL));
 }
 
+/* ---- the guard ---- */
+
+/* The bits the scheme keeps of each element below its row's or column's largest. */
+static int kept_bits(const Plan *pl)
+{
+    return pl->pr.kind == FXP_OZAKI1 ? 7 * pl->pr.n - 1 : pl->q;
+}
+
+/* |x| quantized to 127 levels of its row's or column's absmax (Int8) */
+static FxTensor *abs_split(Rw *w, int side, FxTensor *scale)
+{
+    FxTensor *x = w->n->ins[side];
+    FxTensor *out = fxg_transient_like(w->m, w->p, fresh(w, side ? "absqB" : "absqA"), type_scalar(SC_INT8), x,
+                                       w->n->loc);
+    FxTensor *ins[2] = { x, scale };
+    FxBuilder b;
+    FxInst *params[2];
+    map_node(w, out, 2, ins, "abssplit", type_scalar(SC_INT8), &b, params);
+    FxInst *q = mul(&b, fxb_binop(&b, FXB_DIV, fxb_unop(&b, FXU_ABS, params[0]), params[1]), fxb_number(&b, w->t, 127));
+    fxb_return(&b, fxb_cast(&b, fxb_math(&b, FXM_RINT, q), type_scalar(SC_INT8)));
+    return out;
+}
+
+/* 1 where the Ozaki result may be less accurate than the native one */
+static FxTensor *guard_flags(Rw *w, FxTensor *pabs, FxTensor *sa_col, FxTensor *sb)
+{
+    int64_t dims[2] = { w->Mv, w->Nv };
+    const char *names[2] = { w->M, w->N };
+    FxTensor *flags = fxg_transient(w->m, w->p, fresh(w, "flags"), i32(), 2, dims, names, w->n->loc);
+    FxTensor *ins[3] = { pabs, sa_col, sb };
+    FxBuilder bb, *b = &bb;
+    FxInst *in[3];
+    map_node(w, flags, 3, ins, "guard", i32(), b, in);
+    FxInst *sa = fxb_cast(b, in[1], f64()), *sb64 = fxb_cast(b, in[2], f64()), *c127 = fxb_number(b, SC_FLOAT64, 127);
+    FxInst *d = mul(b, mul(b, fxb_cast(b, in[0], f64()), fxb_binop(b, FXB_DIV, sa, c127)),
+                    fxb_binop(b, FXB_DIV, sb64, c127));
+    int p = type_info(w->t)->fmt->man_bits + 1;
+    FxInst *e = add(b, add(b, exponent(b, sa), exponent(b, sb64)), c_i32(b, 1 - kept_bits(&w->pl) + p));
+    FxInst *worse = fxb_cmp(b, FXC_LT, d, scale2(b, fxb_number(b, SC_FLOAT64, 1), e));
+    fxb_return(b, fxb_select(b, worse, c_i32(b, 1), c_i32(b, 0)));
+    return flags;
+}
+
+static FxTensor *sum_over(Rw *w, FxTensor *in, int axis, const char *what, int64_t len, const char *dim)
+{
+    const char *names[1] = { dim };
+    FxTensor *out = fxg_transient(w->m, w->p, fresh(w, what), i32(), 1, &len, names, w->n->loc);
+    FxNode *r = fxg_node(w->m, w->p, FXN_REDUCE, out, w->n->loc, w->n);
+    fxg_set_inputs(w->m, r, 1, &in);
+    r->reduce = FXR_SUM;
+    r->axis = axis;
+    return out;
+}
+
+/* The count of results the Ozaki scheme might get wrong; the original
+ * MatMul stays, running only when the count is not 0. */
+static FxTensor *guard(Rw *w, FxTensor *sa, FxTensor *sa_col, FxTensor *sb, FxTensor *sb_col)
+{
+    FxTensor *qa = abs_split(w, 0, scale_for_split(w, 0, sa, sa_col));
+    FxTensor *qb = abs_split(w, 1, scale_for_split(w, 1, sb, sb_col));
+    FxTensor *flags = guard_flags(w, int8_matmul(w, qa, qb), sa_col, sb);
+    FxTensor *rows = sum_over(w, flags, 1, "flagrows", w->Mv, w->M);
+    FxTensor *count = sum_over(w, rows, 0, "flagged", 1, NULL);
+    FxNode *n = w->n;
+    n->when = count;
+    n->when_nonzero = true;
+    const Loc *l = &n->loc;
+    const char *scheme = w->pl.pr.kind == FXP_OZAKI1 ? "Ozaki-I" : "Ozaki-II";
+    n->note = arena_printf(w->m->arena, "contraction guard: the %s at %s:%d:%d ran natively: {} of its results "
+                           "need more than the %d bits %s keeps", is_gemm(n) ? "GEMM" : "MatMul",
+                           l->file ? l->file->name : "?", l->line, l->col, kept_bits(&w->pl), scheme);
+    return count;
+}
+
 /* ---- driving ---- */
 
-static void rewrite(FxModule *m, FxProgram *p, FxNode *n, Plan pl, bool direct)
+static void rewrite(FxModule *m, FxProgram *p, FxNode *n, Plan pl, bool direct, bool guarded)
 {
-    Rw w = { m, p, n, pl, n->in_type, 0, NULL, NULL, 0, 0 };
+    Rw w = { m, p, n, NULL, pl, n->in_type, 0, NULL, NULL, 0, 0 };
     const Type *o = n->out->type;
     w.M = o->dim_names ? o->dim_names[0] : NULL;
     w.N = o->dim_names ? o->dim_names[1] : NULL;
@@ -409,6 +501,8 @@ static void rewrite(FxModule *m, FxProgram *p, FxNode *n, Plan pl, bool direct)
     w.Nv = o->dims[1];
     FxTensor *sa = absmax(&w, 0), *sb = absmax(&w, 1);
     FxTensor *sa_col = column_view(&w, sa), *sb_col = n->trans_b ? column_view(&w, sb) : NULL;
+    if (guarded && pl.pr.kind != FXP_QUANTIZE)
+        w.when = guard(&w, sa, sa_col, sb, sb_col);
     int pieces = pl.pr.kind == FXP_QUANTIZE ? 1 : pl.pr.n;
     FxTensor **as = arena_alloc(m->arena, sizeof(FxTensor *) * (size_t)pieces);
     FxTensor **bs = arena_alloc(m->arena, sizeof(FxTensor *) * (size_t)pieces);
@@ -427,7 +521,8 @@ static void rewrite(FxModule *m, FxProgram *p, FxNode *n, Plan pl, bool direct)
             prods[np++] = int8_matmul(&w, as[k], bs[k]);
     }
     combine(&w, prods, sa_col, sb, direct);
-    fxg_remove_node(p, n);
+    if (!w.when)
+        fxg_remove_node(p, n);   /* guarded, it stays as the fallback */
 }
 
 static const char *scheme_text(Arena *a, const Plan *pl, bool direct)
@@ -444,10 +539,6 @@ static const char *scheme_text(Arena *a, const Plan *pl, bool direct)
     }
 }
 
-static bool is_gemm(const FxNode *n)
-{
-    return n->beta.kind != FXS_NONE || n->alpha.kind != FXS_STATIC || n->alpha.value != 1;
-}
 
 int pass_contraction_precision(FxModule *m, const PassOptions *o)
 {
@@ -478,7 +569,7 @@ int pass_contraction_precision(FxModule *m, const PassOptions *o)
             }
             if (pass_remark_on(o, "contraction-precision", false))
                 diag_remark(n->loc, "contraction-precision: %s: %s", what, scheme_text(m->arena, &pl, o->direct_rescaling));
-            rewrite(m, p, n, pl, o->direct_rescaling);
+            rewrite(m, p, n, pl, o->direct_rescaling, o->guard_fallback);
             rewritten++;
         }
     }

@@ -81,6 +81,8 @@ int pass_fuse_maps(FxModule *m)
                 FxNode *cons = p->nodes.items[j];
                 if (j <= i || cons->kind != FXN_MAP || !fxg_same_shape(prod->out->type, cons->out->type))
                     continue;
+                if (prod->when != cons->when || prod->when_nonzero != cons->when_nonzero || cons->note)
+                    continue;   /* steps that run under different conditions stay apart */
                 if (prod->nins + cons->nins > 60 || prod->nscalars + cons->nscalars > 60)
                     continue;
                 fuse(m, p, prod, cons);

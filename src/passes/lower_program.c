@@ -212,6 +212,8 @@ static FxInst *reduce_identity(KB *k, FxReduceKind r, ScalarId s)
     const ScalarInfo *si = type_info(s);
     if (r == FXR_SUM || r == FXR_MAXABS)
         return fxb_number(&k->b, s, 0);
+    if (r == FXR_MINABS_NZ)
+        r = FXR_MIN;
     if (si->fmt)
         return fxb_number(&k->b, s, r == FXR_MAX ? -__builtin_inf() : __builtin_inf());
     /* The integer type's MIN (identity of max) or MAX (identity of min). */
@@ -230,7 +232,7 @@ static FxInst *reduce_combine(KB *k, FxReduceKind r, FxInst *x, FxInst *y)
 {
     if (r == FXR_SUM)
         return k_add(k, x, y);
-    return fxb_minmax(&k->b, r == FXR_MIN ? FXMM_MIN : FXMM_MAX, x, y);
+    return fxb_minmax(&k->b, r == FXR_MIN || r == FXR_MINABS_NZ ? FXMM_MIN : FXMM_MAX, x, y);
 }
 
 static void lower_reduce(KB *k, const FxNode *n)
@@ -257,8 +259,12 @@ static void lower_reduce(KB *k, const FxNode *n)
     FxInst *stride = k_special64(k, FXS_BLOCK_DIM, 0);
     FxInst *loop = k_counted_loop(k, "j", tid, len, stride, &idx[n->axis]);
     FxInst *x = load_element(k, in, idx);
-    if (n->reduce == FXR_MAXABS)
+    if (n->reduce == FXR_MAXABS || n->reduce == FXR_MINABS_NZ)
         x = fxb_unop(&k->b, FXU_ABS, x);
+    if (n->reduce == FXR_MINABS_NZ) {   /* a zero does not count: it becomes the identity */
+        FxInst *zero = fxb_cmp(&k->b, FXC_EQ, x, fxb_number(&k->b, et->scalar, 0));
+        x = fxb_select(&k->b, zero, reduce_identity(k, FXR_MINABS_NZ, et->scalar), x);
+    }
     k_store_slot(k, acc, reduce_combine(k, n->reduce, k_load_slot(k, acc), x));
     fxb_after(&k->b, loop);
     fxb_store(&k->b, buf, k_load_slot(k, acc), 1, &tid);
@@ -496,6 +502,9 @@ static FxPlan *lower_program(FxModule *m, FxProgram *p, const TgtTarget *target)
         FxFunc *f = new_kernel(m, &k, p, nt, trans, i, bounds);
         k.b.loc = n->loc;
         st->kernel = f->name;
+        st->when = n->when ? (n->when->view_of ? n->when->view_of : n->when)->name : NULL;
+        st->when_nonzero = n->when_nonzero;
+        st->note = n->note;
         st->block[0] = st->block[1] = st->block[2] = 1;
         st->grid[1] = st->grid[2] = extent_const(1);
         switch (n->kind) {

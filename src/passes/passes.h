@@ -13,6 +13,7 @@ typedef struct PassOptions {
     bool fp_contract;           /* --fp-contract=on|off */
     FxPrecision precision;      /* --contraction-precision (a program's decorator overrides it) */
     bool direct_rescaling;      /* --quantize-rescaling=direct */
+    bool guard_fallback;        /* --contraction-guard=fallback */
     unsigned remarks;           /* -Rpass=PASS: bit i for row i of the pass table; ~0u: all */
     unsigned remarks_missed;    /* -Rpass-missed[=PASS] */
     const char *print_after;    /* --print-after=PASS, or NULL */

@@ -12,6 +12,13 @@
  * the symbolic dims are read from the Int32 arguments that name them. The
  * plan's transient buffers are allocated here and freed afterwards. */
 int rt_program_run(RtHostModule *m, const FxPlan *p, void **args, char **err);
+/* What a run says besides its results: the notes of the conditional steps
+ * that ran (e.g. a contraction guard's fallback), one per line, or NULL. */
+typedef struct RtRunReport {
+    char *notes;
+} RtRunReport;
+int rt_program_run_report(RtHostModule *m, const FxPlan *p, void **args, RtRunReport *report, char **err);
+void rt_run_report_free(RtRunReport *r);
 
 /* The launch plan of `program` as it travels inside an artifact: the
  * exported constant __fxplan_<program>. From a JIT'd host module: */

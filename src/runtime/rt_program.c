@@ -39,9 +39,46 @@ static bool evaluate(const FxPlan *p, const FxPlanExtent *e, void **args, long l
     return true;
 }
 
+/* Whether a conditional step runs: the first Int32 of its `when` buffer. */
+static bool step_runs(const FxPlan *p, const FxPlanStep *st, void **all, int32_t *value, char **err)
+{
+    if (!st->when)
+        return true;
+    for (int j = 0; j < p->nargs; j++)
+        if (!strcmp(p->args[j], st->when)) {
+            *value = *(const int32_t *)*(void *const *)all[j];
+            return st->when_nonzero ? *value != 0 : *value == 0;
+        }
+    *err = rt_strdupf("launch plan of '%s': a step depends on the unknown buffer '%s'", p->program, st->when);
+    return false;
+}
+
+/* The step's note with {} replaced by the value that let it run. */
+static void add_note(RtRunReport *report, const char *note, int32_t value)
+{
+    const char *brace = strstr(note, "{}");
+    char *line = brace ? rt_strdupf("%.*s%d%s", (int)(brace - note), note, value, brace + 2) : rt_strdupf("%s", note);
+    char *all = rt_strdupf("%s%s\n", report->notes ? report->notes : "", line);
+    free(line);
+    free(report->notes);
+    report->notes = all;
+}
+
+void rt_run_report_free(RtRunReport *r)
+{
+    free(r->notes);
+    r->notes = NULL;
+}
+
 int rt_program_run(RtHostModule *m, const FxPlan *p, void **args, char **err)
 {
+    return rt_program_run_report(m, p, args, NULL, err);
+}
+
+int rt_program_run_report(RtHostModule *m, const FxPlan *p, void **args, RtRunReport *report, char **err)
+{
     int nparams = fxplan_nparams(p);
+    *err = NULL;
     void **all = calloc((size_t)p->nargs + 1, sizeof(void *));
     void **buffers = calloc((size_t)p->ntransients + 1, sizeof(void *));
     int rc = -1;
@@ -65,6 +102,14 @@ int rt_program_run(RtHostModule *m, const FxPlan *p, void **args, char **err)
         }
         if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0)
             continue;   /* an empty tensor: nothing to compute */
+        int32_t value = 0;
+        if (!step_runs(p, st, all, &value, err)) {
+            if (*err)
+                goto out;
+            continue;
+        }
+        if (st->note && report)
+            add_note(report, st->note, value);
         if (rt_host_launch(m, st->kernel, grid, st->block, all, err) != 0)
             goto out;
     }
