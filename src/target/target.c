@@ -164,6 +164,23 @@ const TgtMatrixInst *tgt_matrix_inst(TgtMatrixId id)
     return (int)id >= 0 && id < TGT_MI_COUNT ? &matrix_insts[id] : NULL;
 }
 
+const TgtMatrixLayout *tgt_matrix_layout(TgtMatrixId id)
+{
+    return (int)id >= 0 && id < TGT_MI_COUNT ? &tgt_matrix_layouts[id] : NULL;
+}
+
+int tgt_layout_position(const TgtOperandLayout *l, int wave_size, int lane, int e)
+{
+    int lane_bits = 0;
+    while ((1 << lane_bits) < wave_size)
+        lane_bits++;
+    int src = e << lane_bits | lane, pos = 0;
+    for (int b = 0; b < l->nbits; b++)
+        if (l->bit_src[b] >= 0)
+            pos |= (src >> l->bit_src[b] & 1) << b;
+    return pos;
+}
+
 bool tgt_has_matrix(const TgtTarget *t, TgtMatrixId id)
 {
     for (const TgtMatrixId *m = t->matrix; *m != TGT_MI_COUNT; m++)

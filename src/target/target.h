@@ -12,6 +12,7 @@
 #ifndef FX_TARGET_H
 #define FX_TARGET_H
 #include <stdbool.h>
+#include <stdint.h>
 
 typedef enum { TGT_HOST, TGT_AMDGPU } TgtKind;
 
@@ -40,6 +41,28 @@ typedef struct TgtMatrixInst {
     int wave_size;
     int cycles;               /* issue-to-issue cycles from the vendor's detail text */
 } TgtMatrixInst;
+
+/* Where each lane holds each element of an operand (generated from the
+ * vendor tables: src/target/matrix_layouts.c). A is rows=M x cols=K, B is
+ * K x N, D (and C) is M x N; a position is block*rows*cols + row*cols + col. */
+typedef struct TgtOperandLayout {
+    int rows, cols;
+    int per_lane;             /* elements of the intrinsic's vector operand per lane */
+    int elem_bits;
+    const uint16_t *index;    /* [lane * per_lane + e]: the position held there */
+    int nbits;                /* bits of a position */
+    signed char bit_src[16];  /* bit b of the position is bit bit_src[b] of (e << lane_bits | lane); -1: 0 */
+} TgtOperandLayout;
+
+typedef struct TgtMatrixLayout {
+    const TgtOperandLayout *a, *b, *d;
+} TgtMatrixLayout;
+
+extern const TgtMatrixLayout tgt_matrix_layouts[TGT_MI_COUNT];
+const TgtMatrixLayout *tgt_matrix_layout(TgtMatrixId id);
+/* The position operand element e of lane `lane` holds, from the bit formula
+ * (program lowering builds the same formula as index arithmetic). */
+int tgt_layout_position(const TgtOperandLayout *l, int wave_size, int lane, int e);
 
 /* Dot-product instructions (bit set). */
 enum { TGT_DOT_SDOT4 = 1 << 0, TGT_DOT_SUDOT4 = 1 << 1 };

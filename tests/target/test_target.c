@@ -63,6 +63,32 @@ static void test_matrix_instructions(void)
     }
 }
 
+/* The bit formulas lowering uses give the table's position for every lane
+ * and element; two cells checked by hand against the vendor's README. */
+static void check_formula(const TgtOperandLayout *l, int wave)
+{
+    for (int lane = 0; lane < wave; lane++)
+        for (int e = 0; e < l->per_lane; e++)
+            CU_ASSERT_EQUAL(tgt_layout_position(l, wave, lane, e), l->index[lane * l->per_lane + e]);
+}
+
+static void test_matrix_layouts(void)
+{
+    for (int i = 0; i < TGT_MI_COUNT; i++) {
+        const TgtMatrixInst *mi = tgt_matrix_inst((TgtMatrixId)i);
+        const TgtMatrixLayout *l = tgt_matrix_layout(mi->id);
+        check_formula(l->a, mi->wave_size);
+        check_formula(l->b, mi->wave_size);
+        check_formula(l->d, mi->wave_size);
+        CU_ASSERT_EQUAL(l->d->per_lane * mi->wave_size, mi->m * mi->n * mi->blocks);
+    }
+    /* D[9][4]: register 2 of lane 20 for f64, register 1 of lane 36 for f32 */
+    const TgtOperandLayout *f64 = tgt_matrix_layout(TGT_MI_CDNA3_F64_16X16X4)->d;
+    const TgtOperandLayout *f32 = tgt_matrix_layout(TGT_MI_CDNA3_F32_16X16X4)->d;
+    CU_ASSERT_EQUAL(f64->index[20 * 4 + 2], 9 * 16 + 4);
+    CU_ASSERT_EQUAL(f32->index[36 * 4 + 1], 9 * 16 + 4);
+}
+
 /* Every processor of the table is one LLVM 19 can create a target machine
  * for, and its wave size is the one the backend defaults to. */
 static void test_llvm_accepts_every_processor(void)
@@ -91,6 +117,7 @@ static const FxtTest tests[] = {
     { "processor names", test_lookup },
     { "wave sizes, LDS, code object versions", test_wave_and_lds },
     { "matrix instructions as the vendor tables list them", test_matrix_instructions },
+    { "matrix layouts: bit formulas and the f64/f32 difference", test_matrix_layouts },
     { "LLVM 19 knows every processor of the table", test_llvm_accepts_every_processor },
     { NULL, NULL },
 };
