@@ -7,7 +7,10 @@
  * For every kernel K the host module exports:
  *   void    K__fxhost(void **args, FxHostCtx *ctx);   run ONE work-item
  *   int64_t K__fxshared;    bytes of shared memory one block needs
- *   int32_t K__fxbarrier;   1 if K may execute fx.barrier()
+ *   int32_t K__fxsync;      1 if K's work-items may wait for each other: it may
+ *                           execute fx.barrier(), or exchange values among the
+ *                           lanes of waves wider than one lane
+ *   int32_t K__fxwave;      lanes per wave: consecutive work-items (x fastest)
  *   FxParamInfo K__fxparams[nparams + 1];   names and Ptr element sizes,
  *                                           ended by { NULL, 0 }
  * args[i] points to parameter i's value in its storage form: a scalar or
@@ -35,6 +38,7 @@ enum { FX_ABI_I32, FX_ABI_I64, FX_ABI_PTR };
 struct FxHostCtx;
 struct FxOobSite;
 typedef void (*FxBarrierFn)(struct FxHostCtx *ctx);
+typedef void *(*FxWaveExchangeFn)(struct FxHostCtx *ctx, int32_t site, const void *value, int64_t bytes);
 typedef void (*FxOobFn)(struct FxHostCtx *ctx, const struct FxOobSite *site, int32_t param, const int64_t *index);
 
 /* X(name, C type, ABI kind, count, C declarator suffix) */
@@ -47,7 +51,15 @@ typedef void (*FxOobFn)(struct FxHostCtx *ctx, const struct FxOobSite *site, int
     X(barrier, FxBarrierFn, FX_ABI_PTR, 0, )        /* returns when every work-item of the block reached it */ \
     X(rt, void *, FX_ABI_PTR, 0, )                  /* the runtime's own data */ \
     X(bounds, const uint64_t *, FX_ABI_PTR, 0, )    /* elements behind each kernel parameter (Ptr ones) */ \
-    X(oob, FxOobFn, FX_ABI_PTR, 0, )
+    X(oob, FxOobFn, FX_ABI_PTR, 0, ) \
+    /* The wave model (passes/wave_emulation.c): the work-item's value (bytes \
+     * long) meets those of the other lanes of its wave that are at an \
+     * exchange; returns their snapshot, lane l's value at l * bytes, valid \
+     * until this lane's next exchange. `site` numbers the exchange in the \
+     * module in program order: when lanes of a wave wait at different \
+     * sites, the lowest goes first (where structured code reconverges). */ \
+    X(wave_exchange, FxWaveExchangeFn, FX_ABI_PTR, 0, ) \
+    X(wave_active, uint64_t, FX_ABI_I64, 0, )       /* the lanes of this lane's last exchange */
 
 #define FX_OOBSITE_FIELDS(X) \
     X(op, const char *, FX_ABI_PTR, 0, )            /* "load from", "store to", "fx.atomic_add on" */ \

@@ -12,9 +12,9 @@
  * parameter that Ptr came from (-1: unknown), which its bounds checks need.
  * The kernel body is the internal function "fx.kernel.K", and
  * K__fxhost(args, ctx) unpacks args[i] (a pointer to parameter i's value in
- * its storage form) and calls it. K__fxshared (i64), K__fxbarrier (i32) and
- * K__fxparams (names and Ptr element strides) describe the kernel to the
- * runtime. */
+ * its storage form) and calls it. K__fxshared (i64), K__fxsync and K__fxwave
+ * (i32) and K__fxparams (names and Ptr element strides) describe the kernel
+ * to the runtime. */
 #include "codegen/cg_internal.h"
 #include <stddef.h>
 #include <stdio.h>
@@ -92,18 +92,20 @@ LLVMValueRef cg_hostctx_field(CgCtx *c, int field, int dim)
     return LLVMBuildGEP2(c->B, cg_host_ctx_type(c), c->hostctx, idx, hostctx_counts[field] ? 3 : 2, "");
 }
 
-static bool block_uses_barrier(CgCtx *c, FxBlock *b)
+static int host_wave_size(const CgCtx *c) { return c->opt.wave_size > 1 ? c->opt.wave_size : 1; }
+
+static bool block_waits(CgCtx *c, FxBlock *b)
 {
     for (FxInst *i = b->first; i; i = i->next) {
-        if (i->op == FX_BARRIER)
+        if (i->op == FX_BARRIER || (i->op == FX_WAVE_EXCHANGE && host_wave_size(c) > 1))
             return true;
         if (i->op == FX_CALL && i->callee) {
             CgFunc *callee = cg_map_get(&c->funcs, i->callee);
-            if (callee && callee->uses_barrier)
+            if (callee && callee->waits)
                 return true;
         }
         for (int k = 0; k < i->nblocks; k++)
-            if (block_uses_barrier(c, &i->blocks[k]))
+            if (block_waits(c, &i->blocks[k]))
                 return true;
     }
     return false;
@@ -179,13 +181,13 @@ void cg_declare_funcs(CgCtx *c)
             LLVMSetValueName2(LLVMGetParam(cf->fn, (unsigned)(np - 1)), "fxctx", 5);
         cg_map_put(&c->funcs, f, cf);
     }
-    /* barrier use, through calls, to a fixed point */
+    /* waiting, through calls, to a fixed point */
     for (bool changed = true; changed;) {
         changed = false;
         for (int k = 0; k < c->fm->funcs.len; k++) {
             CgFunc *cf = cg_map_get(&c->funcs, c->fm->funcs.items[k]);
-            if (!cf->uses_barrier && block_uses_barrier(c, &cf->f->body))
-                cf->uses_barrier = changed = true;
+            if (!cf->waits && block_waits(c, &cf->f->body))
+                cf->waits = changed = true;
         }
     }
 }
@@ -295,8 +297,10 @@ void cg_host_entry_points(CgCtx *c, CgFunc *cf)
     shared = (shared + 15) & ~(int64_t)15;
     global_const(c, arena_printf(c->fm->arena, "%s__fxshared", f->name), i64,
                  (unsigned long long)shared);
-    global_const(c, arena_printf(c->fm->arena, "%s__fxbarrier", f->name),
-                 LLVMInt32TypeInContext(c->C), cf->uses_barrier ? 1 : 0);
+    global_const(c, arena_printf(c->fm->arena, "%s__fxsync", f->name), LLVMInt32TypeInContext(c->C),
+                 cf->waits ? 1 : 0);
+    global_const(c, arena_printf(c->fm->arena, "%s__fxwave", f->name), LLVMInt32TypeInContext(c->C),
+                 (unsigned long long)host_wave_size(c));
 }
 
 LLVMValueRef cg_special(CgCtx *c, FxInst *i)
@@ -305,8 +309,10 @@ LLVMValueRef cg_special(CgCtx *c, FxInst *i)
     int dim = i->dim < 0 || i->dim > 2 ? 0 : i->dim;
     static const char xyz[] = "xyz";
     if (cg_host_abi(c)) {
-        if (i->sub == FXS_LANE_ID)
-            return LLVMConstInt(i32, 0, 0);
+        if (i->sub == FXS_LANE_ID) {   /* wave-emulation computes it on the host */
+            cg_error(c, i->loc, "internal compiler error: fx.lane_id() reached host code generation");
+            return LLVMGetPoison(i32);
+        }
         int field = i->sub == FXS_THREAD_IDX ? FX_HOSTCTX_thread_idx : i->sub == FXS_BLOCK_IDX ? FX_HOSTCTX_block_idx
                   : i->sub == FXS_BLOCK_DIM ? FX_HOSTCTX_block_dim : FX_HOSTCTX_grid_dim;
         LLVMValueRef v = LLVMBuildLoad2(c->B, i32, cg_hostctx_field(c, field, dim), "");

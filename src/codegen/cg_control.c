@@ -164,6 +164,9 @@ static void cg_inst(CgCtx *c, FxInst *i)
         break;
     case FX_CALL: v = cg_call(c, i); break;
     case FX_MFMA: v = cg_mfma(c, i); break;
+    case FX_WAVE: v = cg_wave(c, i); break;
+    case FX_WAVE_EXCHANGE: v = cg_wave_exchange(c, i); break;
+    case FX_WAVE_ACTIVE: v = cg_wave_active(c, i); break;
     case FX_LDEXP: v = cg_ldexp(c, i); break;
     case FX_FREXP_EXP: v = cg_frexp_exp(c, i); break;
     default:

@@ -309,22 +309,21 @@ LLVMValueRef cg_unop(CgCtx *c, FxInst *i)
     return LLVMGetPoison(ty);
 }
 
-LLVMValueRef cg_minmax(CgCtx *c, FxInst *i)
+LLVMValueRef cg_minmax_values(CgCtx *c, FxMinMax which, ScalarId s, unsigned fmf, LLVMValueRef a, LLVMValueRef b)
 {
-    LLVMValueRef args[2] = { cg_val(c, i->ops[0]), cg_val(c, i->ops[1]) };
-    LLVMTypeRef ty = LLVMTypeOf(args[0]);
-    ScalarId s = type_elem_scalar(i->type);
+    LLVMValueRef args[2] = { a, b };
+    LLVMTypeRef ty = LLVMTypeOf(a);
     if (type_is_float(s)) {
         static const char *fn[] = { "llvm.maximum", "llvm.minimum", "llvm.maxnum", "llvm.minnum" };
-        LLVMValueRef r = cg_fmf(cg_intrinsic(c, fn[i->sub & 3], &ty, 1, args, 2), i->fmf);
-        if ((i->sub == FXMM_MAX || i->sub == FXMM_MIN) && c->facts->maximum_snan_bug && !(i->fmf & FMF_NNAN)) {
+        LLVMValueRef r = cg_fmf(cg_intrinsic(c, fn[which & 3], &ty, 1, args, 2), fmf);
+        if ((which == FXMM_MAX || which == FXMM_MIN) && c->facts->maximum_snan_bug && !(fmf & FMF_NNAN)) {
             /* LLVM 19's x86 backend returns the number from llvm.maximum/
              * minimum(x, sNaN) when x is known not to be NaN (e.g. an
              * integer converted to float): propagate the NaN explicitly */
             LLVMValueRef uno = LLVMBuildFCmp(c->B, LLVMRealUNO, args[0], args[1], "");
             r = LLVMBuildSelect(c->B, uno, LLVMBuildFAdd(c->B, args[0], args[1], ""), r, "");
         }
-        if ((i->sub == FXMM_MAXNUM || i->sub == FXMM_MINNUM) && !(i->fmf & FMF_NSZ)) {
+        if ((which == FXMM_MAXNUM || which == FXMM_MINNUM) && !(fmf & FMF_NSZ)) {
             /* llvm.maxnum/minnum may return either zero for (-0, +0); the
              * folder orders -0 < +0 as fx.max does. Equal operands: the
              * bitwise AND (max) or OR (min) picks the right zero and leaves
@@ -339,19 +338,28 @@ LLVMValueRef cg_minmax(CgCtx *c, FxInst *i)
                                                                  cg_iconst(ity, 1), ""), LLVMConstNull(ity), "");
             else
                 eq = LLVMBuildFCmp(c->B, LLVMRealOEQ, args[0], args[1], "");
-            LLVMValueRef z = i->sub == FXMM_MAXNUM ? LLVMBuildAnd(c->B, ia, ib, "") : LLVMBuildOr(c->B, ia, ib, "");
+            LLVMValueRef z = which == FXMM_MAXNUM ? LLVMBuildAnd(c->B, ia, ib, "") : LLVMBuildOr(c->B, ia, ib, "");
             r = LLVMBuildSelect(c->B, eq, LLVMBuildBitCast(c->B, z, ty, ""), r, "");
         }
         return r;
     }
     if (type_is_int(s) || s == SC_BOOLEAN) {
-        bool max = i->sub == FXMM_MAX || i->sub == FXMM_MAXNUM;
+        bool max = which == FXMM_MAX || which == FXMM_MAXNUM;
         const char *fn = cg_is_signed(s) ? (max ? "llvm.smax" : "llvm.smin")
                                          : (max ? "llvm.umax" : "llvm.umin");
         return cg_intrinsic(c, fn, &ty, 1, args, 2);
     }
+    return NULL;
+}
+
+LLVMValueRef cg_minmax(CgCtx *c, FxInst *i)
+{
+    LLVMValueRef r = cg_minmax_values(c, (FxMinMax)i->sub, type_elem_scalar(i->type), i->fmf, cg_val(c, i->ops[0]),
+                                      cg_val(c, i->ops[1]));
+    if (r)
+        return r;
     cg_error(c, i->loc, "fx.max/fx.min on %s: convert to Float32 first", cg_tyname(c, i->type));
-    return LLVMGetPoison(ty);
+    return LLVMGetPoison(cg_reg_type(c, i->type));
 }
 
 /* Ceiling division without overflowing intermediates:

@@ -30,7 +30,8 @@ typedef struct CgFunc {
     FxFunc *f;
     LLVMValueRef fn;
     LLVMTypeRef fnty;
-    bool uses_barrier;      /* directly or through calls */
+    bool waits;             /* host: may wait for other work-items (a barrier, or an exchange in
+                               waves wider than one lane), directly or through calls */
     int64_t shared_own;     /* host: bytes of this function's own shared arrays */
     int64_t shared_base;    /* host: offset of its first shared array in ctx->shared */
     int nhidden;            /* host fns: trailing i32 origins, one per Ptr parameter */
@@ -77,6 +78,7 @@ typedef struct CgCtx {
     LLVMValueRef hostctx;    /* host: the FxHostCtx* argument */
     LLVMValueRef *origins;   /* host: per Ptr parameter, the kernel parameter index it came from (i32) */
     CgMap values;            /* FxInst* -> LLVMValueRef */
+    int wave_sites;          /* host: exchanges numbered so far, in program order */
     CgLoop *loop;
 
     /* AMD's device math library (cg_devlib.c) */
@@ -129,6 +131,9 @@ LLVMValueRef cg_cstring(CgCtx *c, const char *s);   /* a private constant C stri
 LLVMValueRef cg_binop(CgCtx *c, FxInst *i);
 LLVMValueRef cg_cmp(CgCtx *c, FxInst *i);
 LLVMValueRef cg_unop(CgCtx *c, FxInst *i);
+/* fx.max/min (FxMinMax) of two values of scalar (element) type s; NULL
+ * when s has no order codegen supports. */
+LLVMValueRef cg_minmax_values(CgCtx *c, FxMinMax which, ScalarId s, unsigned fmf, LLVMValueRef a, LLVMValueRef b);
 LLVMValueRef cg_minmax(CgCtx *c, FxInst *i);
 LLVMValueRef cg_ceildiv(CgCtx *c, FxInst *i);
 LLVMValueRef cg_fma(CgCtx *c, FxInst *i);
@@ -189,6 +194,10 @@ void cg_emit_body(CgCtx *c, FxBlock *b);
 
 /* cg_matrix.c: FX_MFMA, the CDNA matrix instructions. */
 LLVMValueRef cg_mfma(CgCtx *c, FxInst *i);
+/* cg_wave.c: wave operations on AMDGPU; the host's exchanges (wave model). */
+LLVMValueRef cg_wave(CgCtx *c, FxInst *i);
+LLVMValueRef cg_wave_exchange(CgCtx *c, FxInst *i);
+LLVMValueRef cg_wave_active(CgCtx *c, FxInst *i);
 
 /* cg_data.c: the module's exported constant byte strings (launch plans). */
 void cg_emit_data(CgCtx *c);

@@ -5,7 +5,7 @@
  * `kernel`, `fn`s as internal always-inline functions.
  * Host target (--target=host): the same kernels as ordinary functions plus, for
  * each kernel K, the exported entry points described in abi/fxhost.h
- * (K__fxhost, K__fxshared, K__fxbarrier, K__fxparams). */
+ * (K__fxhost, K__fxshared, K__fxsync, K__fxwave, K__fxparams). */
 #ifndef FX_CODEGEN_H
 #define FX_CODEGEN_H
 #include <stdbool.h>
@@ -18,6 +18,7 @@ typedef enum { CG_OUT_LL, CG_OUT_BC, CG_OUT_ASM, CG_OUT_OBJ, CG_OUT_HSACO } CgOu
 typedef struct CgOptions {
     const TgtTarget *target;  /* an AMDGPU processor or the host (target/target.h) */
     int opt_level;            /* 0..3 */
+    int wave_size;            /* host: lanes per emulated wave (the runtime groups work-items so) */
 } CgOptions;
 
 /* Owns its LLVMContext, module and target machine. */

@@ -432,7 +432,8 @@ static bool save_param(Run *r, const char *spec)
 static int usage(void)
 {
     fputs("usage: fxrun FILE.fx ENTRY [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [fxcc options]\n"
-          "             [NAME=VALUE ...] [--print NAME ...] [--save NAME=FILE]\n", stderr);
+          "             [--arch GFX] [NAME=VALUE ...] [--print NAME ...] [--save NAME=FILE]\n"
+          "  --arch GFX   run the kernels compiled for GFX, its waves emulated on the host\n", stderr);
     return 2;
 }
 
@@ -455,6 +456,11 @@ static int parse_command_line(Run *r, FxOptions *o, Arena *a, int argc, char **a
                 return 2;
             }
             i++;
+            continue;
+        }
+        if (!strncmp(s, "--arch=", 7) || (!strcmp(s, "--arch") && i + 1 < argc)) {   /* --offload-arch */
+            o->arch = s[6] == '=' ? s + 7 : argv[++i];
+            o->arch_given = true;
             continue;
         }
         if ((!strcmp(s, "--print") || !strcmp(s, "--save")) && i + 1 < argc) {

@@ -40,7 +40,8 @@ void opt_print_help(const char *prog)
            "  (default)              linked code object FILE.hsaco\n"
            "Target:\n"
            "  --offload-arch=GFX     AMDGPU processor (default %s)\n"
-           "  --target=amdgcn-amd-amdhsa|host\n"
+           "  --target=amdgcn-amd-amdhsa|host   with host and --offload-arch: host code that\n"
+           "                         runs that GPU's kernels, its waves emulated (fxrun --arch)\n"
            "  -O0 -O1 -O2 -O3        LLVM optimization level (default -O3)\n"
            "Source:\n"
            "  -D NAME=VALUE          override const NAME\n"
@@ -126,6 +127,7 @@ static int parse_value_option(Arena *a, FxOptions *o, int argc, char **argv, int
     } else if (matches(arg, "--offload-arch")) {
         if (!VALUE("--offload-arch")) return -1;
         o->arch = v;
+        o->arch_given = true;
     } else if (matches(arg, "--target")) {
         if (!VALUE("--target")) return -1;
         if (strcmp(v, "host") == 0)
@@ -250,13 +252,12 @@ bool opt_finish(FxOptions *o)
     }
     if (o->fast_fp_math && !o->fastmath_set)
         o->fastmath = 0x7f;
-    o->target = o->host ? tgt_host() : tgt_lookup(o->arch);
-    if (!o->target || o->target->kind != TGT_AMDGPU) {
-        if (!o->host) {
-            opt_usage_error("unknown --offload-arch '%s'; the AMDGPU processors are: %s", o->arch,
-                            tgt_known_names());
-            return false;
-        }
+    const TgtTarget *gpu = tgt_lookup(o->arch);
+    if ((!o->host || o->arch_given) && (!gpu || gpu->kind != TGT_AMDGPU)) {
+        opt_usage_error("unknown --offload-arch '%s'; the AMDGPU processors are: %s", o->arch, tgt_known_names());
+        return false;
     }
+    o->target = o->host ? tgt_host() : gpu;
+    o->lowering = o->host && o->arch_given ? gpu : o->target;
     return true;
 }

@@ -11,8 +11,13 @@ typedef struct FxOptions {
     const char *output;           /* -o; NULL: derived from the input name */
     bool opt_S, opt_c, emit_llvm;
     const char *arch;             /* --offload-arch as written */
+    bool arch_given;              /* --offload-arch was on the command line */
     bool host;                    /* --target=host */
     const TgtTarget *target;      /* what both select, resolved by opt_finish */
+    /* The target whose FXIR is built (wave size, program lowering, matrix
+     * instructions): `target` itself, or with --target=host and an explicit
+     * --offload-arch that GPU, whose waves the host then emulates. */
+    const TgtTarget *lowering;
     int opt_level;
     PtrVec defines;               /* char*: NAME=VALUE */
     PtrVec includes;              /* char*: -I dirs */

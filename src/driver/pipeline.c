@@ -5,6 +5,13 @@
 #include <errno.h>
 #include <string.h>
 
+/* The target whose FXIR is built (options.h); callers that fill FxOptions
+ * themselves may leave it to be the code's target. */
+static const TgtTarget *lowering_target(const FxOptions *o)
+{
+    return o->lowering ? o->lowering : o->target;
+}
+
 void pipe_init(FxCompilation *c, const FxOptions *o)
 {
     memset(c, 0, sizeof *c);
@@ -22,7 +29,7 @@ void pipe_init(FxCompilation *c, const FxOptions *o)
     so->include_dirs = (const char *const *)o->includes.items;
     so->nincludes = o->includes.len;
     so->fastmath = o->fastmath;
-    so->wave_size = o->target->wave_size;
+    so->wave_size = lowering_target(o)->wave_size;
     c->sema = sema_new(c->arena, so);
 }
 
@@ -55,7 +62,7 @@ bool pipe_lower(FxCompilation *c)
         return false;
     c->module->source_name = c->opts->input;
     const FxOptions *o = c->opts;
-    PassOptions po = { .target = o->target, .verify_each = o->verify_each, .fp_contract = o->fp_contract,
+    PassOptions po = { .target = lowering_target(o), .host_codegen = o->target->kind == TGT_HOST, .verify_each = o->verify_each, .fp_contract = o->fp_contract,
                        .precision = o->precision, .direct_rescaling = o->direct_rescaling,
                        .guard_fallback = o->guard_fallback,
                        .remarks = o->rpass, .remarks_missed = o->rpass_missed,
@@ -65,7 +72,7 @@ bool pipe_lower(FxCompilation *c)
 
 CgModule *pipe_codegen(FxCompilation *c)
 {
-    CgOptions cg = { c->opts->target, c->opts->opt_level };
+    CgOptions cg = { c->opts->target, c->opts->opt_level, lowering_target(c->opts)->wave_size };
     TimerMark t = timer_mark();
     CgModule *m = cg_build(c->module, &cg);
     timer_add("codegen (FXIR to LLVM IR)", t);

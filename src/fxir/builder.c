@@ -247,6 +247,43 @@ FxInst *fxb_mfma(FxBuilder *b, TgtMatrixId id, const Type *t, FxInst *x, FxInst 
     return fxb_emit(b, FX_MFMA, id, t, 3, x, y, acc);
 }
 
+FxInst *fxb_wave(FxBuilder *b, FxWaveOp op, FxInst *v, FxInst *lane)
+{
+    const Type *t = op == FXW_BALLOT ? type_scalar(SC_UINT64) : v->type;
+    if (lane)
+        return fxb_emit(b, FX_WAVE, op, t, 2, v, lane);
+    return fxb_emit(b, FX_WAVE, op, t, 1, v);
+}
+
+FxInst *fxb_wave_exchange(FxBuilder *b, FxInst *v)
+{
+    return fxb_emit(b, FX_WAVE_EXCHANGE, 0, type_ptr(b->arena, v->type, true), 1, v);
+}
+
+FxInst *fxb_wave_active(FxBuilder *b)
+{
+    return fxb_emit(b, FX_WAVE_ACTIVE, 0, type_scalar(SC_UINT64), 0);
+}
+
+FxInst *fxb_load_slot(FxBuilder *b, FxInst *slot) { return fxb_load(b, slot, slot->type, 0, NULL); }
+void fxb_store_slot(FxBuilder *b, FxInst *slot, FxInst *v) { fxb_store(b, slot, v, 0, NULL); }
+
+FxInst *fxb_extreme(FxBuilder *b, ScalarId s, bool highest)
+{
+    const ScalarInfo *si = type_info(s);
+    if (si->fmt)
+        return fxb_number(b, s, highest ? __builtin_inf() : -__builtin_inf());
+    BigInt one = big_from_i64(1), v;
+    int w = si->width;
+    if (si->is_signed)
+        v = highest ? big_sub(big_shl(one, (unsigned)w - 1), one) : big_neg(big_shl(one, (unsigned)w - 1));
+    else
+        v = highest ? big_sub(big_shl(one, (unsigned)w), one) : big_from_i64(0);
+    v = big_wrap(v, 128, false);   /* FxConst: 128-bit two's complement */
+    FxConst c = { v.w[0], v.w[1] };
+    return fxb_const(b, type_scalar(s), c);
+}
+
 /* ---- control flow ---- */
 
 static FxInst *structured(FxBuilder *b, FxOpcode op, int nblocks)
@@ -301,6 +338,20 @@ FxInst *fxb_return(FxBuilder *b, FxInst *v)
 {
     return v ? fxb_emit(b, FX_RETURN, 0, type_simple(TY_VOID), 1, v)
              : fxb_emit(b, FX_RETURN, 0, type_simple(TY_VOID), 0);
+}
+
+FxInst *fxb_counted_loop(FxBuilder *b, const char *name, FxInst *from, FxInst *limit, FxInst *step,
+                         FxInst **counter)
+{
+    FxInst *slot = fxb_alloca(b, from->type, FXSPACE_PRIVATE, name);
+    fxb_store_slot(b, slot, from);
+    FxInst *loop = fxb_loop(b);
+    fxb_loop_body(b, loop, fxb_cmp(b, FXC_LT, fxb_load_slot(b, slot), limit));
+    fxb_loop_step(b, loop);
+    fxb_store_slot(b, slot, fxb_binop(b, FXB_ADD, fxb_load_slot(b, slot), step));
+    fxb_at_end(b, &loop->blocks[1]);
+    *counter = fxb_load_slot(b, slot);
+    return loop;
 }
 
 FxInst *fxb_break(FxBuilder *b)

@@ -81,6 +81,23 @@ FxInst *fxb_store(FxBuilder *b, FxInst *base, FxInst *v, int nidx, FxInst *const
 FxInst *fxb_atomic(FxBuilder *b, FxAtomic op, const Type *t, FxInst *base, FxInst *idx, FxInst *v, FxInst *newv);
 FxInst *fxb_barrier(FxBuilder *b);
 FxInst *fxb_mfma(FxBuilder *b, TgtMatrixId id, const Type *t, FxInst *x, FxInst *y, FxInst *acc);
+/* A wave operation; `lane` is the Int32 second operand of shuffles and
+ * readlane, NULL for the others. The result type follows the operation. */
+FxInst *fxb_wave(FxBuilder *b, FxWaveOp op, FxInst *v, FxInst *lane);
+FxInst *fxb_wave_exchange(FxBuilder *b, FxInst *v);   /* Ptr[type of v] */
+FxInst *fxb_wave_active(FxBuilder *b);                /* Uint64 */
+
+/* A slot's value (an FX_ALLOCA of a scalar or vector) and its update. */
+FxInst *fxb_load_slot(FxBuilder *b, FxInst *slot);
+void fxb_store_slot(FxBuilder *b, FxInst *slot, FxInst *v);
+/* The largest (highest) or smallest value of scalar type s: +-inf for
+ * floats, the integer type's MAX or MIN. */
+FxInst *fxb_extreme(FxBuilder *b, ScalarId s, bool highest);
+/* A private counter (of from's type) starting at `from`, and the loop
+ * while counter < limit { body } step { counter += step }. Returns the loop
+ * with the builder inside its body; *counter is the counter's value there. */
+FxInst *fxb_counted_loop(FxBuilder *b, const char *name, FxInst *from, FxInst *limit, FxInst *step,
+                         FxInst **counter);
 
 /* Control flow. */
 FxInst *fxb_if(FxBuilder *b, FxInst *cond);

@@ -92,3 +92,19 @@ int fxir_count_uses(FxFunc *f, const FxInst *v)
 {
     return count_uses_in(&f->body, v);
 }
+
+static void replace_uses_in(FxBlock *b, const FxInst *from, FxInst *to)
+{
+    for (FxInst *i = b->first; i; i = i->next) {
+        for (int k = 0; k < i->nops; k++)
+            if (i->ops[k] == from)
+                i->ops[k] = to;
+        for (int k = 0; k < i->nblocks; k++)
+            replace_uses_in(&i->blocks[k], from, to);
+    }
+}
+
+void fxir_replace_uses(FxFunc *f, const FxInst *from, FxInst *to)
+{
+    replace_uses_in(&f->body, from, to);
+}

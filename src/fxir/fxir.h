@@ -61,6 +61,14 @@ typedef enum {
                       unless the result is subnormal or overflows) */
     FX_FREXP_EXP,  /* ops[0] float x -> Int32 e (same lanes) with |x| in [2^(e-1), 2^e);
                       0 for a zero, an infinity or a NaN */
+    FX_WAVE,       /* sub: FxWaveOp; ops[0] this lane's value, ops[1] (Int32) the lane, mask or
+                      distance of shuffles and readlane; over the wave's active lanes, exactly as
+                      docs/waves.md defines each (the same on every target) */
+    FX_WAVE_EXCHANGE, /* ops[0] a value; the active lanes of the wave meet here and the result
+                      (Ptr[T], T its type) points at a snapshot of their values, slot l = lane l,
+                      valid until this lane's next exchange; the host's wave model only
+                      (passes/wave_emulation.c makes them) */
+    FX_WAVE_ACTIVE,/* Uint64: the lanes that took part in this lane's last exchange (bit l: lane l) */
     FX_OPCODE_COUNT
 } FxOpcode;
 
@@ -86,6 +94,14 @@ typedef enum {
 typedef enum { FXMM_MAX, FXMM_MIN, FXMM_MAXNUM, FXMM_MINNUM } FxMinMax;
 typedef enum { FXS_THREAD_IDX, FXS_BLOCK_IDX, FXS_BLOCK_DIM, FXS_GRID_DIM, FXS_LANE_ID } FxSpecial;
 typedef enum { FXA_ADD, FXA_MAX, FXA_MIN, FXA_CAS } FxAtomic;
+typedef enum {
+    FXW_SHUFFLE, FXW_SHUFFLE_XOR, FXW_SHUFFLE_UP, FXW_SHUFFLE_DOWN,   /* ops[1]: lane, mask, distance */
+    FXW_READLANE,                   /* ops[1]: the lane (the first active lane's ops[1] counts) */
+    FXW_READFIRSTLANE,
+    FXW_BALLOT, FXW_ANY, FXW_ALL,   /* Boolean -> Uint64 / Boolean / Boolean */
+    FXW_SUM, FXW_MAX, FXW_MIN,      /* pairwise tree in lane order, inactive lanes the identity */
+    FXW_COUNT
+} FxWaveOp;
 typedef enum { FXSPACE_PRIVATE, FXSPACE_SHARED } FxSpace;
 
 /* Fast-math flag bits; the values are LLVM's LLVMFastMathFlags bits. */
@@ -252,6 +268,8 @@ void fxir_insert_before(FxInst *before, FxInst *inst);
 void fxir_remove(FxInst *inst);
 /* Uses of `v` anywhere in `f` (counts operands referring to v). */
 int fxir_count_uses(FxFunc *f, const FxInst *v);
+/* Every operand in `f` that is `from` becomes `to`. */
+void fxir_replace_uses(FxFunc *f, const FxInst *from, FxInst *to);
 
 /* Names (names.c): the spelling of opcodes, sub-operations (FxBinop, ...;
  * FX_ALLOCA: the FxSpace; FX_MFMA: the matrix instruction's short name),

@@ -13,7 +13,8 @@ static const char *const opcode_names[FX_OPCODE_COUNT] = {
     [FX_ATOMIC] = "atomic", [FX_BARRIER] = "barrier", [FX_SPLAT] = "splat",
     [FX_EXTRACT] = "extract", [FX_INSERT] = "insert", [FX_IF] = "if", [FX_LOOP] = "loop",
     [FX_BREAK] = "break", [FX_CONTINUE] = "continue", [FX_RETURN] = "return", [FX_CALL] = "call",
-    [FX_MFMA] = "mfma", [FX_LDEXP] = "ldexp", [FX_FREXP_EXP] = "frexp_exp",
+    [FX_MFMA] = "mfma", [FX_LDEXP] = "ldexp", [FX_FREXP_EXP] = "frexp_exp", [FX_WAVE] = "wave",
+    [FX_WAVE_EXCHANGE] = "wave_exchange", [FX_WAVE_ACTIVE] = "wave_active",
 };
 
 static const char *const binops[FXB_COUNT] = { "add", "sub", "mul", "div", "floordiv", "mod", "pow",
@@ -25,6 +26,9 @@ static const char *const maths[FXM_COUNT] = { "exp", "exp2", "log", "log2", "sqr
 static const char *const minmax[] = { "max", "min", "maxnum", "minnum" };
 static const char *const specials[] = { "thread_idx", "block_idx", "block_dim", "grid_dim", "lane_id" };
 static const char *const atomics[] = { "add", "max", "min", "cas" };
+static const char *const waves[FXW_COUNT] = { "shuffle", "shuffle_xor", "shuffle_up", "shuffle_down",
+                                              "readlane", "readfirstlane", "ballot", "any", "all",
+                                              "sum", "max", "min" };
 static const char *const spaces[] = { "private", "shared" };
 static const char *const reduces[] = { "sum", "max", "min", "maxabs", "minabsnz" };
 static const char *const fmf[FMF_NBITS] = { "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn" };
@@ -45,6 +49,7 @@ const char *const *fxir_sub_names(FxOpcode op, int *n)
     case FX_SPECIAL: TABLE(specials);
     case FX_ATOMIC: TABLE(atomics);
     case FX_ALLOCA: TABLE(spaces);
+    case FX_WAVE: TABLE(waves);
     default: *n = 0; return NULL;
     }
 }

@@ -199,12 +199,18 @@ typedef struct Arity {
     int min_ops, max_ops, nblocks;
 } Arity;
 
+static bool wave_has_lane(int op) { return op <= FXW_READLANE; }
+
 static Arity arity_of(const FxInst *i)
 {
     switch (i->op) {
     case FX_CONST: case FX_PARAM: case FX_SPECIAL: case FX_ALLOCA: case FX_BARRIER:
-    case FX_BREAK: case FX_CONTINUE:
+    case FX_BREAK: case FX_CONTINUE: case FX_WAVE_ACTIVE:
         return (Arity){ 0, 0, 0 };
+    case FX_WAVE_EXCHANGE:
+        return (Arity){ 1, 1, 0 };
+    case FX_WAVE:   /* the second operand only where the operation has one */
+        return wave_has_lane(i->sub) ? (Arity){ 2, 2, 0 } : (Arity){ 1, 1, 0 };
     case FX_UNOP: case FX_CAST: case FX_BITCAST: case FX_MATH: case FX_SPLAT: case FX_FREXP_EXP:
         return (Arity){ 1, 1, 0 };
     case FX_BINOP: case FX_CMP: case FX_MINMAX: case FX_CEILDIV: case FX_EXTRACT: case FX_LDEXP:
@@ -790,12 +796,54 @@ static void check_mfma(Verifier *v, const FxInst *i)
     if (!type_equal(ty(i->ops[2]), i->type))
         fail(v, i->loc, "%s must have the result type %s, got %s", operand_desc(v, i, 2), tname(v, i->type),
              tname(v, ty(i->ops[2])));
-    if (mi->in != TGT_E_F64 && mi->in != TGT_E_F32)
-        return;
-    const Type *in = type_scalar(tgt_elem_scalar(mi->in));
+    const TgtMatrixLayout *l = tgt_matrix_layout(mi->id);
+    if (i->type->lanes != l->d->per_lane)
+        fail(v, i->loc, "%s accumulates %d elements per lane, got %s", iname(v, i), l->d->per_lane,
+             tname(v, i->type));
+    ScalarId es = tgt_elem_scalar(mi->in);
+    const Type *in = l->a->per_lane == 1 ? type_scalar(es) : type_vector(es, l->a->per_lane);
     for (int k = 0; k < 2; k++)
         if (!type_equal(ty(i->ops[k]), in))
             fail(v, i->loc, "%s must be a %s, got %s", operand_desc(v, i, k), tname(v, in), tname(v, ty(i->ops[k])));
+}
+
+/* Wave operations (docs/waves.md): shuffles and readlane move any number
+ * or Boolean and take an Int32 lane; ballot/any/all take a Boolean; the
+ * reductions take numbers. */
+static void check_wave(Verifier *v, const FxInst *i)
+{
+    const Type *t = ty(i->ops[0]);
+    if (wave_has_lane(i->sub) && !type_equal(ty(i->ops[1]), type_scalar(SC_INT32)))
+        fail(v, i->loc, "%s must be an Int32, got %s", operand_desc(v, i, 1), tname(v, ty(i->ops[1])));
+    switch ((FxWaveOp)i->sub) {
+    case FXW_BALLOT: case FXW_ANY: case FXW_ALL: {
+        if (!is_bool_scalar(t))
+            fail(v, i->loc, "%s must be a Boolean, got %s", operand_desc(v, i, 0), tname(v, t));
+        const Type *want = type_scalar(i->sub == FXW_BALLOT ? SC_UINT64 : SC_BOOLEAN);
+        if (!type_equal(i->type, want))
+            fail(v, i->loc, "%s has type %s, got %s", iname(v, i), tname(v, want), tname(v, i->type));
+        return;
+    }
+    case FXW_SUM: case FXW_MAX: case FXW_MIN:
+        if (is_number(t) && t->scalar == SC_BOOLEAN)
+            fail(v, i->loc, "%s must be a number, got %s", operand_desc(v, i, 0), tname(v, t));
+        break;
+    default:
+        break;
+    }
+    if (!is_number(t))
+        fail(v, i->loc, "%s must be a scalar or vector, got %s", operand_desc(v, i, 0), tname(v, t));
+    else if (!type_equal(i->type, t))
+        fail(v, i->loc, "%s must have its operand's type %s, got %s", iname(v, i), tname(v, t), tname(v, i->type));
+}
+
+static void check_wave_exchange(Verifier *v, const FxInst *i)
+{
+    const Type *t = ty(i->ops[0]);
+    if (!is_number(t))
+        fail(v, i->loc, "%s must be a scalar or vector, got %s", operand_desc(v, i, 0), tname(v, t));
+    else if (!i->type || i->type->kind != TY_PTR || !type_equal(i->type->elem, t))
+        fail(v, i->loc, "%s has type Ptr[%s], got %s", iname(v, i), tname(v, t), tname(v, i->type));
 }
 
 /* Instructions without a value have type None, type_simple(TY_VOID) (fxir.h). */
@@ -841,6 +889,12 @@ static void check_types(Verifier *v, const FxInst *i)
     case FX_RETURN: check_return(v, i); check_no_value(v, i); break;
     case FX_CALL: check_call(v, i); break;
     case FX_MFMA: check_mfma(v, i); break;
+    case FX_WAVE: check_wave(v, i); break;
+    case FX_WAVE_EXCHANGE: check_wave_exchange(v, i); break;
+    case FX_WAVE_ACTIVE:
+        if (!type_equal(i->type, type_scalar(SC_UINT64)))
+            fail(v, i->loc, "%s has type Uint64, got %s", iname(v, i), tname(v, i->type));
+        break;
     case FX_LDEXP: check_ldexp(v, i); break;
     case FX_FREXP_EXP: check_frexp_exp(v, i); break;
     case FX_BARRIER: case FX_BREAK: case FX_CONTINUE: check_no_value(v, i); break;

@@ -66,10 +66,13 @@ static int64_t int8_bound(const Plan *pl)
     return pl->pr.kind == FXP_OZAKI2 ? 128 : 127;
 }
 
+/* Seed 003's limit for values up to 127 is K <= 133143: one product of
+ * headroom below 2^31 - 1, (K + 1) b^2 <= 2^31 - 1. The same rule for every
+ * bound (Ozaki-II's 128: K <= 131070). */
 static int64_t k_limit(const Plan *pl)
 {
     int64_t b = int8_bound(pl);
-    return (INT64_C(2147483647)) / (b * b);
+    return INT64_C(2147483647) / (b * b) - 1;
 }
 
 /* The largest q with K * 2^(2q) * 4 < m_1 * ... * m_L; -1 when none. */
@@ -155,14 +158,15 @@ typedef struct Rw {
     FxTensor *when;         /* the guard's count: new Ozaki steps run when it is 0 (or NULL) */
     Plan pl;
     ScalarId t;             /* the contraction's type */
-    int serial;             /* names the new tensors and bodies */
+    int *serial;            /* names the new tensors and bodies; one count per program, as
+                               several contractions may write the same output */
     const char *M, *N;      /* symbolic names of op(A)'s rows and op(B)'s columns, or NULL */
     int64_t Mv, Nv;
 } Rw;
 
 static const char *fresh(Rw *w, const char *what)
 {
-    return arena_printf(w->m->arena, "%s__%s%d", w->n->out->name, what, w->serial++);
+    return arena_printf(w->m->arena, "%s__%s%d", w->n->out->name, what, (*w->serial)++);
 }
 
 static FxTensor *vector_of(Rw *w, const char *what, const char *dim, int64_t v)
@@ -491,9 +495,9 @@ static FxTensor *guard(Rw *w, FxTensor *sa, FxTensor *sa_col, FxTensor *sb, FxTe
 
 /* ---- driving ---- */
 
-static void rewrite(FxModule *m, FxProgram *p, FxNode *n, Plan pl, bool direct, bool guarded)
+static void rewrite(FxModule *m, FxProgram *p, FxNode *n, Plan pl, bool direct, bool guarded, int *serial)
 {
-    Rw w = { m, p, n, NULL, pl, n->in_type, 0, NULL, NULL, 0, 0 };
+    Rw w = { m, p, n, NULL, pl, n->in_type, serial, NULL, NULL, 0, 0 };
     const Type *o = n->out->type;
     w.M = o->dim_names ? o->dim_names[0] : NULL;
     w.N = o->dim_names ? o->dim_names[1] : NULL;
@@ -552,7 +556,7 @@ int pass_contraction_precision(FxModule *m, const PassOptions *o)
             continue;
         /* the candidates: the program's float contractions as written (the
          * Int8 MatMuls a rewrite adds are not) */
-        int ncand = p->nodes.len;
+        int ncand = p->nodes.len, serial = 0;
         FxNode **cand = arena_alloc(m->arena, sizeof(FxNode *) * (size_t)(ncand + 1));
         memcpy(cand, p->nodes.items, sizeof(FxNode *) * (size_t)ncand);
         for (int i = 0; i < ncand; i++) {
@@ -569,7 +573,7 @@ int pass_contraction_precision(FxModule *m, const PassOptions *o)
             }
             if (pass_remark_on(o, "contraction-precision", false))
                 diag_remark(n->loc, "contraction-precision: %s: %s", what, scheme_text(m->arena, &pl, o->direct_rescaling));
-            rewrite(m, p, n, pl, o->direct_rescaling, o->guard_fallback);
+            rewrite(m, p, n, pl, o->direct_rescaling, o->guard_fallback, &serial);
             rewritten++;
         }
     }

@@ -31,8 +31,8 @@ static FxInst *k_add(KB *k, FxInst *x, FxInst *y) { return fxb_binop(&k->b, FXB_
 static FxInst *k_mul(KB *k, FxInst *x, FxInst *y) { return fxb_binop(&k->b, FXB_MUL, x, y); }
 static FxInst *k_lt(KB *k, FxInst *x, FxInst *y) { return fxb_cmp(&k->b, FXC_LT, x, y); }
 static FxInst *k_and(KB *k, FxInst *x, FxInst *y) { return fxb_binop(&k->b, FXB_AND, x, y); }
-static FxInst *k_load_slot(KB *k, FxInst *slot) { return fxb_load(&k->b, slot, slot->type, 0, NULL); }
-static void k_store_slot(KB *k, FxInst *slot, FxInst *v) { fxb_store(&k->b, slot, v, 0, NULL); }
+static FxInst *k_load_slot(KB *k, FxInst *slot) { return fxb_load_slot(&k->b, slot); }
+static void k_store_slot(KB *k, FxInst *slot, FxInst *v) { fxb_store_slot(&k->b, slot, v); }
 
 /* A built-in index (thread_idx.x, ...) as Int64. */
 static FxInst *k_special64(KB *k, FxSpecial s, int dim)
@@ -49,20 +49,9 @@ static FxInst *k_global_id(KB *k)
     return k_add(k, k_mul(k, b, d), t);
 }
 
-/* A private Int64 counter starting at `from`, and the loop over it:
- * while counter < limit { body } step { counter += step }. Returns the loop,
- * the builder inside its body. */
 static FxInst *k_counted_loop(KB *k, const char *name, FxInst *from, FxInst *limit, FxInst *step, FxInst **counter)
 {
-    FxInst *slot = fxb_alloca(&k->b, i64(), FXSPACE_PRIVATE, name);
-    k_store_slot(k, slot, from);
-    FxInst *loop = fxb_loop(&k->b);
-    fxb_loop_body(&k->b, loop, k_lt(k, k_load_slot(k, slot), limit));
-    fxb_loop_step(&k->b, loop);
-    k_store_slot(k, slot, k_add(k, k_load_slot(k, slot), step));
-    fxb_at_end(&k->b, &loop->blocks[1]);
-    *counter = k_load_slot(k, slot);
-    return loop;
+    return fxb_counted_loop(&k->b, name, from, limit, step, counter);
 }
 
 /* ---- kernels and their parameters ---- */
@@ -209,23 +198,9 @@ static void lower_map(KB *k, const FxNode *n)
 
 static FxInst *reduce_identity(KB *k, FxReduceKind r, ScalarId s)
 {
-    const ScalarInfo *si = type_info(s);
     if (r == FXR_SUM || r == FXR_MAXABS)
         return fxb_number(&k->b, s, 0);
-    if (r == FXR_MINABS_NZ)
-        r = FXR_MIN;
-    if (si->fmt)
-        return fxb_number(&k->b, s, r == FXR_MAX ? -__builtin_inf() : __builtin_inf());
-    /* The integer type's MIN (identity of max) or MAX (identity of min). */
-    BigInt one = big_from_i64(1), v;
-    int w = si->width;
-    if (si->is_signed)
-        v = r == FXR_MAX ? big_neg(big_shl(one, (unsigned)w - 1)) : big_sub(big_shl(one, (unsigned)w - 1), one);
-    else
-        v = r == FXR_MAX ? big_from_i64(0) : big_sub(big_shl(one, (unsigned)w), one);
-    v = big_wrap(v, 128, false);   /* FxConst: 128-bit two's complement */
-    FxConst c = { v.w[0], v.w[1] };
-    return fxb_const(&k->b, type_scalar(s), c);
+    return fxb_extreme(&k->b, s, r != FXR_MAX);   /* max starts at the lowest, min at the highest */
 }
 
 static FxInst *reduce_combine(KB *k, FxReduceKind r, FxInst *x, FxInst *y)

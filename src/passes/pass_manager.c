@@ -36,6 +36,12 @@ static void run_program_lowering(FxModule *m, const PassOptions *o)
     pass_lower_programs(m, o->target);
 }
 
+static void run_wave_emulation(FxModule *m, const PassOptions *o)
+{
+    if (o->host_codegen)
+        pass_wave_emulation(m, o);
+}
+
 /* "sema" runs nowhere here: it names the FXIR exactly as sema produced it. */
 static const Pass pipeline[] = {
     { "sema", "the FXIR as lowered from the source", NULL },
@@ -43,6 +49,7 @@ static const Pass pipeline[] = {
     { "contraction-precision", "Float MatMuls on Int8 units (--contraction-precision)", run_contraction_precision },
     { "map-fusion", "adjacent elementwise program nodes fuse", run_map_fusion },
     { "program-lowering", "programs become kernels and launch plans", run_program_lowering },
+    { "wave-emulation", "host code: waves run as lanes that exchange values", run_wave_emulation },
 };
 enum { NUM_PASSES = sizeof pipeline / sizeof pipeline[0] };
 

@@ -9,6 +9,7 @@
 
 typedef struct PassOptions {
     const TgtTarget *target;    /* what program lowering builds kernels for */
+    bool host_codegen;          /* code is generated for the host: waves of target's size are emulated */
     bool verify_each;           /* run fxir_verify after every stage */
     bool fp_contract;           /* --fp-contract=on|off */
     FxPrecision precision;      /* --contraction-precision (a program's decorator overrides it) */
@@ -68,5 +69,10 @@ int pass_fuse_maps(FxModule *m);
  * launch plan (m->plans; also the artifact's __fxplan_<program> data);
  * lower_program.c. Returns the number of programs. */
 int pass_lower_programs(FxModule *m, const TgtTarget *target);
+
+/* wave-emulation (wave_emulation.c): with host_codegen, lane ids, wave
+ * operations and matrix instructions become exchanges among the lanes of a
+ * wave and plain FXIR computing each lane's result. Returns the count. */
+int pass_wave_emulation(FxModule *m, const PassOptions *o);
 
 #endif

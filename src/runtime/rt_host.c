@@ -144,13 +144,15 @@ static int lookup(RtHostModule *m, const char *kernel, const char *suffix, uintp
 
 int rt_host_kernel(RtHostModule *m, const char *name, RtKernel *k, char **err)
 {
-    uintptr_t fn, shared, barrier, params;
+    uintptr_t fn, shared, sync, wave, params;
     if (lookup(m, name, "__fxhost", &fn, err) || lookup(m, name, "__fxshared", &shared, err) ||
-        lookup(m, name, "__fxbarrier", &barrier, err) || lookup(m, name, "__fxparams", &params, err))
+        lookup(m, name, "__fxsync", &sync, err) || lookup(m, name, "__fxwave", &wave, err) ||
+        lookup(m, name, "__fxparams", &params, err))
         return -1;
     k->entry = (RtEntry)fn;
     k->shared_bytes = *(const int64_t *)shared;
-    k->uses_barrier = *(const int32_t *)barrier != 0;
+    k->waits = *(const int32_t *)sync != 0;
+    k->wave_size = *(const int32_t *)wave;
     k->params = (const FxParamInfo *)params;
     k->nparams = 0;
     while (k->params[k->nparams].name)

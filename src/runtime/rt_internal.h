@@ -17,7 +17,8 @@ typedef void (*RtEntry)(void **args, FxHostCtx *ctx);
 typedef struct RtKernel {
     RtEntry entry;
     int64_t shared_bytes;
-    bool uses_barrier;
+    bool waits;                 /* K__fxsync: work-items may wait for each other (fibers) */
+    int wave_size;              /* K__fxwave */
     const FxParamInfo *params;  /* K__fxparams, ended by a NULL name */
     int nparams;
 } RtKernel;

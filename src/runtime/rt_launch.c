@@ -6,6 +6,13 @@
  * is runnable, everyone waiting at the barrier is released. A work-item that
  * has finished counts as arrived (as on current GPUs).
  *
+ * Waves (K__fxwave lanes, consecutive work-items): a lane at a wave
+ * exchange (fxhost.h) waits too. When no fiber is runnable, each wave whose
+ * lanes wait at exchanges lets the group at the lowest site go: its values
+ * are copied into the wave's snapshot, its mask becomes every member's
+ * wave_active, and they run on. Barriers are released only when no wave
+ * has lanes at an exchange.
+ *
  * Fibers switch with rt_ctx_switch (below): it saves only the registers the
  * x86-64 SysV ABI asks a callee to keep, so a switch costs a few
  * nanoseconds; swapcontext also saves the signal mask, a system call per
@@ -92,12 +99,21 @@ static void switch_end(void *fake_stack, const void **from, size_t *size)
 }
 
 enum { RT_MAX_BLOCK = 1024, RT_FIBER_STACK = 512 * 1024 };
-enum { F_RUNNABLE, F_AT_BARRIER, F_DONE };
+enum { F_RUNNABLE, F_AT_BARRIER, F_AT_WAVE, F_DONE };
+
+/* A wave's snapshot of its lanes' values at the last exchange. */
+typedef struct Snapshot {
+    char *bytes;
+    size_t cap;
+} Snapshot;
 
 typedef struct Fiber {
     void *sp;               /* saved stack pointer while switched out */
     FxHostCtx ctx;
     int state;
+    int32_t site;           /* F_AT_WAVE: the exchange, and this lane's value */
+    const void *value;
+    int64_t bytes;
     struct Sched *sched;
     jmp_buf out;            /* where an out-of-bounds access leaves the work-item */
 } Fiber;
@@ -117,6 +133,8 @@ typedef struct Sched {
     const RtKernel *k;
     const uint64_t *bounds;
     char *error;            /* the first out-of-bounds access: the launch stops */
+    Snapshot *snaps;        /* one per wave of a block */
+    size_t nwaves;
 } Sched;
 
 static Sched *g_sched; /* the launch in progress (a fiber's entry takes no arguments) */
@@ -140,6 +158,41 @@ static void fiber_barrier(FxHostCtx *ctx)
 static void seq_barrier(FxHostCtx *ctx)
 {
     (void)ctx; /* a kernel without barriers never calls it */
+}
+
+static void *fiber_exchange(FxHostCtx *ctx, int32_t site, const void *value, int64_t bytes)
+{
+    Fiber *f = ctx->rt;
+    f->state = F_AT_WAVE;
+    f->site = site;
+    f->value = value;
+    f->bytes = bytes;
+    to_scheduler(f);
+    return f->sched->snaps[(size_t)(f - f->sched->fibers) / (size_t)f->sched->k->wave_size].bytes;
+}
+
+static bool snapshot_reserve(Snapshot *sn, size_t bytes)
+{
+    if (bytes <= sn->cap)
+        return true;
+    char *p = realloc(sn->bytes, bytes);
+    if (!p)
+        return false;
+    sn->bytes = p;
+    sn->cap = bytes;
+    return true;
+}
+
+/* A work-item running alone (waves of one lane): the snapshot is its own value. */
+static void *seq_exchange(FxHostCtx *ctx, int32_t site, const void *value, int64_t bytes)
+{
+    (void)site;
+    Fiber *f = ctx->rt;
+    if (!snapshot_reserve(&f->sched->snaps[0], (size_t)bytes))
+        abort();
+    memcpy(f->sched->snaps[0].bytes, value, (size_t)bytes);
+    ctx->wave_active = 1;
+    return f->sched->snaps[0].bytes;
 }
 
 static char *index_text(const FxOobSite *site, const int64_t *index)
@@ -214,6 +267,19 @@ static __attribute__((noinline)) void run_item(Sched *s, Fiber *item)
         s->entry(s->args, &item->ctx);
 }
 
+/* Snapshots for the waves of a block of n work-items (one for a lone work-item). */
+static int snaps_init(Sched *s, size_t n, char **err)
+{
+    size_t wave = s->k->wave_size > 0 ? (size_t)s->k->wave_size : 1;
+    s->nwaves = (n + wave - 1) / wave;
+    s->snaps = calloc(s->nwaves, sizeof *s->snaps);
+    if (!s->snaps) {
+        *err = rt_strdupf("cannot allocate %zu wave snapshots", s->nwaves);
+        return -1;
+    }
+    return 0;
+}
+
 static int sched_init(Sched *s, size_t n, char **err)
 {
     s->page = (size_t)sysconf(_SC_PAGESIZE);
@@ -238,6 +304,9 @@ static int sched_init(Sched *s, size_t n, char **err)
 
 static void sched_free(Sched *s)
 {
+    for (size_t w = 0; w < s->nwaves; w++)
+        free(s->snaps[w].bytes);
+    free(s->snaps);
     if (s->stacks)
         munmap(s->stacks, s->nfibers * (s->stack_size + s->page));
     free(s->fibers);
@@ -263,6 +332,45 @@ static void resume(Sched *s, Fiber *f, size_t n)
     switch_end(fake, NULL, NULL);
 }
 
+/* Lets the lowest-site group of every wave with lanes at an exchange go;
+ * returns how many lanes it released. */
+static size_t release_waves(Sched *s, size_t n, char **err)
+{
+    size_t wave = (size_t)s->k->wave_size, released = 0;
+    for (size_t w = 0; w * wave < n; w++) {
+        Fiber *lanes = &s->fibers[w * wave];
+        size_t count = n - w * wave < wave ? n - w * wave : wave;
+        int32_t site = INT32_MAX;
+        int64_t bytes = 0;
+        for (size_t l = 0; l < count; l++)
+            if (lanes[l].state == F_AT_WAVE && lanes[l].site <= site) {
+                site = lanes[l].site;
+                bytes = lanes[l].bytes;
+            }
+        if (site == INT32_MAX)
+            continue;
+        Snapshot *sn = &s->snaps[w];
+        if (!snapshot_reserve(sn, wave * (size_t)bytes)) {
+            *err = rt_strdupf("cannot allocate a wave's snapshot");
+            return 0;
+        }
+        memset(sn->bytes, 0, wave * (size_t)bytes);
+        uint64_t mask = 0;
+        for (size_t l = 0; l < count; l++)
+            if (lanes[l].state == F_AT_WAVE && lanes[l].site == site) {
+                memcpy(sn->bytes + l * (size_t)bytes, lanes[l].value, (size_t)bytes);
+                mask |= (uint64_t)1 << l;
+            }
+        for (size_t l = 0; l < count; l++)
+            if (mask >> l & 1) {
+                lanes[l].ctx.wave_active = mask;
+                lanes[l].state = F_RUNNABLE;
+                released++;
+            }
+    }
+    return released;
+}
+
 static int run_block_fibers(Sched *s, const FxHostCtx *proto, const unsigned block[3], char **err)
 {
     size_t n = 0;
@@ -275,6 +383,7 @@ static int run_block_fibers(Sched *s, const FxHostCtx *proto, const unsigned blo
                 f->ctx.thread_idx[1] = (int32_t)y;
                 f->ctx.thread_idx[2] = (int32_t)z;
                 f->ctx.barrier = fiber_barrier;
+                f->ctx.wave_exchange = fiber_exchange;
                 f->ctx.rt = f;
                 f->sched = s;
                 f->state = F_RUNNABLE;
@@ -290,6 +399,10 @@ static int run_block_fibers(Sched *s, const FxHostCtx *proto, const unsigned blo
         }
         if (s->error)
             return -1; /* the others stay where they are; their stacks go with the launch */
+        if (release_waves(s, n, err))
+            continue;
+        if (*err)
+            return -1;
         for (size_t k = 0; k < n; k++)
             if (s->fibers[k].state == F_AT_BARRIER) {
                 s->fibers[k].state = F_RUNNABLE;
@@ -345,7 +458,14 @@ int rt_host_launch_checked(RtHostModule *m, const char *name, const unsigned gri
     s.kernel = name;
     s.k = &k;
     s.bounds = bounds;
-    if (k.uses_barrier && sched_init(&s, (size_t)nt, err)) {
+    if (k.wave_size < 1 || k.wave_size > 64 || (k.wave_size & (k.wave_size - 1))) {
+        *err = rt_strdupf("kernel '%s' has waves of %d lanes; expected a power of two up to 64", name, k.wave_size);
+        free(shared);
+        free(bounds);
+        return -1;
+    }
+    if (snaps_init(&s, (size_t)nt, err) || (k.waits && sched_init(&s, (size_t)nt, err))) {
+        sched_free(&s);
         free(shared);
         free(bounds);
         return -1;
@@ -362,6 +482,7 @@ int rt_host_launch_checked(RtHostModule *m, const char *name, const unsigned gri
     }
     ctx->shared = shared;
     ctx->barrier = seq_barrier;
+    ctx->wave_exchange = seq_exchange;
     ctx->rt = &item;
     ctx->bounds = bounds;
     ctx->oob = rt_oob;
@@ -374,7 +495,7 @@ int rt_host_launch_checked(RtHostModule *m, const char *name, const unsigned gri
                 ctx->block_idx[2] = (int32_t)bz;
                 if (shared)
                     memset(shared, 0, (size_t)k.shared_bytes);
-                if (k.uses_barrier) {
+                if (k.waits) {
                     rc = run_block_fibers(&s, ctx, block, err);
                     continue;
                 }

@@ -510,6 +510,48 @@ static Val *atomic_call(Ctx *c, Args *a, FxAtomic kind, const char *fname)
     return val_runtime(c, et, i, a->loc);
 }
 
+/* ---- wave operations (docs/waves.md) ---- */
+
+static const struct { const char *name; FxWaveOp op; } wave_fns[] = {
+    { "fx.shuffle", FXW_SHUFFLE }, { "fx.shuffle_xor", FXW_SHUFFLE_XOR }, { "fx.shuffle_up", FXW_SHUFFLE_UP },
+    { "fx.shuffle_down", FXW_SHUFFLE_DOWN }, { "fx.readlane", FXW_READLANE },
+    { "fx.readfirstlane", FXW_READFIRSTLANE }, { "fx.ballot", FXW_BALLOT }, { "fx.any", FXW_ANY },
+    { "fx.all", FXW_ALL }, { "fx.wave_sum", FXW_SUM }, { "fx.wave_max", FXW_MAX }, { "fx.wave_min", FXW_MIN },
+};
+
+/* fx.shuffle(v, lane) and the others: v any number (the reductions: no
+ * storage-only type, no Index; a Boolean sums as Int32), or a Boolean for
+ * ballot/any/all; the lane, mask or distance an Int32. */
+static Val *wave_call(Ctx *c, Args *a, FxWaveOp op, const char *fname)
+{
+    bool has_lane = op <= FXW_READLANE;
+    int want = has_lane ? 2 : 1;
+    if (!check_kwargs(a, fname, NULL) || !check_count(a, fname, want, want) || !in_kernel_code(c, a->loc, fname))
+        return NULL;
+    Val *v = a->pos[0];
+    if (op == FXW_BALLOT || op == FXW_ANY || op == FXW_ALL) {
+        if (!(v = sema_assign_convert(c, v, type_scalar(SC_BOOLEAN), v->loc)))
+            return NULL;
+    } else {
+        ScalarId common;
+        const Type *t;
+        bool reduce = op >= FXW_SUM;
+        if (!unify(c, &v, 1, reduce ? NORM_MINMAX : NORM_SELECT, fname, &common, &t))
+            return NULL;
+        if (v->is_static && !(v = sema_convert(c, v, t, FF_RNE, false, v->loc)))
+            return NULL;
+    }
+    FxInst *lane = NULL;
+    if (has_lane) {
+        Val *l = sema_assign_convert(c, a->pos[1], type_scalar(SC_INT32), a->pos[1]->loc);
+        if (!l)
+            return NULL;
+        lane = sema_materialize(c, l);
+    }
+    FxInst *i = fxb_wave(sema_builder(c, a->loc), op, sema_materialize(c, v), lane);
+    return val_runtime(c, i->type, i, a->loc);
+}
+
 /* ---- type constructors and conversions ---- */
 
 static Val *construct(Ctx *c, const Type *t, Args *a)
@@ -825,6 +867,9 @@ static Val *call_builtin(Ctx *c, const char *n, Args *a)
         const Type *t = type_scalar(SC_INT32);
         return val_runtime(c, t, sema_emit(c, FX_SPECIAL, FXS_LANE_ID, t, a->loc, 0), a->loc);
     }
+    for (size_t k = 0; k < sizeof wave_fns / sizeof wave_fns[0]; k++)
+        if (strcmp(n, wave_fns[k].name) == 0)
+            return wave_call(c, a, wave_fns[k].op, n);
     if (strcmp(n, "fx.wave_size") == 0) {
         if (!check_count(a, n, 0, 0))
             return NULL;
@@ -879,7 +924,8 @@ static const char *const fx_functions[] = {
     "max", "min", "maxnumf", "minnumf", "ceildiv", "fma", "exp", "exp2", "log", "log2", "sqrt", "rsqrt",
     "sin", "cos", "tanh", "floor", "ceil", "round", "trunc", "barrier", "atomic_add", "atomic_max",
     "atomic_min", "atomic_cas", "lane_id", "wave_size", "fastmath", "reduce_sum", "reduce_max", "reduce_min",
-    "abs", NULL
+    "abs", "shuffle", "shuffle_xor", "shuffle_up", "shuffle_down", "readlane", "readfirstlane", "ballot", "any",
+    "all", "wave_sum", "wave_max", "wave_min", NULL
 };
 
 static Val *fx_member(Ctx *c, const char *m, Loc loc)

@@ -12,7 +12,7 @@
 
 char *isa_module_asm(FxModule *m, const char *arch, int opt)
 {
-    CgOptions o = { tgt_lookup(arch), opt };
+    CgOptions o = { .target = tgt_lookup(arch), .opt_level = opt };
     CgModule *cm = cg_build(m, &o);
     if (!cm)
         return NULL;

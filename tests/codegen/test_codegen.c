@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <llvm-c/Object.h>
 #include "codegen/codegen.h"
+#include "passes/passes.h"
 #include "fxk.h"
 #include "isa.h"
 
@@ -206,7 +207,7 @@ static void test_saxpy_ir(void)
 {
     Kb k = fxk_begin("saxpy.fx");
     fxk_saxpy(&k, "saxpy");
-    CgOptions o = { tgt_lookup("gfx942"), 3 };
+    CgOptions o = { .target = tgt_lookup("gfx942"), .opt_level = 3 };
     CgModule *cm = cg_build(k.m, &o);
     CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
     char *ir = LLVMPrintModuleToString(cg_llvm_module(cm));
@@ -234,7 +235,7 @@ static void test_hsaco_archs(void)
     fxk_saxpy(&k, "saxpy");
     for (int a = 0; a < NARCH; a++) {
         clear_dir(g_dir);
-        CgOptions o = { tgt_lookup(archs[a]), 3 };
+        CgOptions o = { .target = tgt_lookup(archs[a]), .opt_level = 3 };
         CgModule *cm = cg_build(k.m, &o);
         CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
         CU_ASSERT(cg_optimize(cm));
@@ -264,7 +265,7 @@ static void test_output_kinds(void)
     Kb k = fxk_begin("saxpy.fx");
     fxk_saxpy(&k, "saxpy");
     fxk_reverse(&k)->launch_bounds = 256; /* more than one wave: a real s_barrier */
-    CgOptions o = { tgt_lookup("gfx942"), 3 };
+    CgOptions o = { .target = tgt_lookup("gfx942"), .opt_level = 3 };
     CgModule *cm = cg_build(k.m, &o);
     CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
     CU_ASSERT(cg_optimize(cm));
@@ -326,7 +327,7 @@ static void test_host_module(void)
     fxk_saxpy(&k, "saxpy");
     fxk_reverse(&k);
     fxk_saxpy_call(&k);
-    CgOptions o = { tgt_host(), 2 };
+    CgOptions o = { .target = tgt_host(), .opt_level = 2 };
     CgModule *cm = cg_build(k.m, &o);
     CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
     LLVMModuleRef m = cg_llvm_module(cm);
@@ -335,9 +336,9 @@ static void test_host_module(void)
     LLVMValueRef g = LLVMGetNamedGlobal(m, "reverse__fxshared");
     CU_ASSERT_PTR_NOT_NULL_FATAL(g);
     CU_ASSERT_EQUAL(LLVMConstIntGetZExtValue(LLVMGetInitializer(g)), 256);
-    g = LLVMGetNamedGlobal(m, "reverse__fxbarrier");
+    g = LLVMGetNamedGlobal(m, "reverse__fxsync");
     CU_ASSERT_EQUAL(LLVMConstIntGetZExtValue(LLVMGetInitializer(g)), 1);
-    g = LLVMGetNamedGlobal(m, "saxpy__fxbarrier");
+    g = LLVMGetNamedGlobal(m, "saxpy__fxsync");
     CU_ASSERT_EQUAL(LLVMConstIntGetZExtValue(LLVMGetInitializer(g)), 0);
     g = LLVMGetNamedGlobal(m, "saxpy__fxshared");
     CU_ASSERT_EQUAL(LLVMConstIntGetZExtValue(LLVMGetInitializer(g)), 0);
@@ -481,7 +482,7 @@ static int compile_in_child(FxModule *m, const char *arch, int opt, const char *
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
-        CgOptions o = { tgt_lookup(arch), opt };
+        CgOptions o = { .target = tgt_lookup(arch), .opt_level = opt };
         CgModule *cm = cg_build(m, &o);
         bool ok = cm && cg_optimize(cm) && cg_write(cm, CG_OUT_OBJ, out);
         _exit(ok ? 0 : 1);
@@ -508,8 +509,10 @@ static void test_everything_compiles(void)
     char p[256];
     snprintf(p, sizeof p, "%s/all-O0.o", g_dir);
     CU_ASSERT_EQUAL(compile_in_child(k.m, "gfx942", 0, p), 0);
-    /* and the host */
-    CgOptions o = { tgt_host(), 1 };
+    /* and the host, after the host's wave model */
+    PassOptions po = { .target = tgt_host(), .host_codegen = true };
+    CU_ASSERT(pass_run_one(k.m, "wave-emulation", &po));
+    CgOptions o = { .target = tgt_host(), .opt_level = 1 };
     CgModule *cm = cg_build(k.m, &o);
     CU_ASSERT_PTR_NOT_NULL(cm);
     if (cm) {
@@ -566,7 +569,7 @@ static void check_error_case(const ErrCase *ec, SrcFile *src)
     r->loc = at;
     fxk_op(&k, FX_STORE, 0, NULL, 3, p, r, fxk_int(&k, SC_INT32, 0));
     capture_diags();
-    CgOptions o = { ec->arch ? tgt_lookup(ec->arch) : tgt_host(), 3 };
+    CgOptions o = { .target = ec->arch ? tgt_lookup(ec->arch) : tgt_host(), .opt_level = 3 };
     CgModule *cm = cg_build(k.m, &o);
     char *d = captured();
     CU_ASSERT_PTR_NULL(cm);
@@ -615,7 +618,7 @@ static void test_unsupported(void)
     Kb k = fxk_begin("h.fx");
     fxk_math_kernel(&k, "e", SC_FLOAT64, FXM_EXP);
     fxk_binop_kernel(&k, "pw", SC_FLOAT64, FXB_POW);
-    CgOptions o = { tgt_host(), 3 };
+    CgOptions o = { .target = tgt_host(), .opt_level = 3 };
     CgModule *cm = cg_build(k.m, &o);
     CU_ASSERT_PTR_NOT_NULL(cm);
     cg_free(cm);
@@ -637,7 +640,7 @@ static void build_f64_math(Kb *k)
 
 static char *asm_for(FxModule *m, const char *arch, int opt, size_t *len)
 {
-    CgOptions o = { tgt_lookup(arch), opt };
+    CgOptions o = { .target = tgt_lookup(arch), .opt_level = opt };
     CgModule *cm = cg_build(m, &o);
     if (!cm)
         return NULL;
@@ -657,7 +660,7 @@ static void test_f64_devlib(void)
         Kb k = fxk_begin("d.fx");
         fxk_math_kernel(&k, "e", SC_FLOAT64, FXM_EXP);
         capture_diags();
-        CgOptions o = { tgt_lookup("gfx942"), 3 };
+        CgOptions o = { .target = tgt_lookup("gfx942"), .opt_level = 3 };
         CgModule *cm = cg_build(k.m, &o);
         char *d = captured();
         CU_ASSERT_PTR_NULL(cm);
@@ -671,7 +674,7 @@ static void test_f64_devlib(void)
     static const char *covered[] = { "gfx942", "gfx90a", "gfx940", "gfx1030", "gfx906" };
     for (size_t a = 0; a < sizeof covered / sizeof covered[0]; a++) {
         clear_dir(g_dir);
-        CgOptions o = { tgt_lookup(covered[a]), 3 };
+        CgOptions o = { .target = tgt_lookup(covered[a]), .opt_level = 3 };
         CgModule *cm = cg_build(k.m, &o);
         CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
         /* the library's definitions are internal: nothing of it is exported */
@@ -717,7 +720,7 @@ static void test_f64_devlib(void)
     char *saved = getenv("FXCC_DEVICE_LIBS") ? strdup(getenv("FXCC_DEVICE_LIBS")) : NULL;
     setenv("FXCC_DEVICE_LIBS", "/nonexistent/bitcode", 1);
     capture_diags();
-    CgOptions o = { tgt_lookup("gfx942"), 3 };
+    CgOptions o = { .target = tgt_lookup("gfx942"), .opt_level = 3 };
     CgModule *cm = cg_build(k2.m, &o);
     char *d = captured();
     CU_ASSERT_PTR_NULL(cm);

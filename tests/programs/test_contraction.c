@@ -2,9 +2,10 @@
  * (ContractionPrecisionPass: QuantizeContraction, OzakiContraction Slicing
  * and Modular) run on the host against references computed here: the exact
  * Ozaki-II integer product, accuracy bounds on uniform and normal data,
- * transposed and column-major operands, BLAS zeros with NaNs, the GEMM
- * epilogue, K at the Int32 limit, direct against power-of-two rescaling,
- * every requirement's remark, and @contraction_precision on programs.
+ * transposed and column-major operands, BLAS zeros with NaNs (and zero
+ * rows), the GEMM epilogue, two contractions in one program, K at the Int32
+ * limit, direct against power-of-two rescaling, every requirement's remark,
+ * and @contraction_precision on programs.
  *
  * Matrices are kept here in their mathematical form (op(A) M x K, op(B)
  * K x N, C M x N, row-major doubles, Float32 data already rounded to float)
@@ -64,14 +65,14 @@ static double wide(int lo, int hi, int sign)
     return sign * m;
 }
 
-typedef enum { D_UNIFORM, D_NORMAL } Dist;
-static const char *const dist_name[] = { "uniform", "normal" };
+typedef enum { D_UNIFORM, D_NORMAL, D_POSITIVE } Dist;
+static const char *const dist_name[] = { "uniform", "normal", "[0,1)" };
 
 static double *matrix(int n, Dist d, bool f32)
 {
     double *x = malloc(sizeof(double) * (size_t)n);
     for (int i = 0; i < n; i++) {
-        double v = d == D_UNIFORM ? uniform() : normal();
+        double v = d == D_UNIFORM ? uniform() : d == D_NORMAL ? normal() : unit();
         x[i] = f32 ? (double)(float)v : v;
     }
     return x;
@@ -86,6 +87,7 @@ typedef struct Gemm {
     const char *alpha, *beta;   /* static coefficients as written, NULL: none */
     double alpha_v, beta_v;     /* their values */
     const char *annot;          /* @contraction_precision("...") argument, or NULL */
+    bool sym;                   /* M and N are Int32 parameters (run-time dimensions) */
 } Gemm;
 
 static double alpha_of(const Gemm *g)
@@ -98,25 +100,50 @@ static double beta_of(const Gemm *g)
     return g->beta ? g->beta_v : 0.0;
 }
 
-/* program g(A, B, C) { C = [alpha *] A[.T] @ B[.T] [+ beta * C] } */
+/* program g(A, B, C) { C = [alpha *] A[.T] @ B[.T] [+ beta * C] }, or for
+ * n > 1 GEMMs one program with A0, B0, C0, A1, ... and a statement each. */
+static const char *multi_source(const Gemm *gs, int n)
+{
+    static char buf[8192];
+    const char *T = gs[0].f32 ? "Float32" : "Float64";
+    size_t len = 0;
+    if (gs[0].annot)
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "@contraction_precision(\"%s\")\n", gs[0].annot);
+    len += (size_t)snprintf(buf + len, sizeof buf - len, "program g(");
+    for (int i = 0; i < n; i++) {
+        const Gemm *g = &gs[i];
+        char x[8] = "", M[16], N[16], K[16];
+        if (n > 1)
+            snprintf(x, sizeof x, "%d", i);
+        snprintf(M, sizeof M, g->sym ? "M" : "%d", g->M);
+        snprintf(N, sizeof N, g->sym ? "N" : "%d", g->N);
+        snprintf(K, sizeof K, "%d", g->K);
+        len += (size_t)snprintf(buf + len, sizeof buf - len,
+                                "%sA%s: Tensor[%s, %s, %s%s], B%s: Tensor[%s, %s, %s%s], C%s: Tensor[%s, %s, %s%s]",
+                                i ? ",\n          " : "", x, T, g->ta ? K : M, g->ta ? M : K,
+                                g->cm_a ? ", col_major" : "", x, T, g->tb ? N : K, g->tb ? K : N,
+                                g->cm_b ? ", col_major" : "", x, T, M, N, g->cm_c ? ", col_major" : "");
+    }
+    len += (size_t)snprintf(buf + len, sizeof buf - len, "%s) {\n", gs[0].sym ? ", M: Int32, N: Int32" : "");
+    for (int i = 0; i < n; i++) {
+        const Gemm *g = &gs[i];
+        char x[8] = "", al[64] = "", be[64] = "";
+        if (n > 1)
+            snprintf(x, sizeof x, "%d", i);
+        if (g->alpha)
+            snprintf(al, sizeof al, "%s * ", g->alpha);
+        if (g->beta)
+            snprintf(be, sizeof be, " + %s * C%s", g->beta, x);
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "    C%s = %sA%s%s @ B%s%s%s\n", x, al, x,
+                                g->ta ? ".T" : "", x, g->tb ? ".T" : "", be);
+    }
+    snprintf(buf + len, sizeof buf - len, "}\n");
+    return buf;
+}
+
 static const char *gemm_source(const Gemm *g)
 {
-    static char buf[1024];
-    const char *T = g->f32 ? "Float32" : "Float64";
-    char ann[128] = "", al[64] = "", be[64] = "";
-    if (g->annot)
-        snprintf(ann, sizeof ann, "@contraction_precision(\"%s\")\n", g->annot);
-    if (g->alpha)
-        snprintf(al, sizeof al, "%s * ", g->alpha);
-    if (g->beta)
-        snprintf(be, sizeof be, " + %s * C", g->beta);
-    snprintf(buf, sizeof buf,
-             "%sprogram g(A: Tensor[%s, %d, %d%s], B: Tensor[%s, %d, %d%s], C: Tensor[%s, %d, %d%s]) {\n"
-             "    C = %sA%s @ B%s%s\n}\n",
-             ann, T, g->ta ? g->K : g->M, g->ta ? g->M : g->K, g->cm_a ? ", col_major" : "", T,
-             g->tb ? g->N : g->K, g->tb ? g->K : g->N, g->cm_b ? ", col_major" : "", T, g->M, g->N,
-             g->cm_c ? ", col_major" : "", al, g->ta ? ".T" : "", g->tb ? ".T" : "", be);
-    return buf;
+    return multi_source(g, 1);
 }
 
 /* element (i, j) of an R x C matrix stored row- or column-major */
@@ -168,35 +195,56 @@ static double get(const void *buf, size_t i, bool f32)
     return f32 ? (double)((const float *)buf)[i] : ((const double *)buf)[i];
 }
 
-/* Run g on a (op(A), M x K), b (op(B), K x N) and c (M x N: C's value
- * before, its value after), packed into the declared storage orders. */
-static bool gemm_run(Prog *p, const Gemm *g, const double *a, const double *b, double *c)
+/* Run the n GEMMs of a multi_source program on a[i] (op(A), M x K),
+ * b[i] (op(B), K x N) and c[i] (M x N: C's value before, its value after),
+ * packed into the declared storage orders. */
+static bool multi_run(Prog *p, const Gemm *gs, int n, const double *const *a, const double *const *b, double **c)
 {
-    int M = g->M, N = g->N, K = g->K;
-    size_t es = g->f32 ? sizeof(float) : sizeof(double);
-    void *sa = malloc(es * (size_t)M * (size_t)K), *sb = malloc(es * (size_t)K * (size_t)N);
-    void *sc = malloc(es * (size_t)M * (size_t)N);
-    for (int i = 0; i < M; i++)
+    void **bufs = calloc((size_t)(3 * n), sizeof(void *)), **args = calloc((size_t)(3 * n + 2), sizeof(void *));
+    int32_t dims[2] = { gs[0].M, gs[0].N };   /* symbolic M and N: the same for all */
+    if (gs[0].sym) {
+        args[3 * n] = &dims[0];
+        args[3 * n + 1] = &dims[1];
+    }
+    for (int x = 0; x < n; x++) {
+        const Gemm *g = &gs[x];
+        int M = g->M, N = g->N, K = g->K;
+        size_t es = g->f32 ? sizeof(float) : sizeof(double);
+        void *sa = bufs[3 * x] = malloc(es * (size_t)M * (size_t)K);
+        void *sb = bufs[3 * x + 1] = malloc(es * (size_t)K * (size_t)N);
+        void *sc = bufs[3 * x + 2] = malloc(es * (size_t)M * (size_t)N);
+        for (int i = 0; i < M; i++)
+            for (int k = 0; k < K; k++)
+                put(sa, g->ta ? at(k, i, K, M, g->cm_a) : at(i, k, M, K, g->cm_a),
+                    a[x][(size_t)i * (size_t)K + (size_t)k], g->f32);
         for (int k = 0; k < K; k++)
-            put(sa, g->ta ? at(k, i, K, M, g->cm_a) : at(i, k, M, K, g->cm_a), a[(size_t)i * (size_t)K + (size_t)k],
-                g->f32);
-    for (int k = 0; k < K; k++)
-        for (int j = 0; j < N; j++)
-            put(sb, g->tb ? at(j, k, N, K, g->cm_b) : at(k, j, K, N, g->cm_b), b[(size_t)k * (size_t)N + (size_t)j],
-                g->f32);
-    for (int i = 0; i < M; i++)
-        for (int j = 0; j < N; j++)
-            put(sc, at(i, j, M, N, g->cm_c), c[i * N + j], g->f32);
-    void *args[] = { &sa, &sb, &sc };
+            for (int j = 0; j < N; j++)
+                put(sb, g->tb ? at(j, k, N, K, g->cm_b) : at(k, j, K, N, g->cm_b),
+                    b[x][(size_t)k * (size_t)N + (size_t)j], g->f32);
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++)
+                put(sc, at(i, j, M, N, g->cm_c), c[x][i * N + j], g->f32);
+        for (int k = 0; k < 3; k++)
+            args[3 * x + k] = &bufs[3 * x + k];
+    }
     bool ok = prog_run(p, args);
     CU_ASSERT(ok);
-    for (int i = 0; i < M; i++)
-        for (int j = 0; j < N; j++)
-            c[i * N + j] = get(sc, at(i, j, M, N, g->cm_c), g->f32);
-    free(sa);
-    free(sb);
-    free(sc);
+    for (int x = 0; x < n; x++) {
+        const Gemm *g = &gs[x];
+        for (int i = 0; i < g->M; i++)
+            for (int j = 0; j < g->N; j++)
+                c[x][i * g->N + j] = get(bufs[3 * x + 2], at(i, j, g->M, g->N, g->cm_c), g->f32);
+    }
+    for (int k = 0; k < 3 * n; k++)
+        free(bufs[k]);
+    free(bufs);
+    free(args);
     return ok;
+}
+
+static bool gemm_run(Prog *p, const Gemm *g, const double *a, const double *b, double *c)
+{
+    return multi_run(p, g, 1, &a, &b, &c);
 }
 
 /* Compile, run once, close; c in/out as for gemm_run. */
@@ -228,7 +276,8 @@ static double gemm_error(const Gemm *g, const double *a, const double *b, const 
                 s += t;
                 den += t < 0 ? -t : t;
             }
-            quad ref = al * s, cc = g->beta ? be * (quad)c0[i * g->N + j] : 0;
+            /* BLAS: a beta of 0 does not read C */
+            quad ref = al * s, cc = be != 0 ? be * (quad)c0[i * g->N + j] : 0;
             ref += cc;
             den = (al < 0 ? -al : al) * den + (cc < 0 ? -cc : cc);
             double got = c[i * g->N + j], e;
@@ -249,14 +298,16 @@ static double gemm_error(const Gemm *g, const double *a, const double *b, const 
 static const int moduli[] = { 256, 255, 253, 251, 247, 241, 239, 233, 229, 227,
                               223, 211, 199, 197, 193, 191, 181, 179, 173, 167 };
 
-/* Ozaki-II's q: the largest with K 2^(2q) 4 < m_1 ... m_L (L <= 14 here). */
+/* Ozaki-II's q: the largest with K 2^(2q) 4 < m_1 ... m_L (L <= 16, so
+ * that P < 2^126 and the first K 2^(2q) 4 >= P stays below 2^128). */
 static int ozaki2_q(int L, long long K)
 {
-    __int128 P = 1;
+    unsigned __int128 P = 1;
+    CU_ASSERT_FATAL(L <= 16);
     for (int l = 0; l < L; l++)
-        P *= moduli[l];
+        P *= (unsigned)moduli[l];
     int q = -1;
-    while (((__int128)K * 4 << (2 * (q + 1))) < P)
+    while (((unsigned __int128)K * 4 << (2 * (q + 1))) < P)
         q++;
     return q;
 }
@@ -271,7 +322,7 @@ static int frexp_exp(double x)
 /* The exact Ozaki-II result: A'[i,k] = trunc(A[i,k] 2^(q - e_i)) with e_i the
  * exponent of row i's absmax (|x| in [2^(e-1), 2^e)), B' likewise by
  * columns, C' = sum_k A' B' in __int128, C = 2^(e_i + f_j - 2q) C' rounded
- * once to the type. */
+ * once (C' < 2^53 is exact in Float64; for Float32 the cast rounds). */
 static void ozaki2_exact(const Gemm *g, int q, const double *a, const double *b, double *want)
 {
     int M = g->M, N = g->N, K = g->K;
@@ -296,7 +347,6 @@ static void ozaki2_exact(const Gemm *g, int q, const double *a, const double *b,
                 int64_t y = (int64_t)trunc(ldexp(b[k * N + j], q - f[j]));
                 s += (__int128)x * y;
             }
-            CU_ASSERT((double)s == (long double)s);   /* below 2^53: exact in a double */
             double v = ldexp((double)s, e[i] + f[j] - 2 * q);
             want[i * N + j] = g->f32 ? (double)(float)v : v;
         }
@@ -324,60 +374,130 @@ static bool has(const char *text, const char *needle)
 
 /* ---- 1. Ozaki-II's integer product is exact before rescaling ---- */
 
-typedef enum { S_MIXED, S_NEGATIVE, S_WIDE } Signs;
+typedef enum { S_MIXED, S_NEGATIVE, S_WIDE, S_HUGE, S_TINY, S_NSIGNS } Signs;
+static const char *const signs_name[] = { "mixed signs, 2^-8..2^8", "A < 0, B mixed", "mixed, 2^-30..2^30",
+                                          "A ~2^1000, B ~2^-1000", "A ~2^30, B subnormal" };
 
+/* A (which = 0) or B (1) for a data set */
 static void fill_exact(double *x, int n, Signs s, bool f32, int which)
 {
     for (int i = 0; i < n; i++) {
-        double v = s == S_NEGATIVE ? (which ? wide(4, 4, 0) : wide(6, 6, -1)) : s == S_WIDE ? wide(30, 30, 0)
-                                                                                            : wide(8, 8, 0);
+        double v;
+        switch (s) {
+        case S_NEGATIVE: v = which ? wide(4, 4, 0) : wide(6, 6, -1); break;
+        case S_WIDE: v = wide(30, 30, 0); break;
+        case S_HUGE: v = ldexp(wide(8, 8, 0), which ? -1000 : 1000); break;
+        case S_TINY: v = ldexp(wide(8, 8, 0), which ? -1050 : 30); break;
+        default: v = wide(8, 8, 0); break;
+        }
         x[i] = f32 ? (double)(float)v : v;
     }
 }
 
-/* Ozaki-II with L moduli on g against ozaki2_exact; returns the result. */
-static double *check_ozaki2_exact(const Gemm *g, int L, Signs s, uint64_t seed, const char *what)
+/* Ozaki-II with L moduli (one compilation) on the data sets ss[0..n-1]
+ * against ozaki2_exact, bit for bit: K 2^(2q) < 2^53, so the integer
+ * product and its reconstruction are exact and only the final scaling to
+ * the type rounds. */
+static void check_ozaki2_exact(const Gemm *g, int L, const Signs *ss, int n, uint64_t seed, const char *what)
 {
     int M = g->M, N = g->N, K = g->K, q = ozaki2_q(L, K);
     CU_ASSERT(ldexp((double)K, 2 * q) < 0x1p53);
-    rng_seed(seed);
-    double *a = malloc(sizeof(double) * (size_t)(M * K)), *b = malloc(sizeof(double) * (size_t)(K * N));
-    double *c = calloc((size_t)(M * N), sizeof(double)), *want = malloc(sizeof(double) * (size_t)(M * N));
-    fill_exact(a, M * K, s, g->f32, 0);
-    fill_exact(b, K * N, s, g->f32, 1);
-    ozaki2_exact(g, q, a, b, want);
     char opt[64], rq[64], *rem = NULL;
     snprintf(opt, sizeof opt, "--contraction-precision=ozaki2:%d", L);
     snprintf(rq, sizeof rq, "q = %d bits for K = %d", q, K);
     const char *opts[] = { opt, "-Rpass=contraction-precision", NULL };
-    if (gemm_once(g, opts, a, b, c, &rem)) {
-        CU_ASSERT(has(rem, rq));
-        int bad = bit_mismatches(what, M * N, c, want);
+    Prog p;
+    if (!open_src(&p, gemm_source(g), opts, &rem)) {
+        CU_FAIL("compile");
+        prog_close(&p);
+        free(rem);
+        return;
+    }
+    CU_ASSERT(has(rem, rq));
+    double *a = malloc(sizeof(double) * (size_t)(M * K)), *b = malloc(sizeof(double) * (size_t)(K * N));
+    double *c = calloc((size_t)(M * N), sizeof(double)), *want = malloc(sizeof(double) * (size_t)(M * N));
+    rng_seed(seed);
+    for (int x = 0; x < n; x++) {
+        fill_exact(a, M * K, ss[x], g->f32, 0);
+        fill_exact(b, K * N, ss[x], g->f32, 1);
+        ozaki2_exact(g, q, a, b, want);
+        memset(c, 0, sizeof(double) * (size_t)(M * N));
+        gemm_run(&p, g, a, b, c);
+        int bad = bit_mismatches(signs_name[ss[x]], M * N, c, want);
         CU_ASSERT_EQUAL(bad, 0);
-        printf("\n    %-34s L = %d, q = %d, K = %d: %d of %d entries differ from the exact reference", what, L, q, K,
+        char label[128];
+        snprintf(label, sizeof label, "%s, %s:", what, signs_name[ss[x]]);
+        printf("\n    %-56s L = %d, q = %d, K = %d: %d of %d entries differ from the exact reference", label, L, q, K,
                bad, M * N);
     }
+    prog_close(&p);
     free(rem);
     free(a);
     free(b);
+    free(c);
     free(want);
-    return c;
+}
+
+/* The default moduli (Float64: q >= 55): C' = sum A' B' is beyond 2^53 and
+ * Garner's mixed-radix digits are summed in Float64 (Horner, one rounding
+ * per digit beyond 2^53). Against the exact C' (__int128), rounded once:
+ * at most L ulps (L - 1 roundings of relative size 2^-53, and the last). */
+static void check_ozaki2_reconstruction(void)
+{
+    Gemm g = { .M = 16, .N = 16, .K = 256 };
+    const char *opts[] = { "--contraction-precision=ozaki2", "-Rpass=contraction-precision", NULL };
+    Prog p;
+    char *rem = NULL;
+    if (open_src(&p, gemm_source(&g), opts, &rem)) {
+        int L = 0, q = 0;
+        const char *r = strstr(rem, "Ozaki-II, ");
+        CU_ASSERT(r && sscanf(r, "Ozaki-II, %d Int8 matmuls, q = %d bits", &L, &q) == 2);
+        CU_ASSERT(q >= 55 && q == ozaki2_q(L, g.K) && ozaki2_q(L - 1, g.K) < 55);   /* the fewest moduli */
+        double a[16 * 256], b[256 * 16], c[256], want[256];
+        rng_seed(14);
+        for (int d = 0; d < 2; d++) {
+            for (int i = 0; i < 16 * 256; i++) {
+                a[i] = d ? unit() : uniform();
+                b[i] = d ? unit() : uniform();
+            }
+            ozaki2_exact(&g, q, a, b, want);
+            gemm_run(&p, &g, a, b, c);
+            double worst = 0;
+            int diff = 0;
+            for (int i = 0; i < 256; i++) {
+                double ulp = nextafter(fabs(want[i]), INFINITY) - fabs(want[i]), u = fabs(c[i] - want[i]) / ulp;
+                worst = u > worst || isnan(u) ? u : worst;
+                diff += c[i] != want[i];
+            }
+            printf("\n    Float64 default L = %d, q = %d, K = 256, %s: %d of 256 entries differ from the exact C' "
+                   "rounded once, by at most %.0f ulp; error %.3g", L, q, d ? "uniform[0,1)" : "uniform[-1,1)", diff,
+                   worst, gemm_error(&g, a, b, NULL, c));
+            CU_ASSERT(worst <= L);
+        }
+    } else {
+        CU_FAIL("compile");
+    }
+    prog_close(&p);
+    free(rem);
 }
 
 static void test_ozaki2_exact(void)
 {
+    static const Signs all[] = { S_MIXED, S_WIDE, S_NEGATIVE, S_HUGE, S_TINY };
     Gemm g = { .M = 12, .N = 10, .K = 16 };
-    free(check_ozaki2_exact(&g, 6, S_MIXED, 1, "Float64 mixed signs"));
-    free(check_ozaki2_exact(&g, 6, S_WIDE, 2, "Float64 2^-30..2^30"));
-    free(check_ozaki2_exact(&g, 6, S_NEGATIVE, 3, "Float64 negative A"));
-    Gemm t = g;
-    t.ta = t.tb = true;
-    free(check_ozaki2_exact(&t, 6, S_MIXED, 4, "Float64 A.T @ B.T"));
+    check_ozaki2_exact(&g, 6, all, 5, 1, "Float64");
+    /* transposed operands and run-time M and N (the scales' views are symbolic) */
+    static const Signs two[] = { S_MIXED, S_NEGATIVE };
+    Gemm y = g;
+    y.sym = y.ta = y.tb = true;
+    check_ozaki2_exact(&y, 6, two, 2, 2, "Float64 A.T @ B.T, M, N: Int32");
     Gemm f = g;
     f.f32 = true;
-    free(check_ozaki2_exact(&f, 6, S_MIXED, 5, "Float32 mixed signs"));
+    static const Signs f32[] = { S_MIXED, S_WIDE };
+    check_ozaki2_exact(&f, 6, f32, 2, 3, "Float32");
     Gemm l = { .M = 8, .N = 8, .K = 64 };
-    free(check_ozaki2_exact(&l, 7, S_MIXED, 6, "Float64 L = 7"));
+    check_ozaki2_exact(&l, 7, two, 1, 4, "Float64 K = 64");
+    check_ozaki2_reconstruction();
 }
 
 /* ---- 2. accuracy ---- */
@@ -403,51 +523,73 @@ static const Scheme schemes[] = {
 };
 enum { NSCHEMES = sizeof schemes / sizeof schemes[0] };
 
-static void test_accuracy(void)
+/* Every scheme on uniform[-1,1) and normal data, M = 16, N = 24: the bounds
+ * of seed 003 (ozaki1 with 4 / 8 slices, ozaki2 with the default moduli),
+ * the native error printed for comparison. On uniform[0,1) data (no
+ * cancellation, the relative error of every entry counts) the Ozaki
+ * schemes are "as accurate as the native matmul" (seed 003). */
+static void accuracy(bool f32, int K)
 {
-    static const int Ks[] = { 256, 1024 };
-    for (int t = 0; t < 2; t++)
-        for (int kk = 0; kk < 2; kk++) {
-            Gemm g = { .f32 = t == 0, .M = 16, .N = 24, .K = Ks[kk] };
-            double *a[2], *b[2], err[NSCHEMES][2];
-            for (int d = 0; d < 2; d++) {
-                rng_seed(100 + (uint64_t)(4 * t + 2 * kk + d));
-                a[d] = matrix(g.M * g.K, (Dist)d, g.f32);
-                b[d] = matrix(g.K * g.N, (Dist)d, g.f32);
+    Gemm g = { .f32 = f32, .M = 16, .N = 24, .K = K };
+    double *a[3], *b[3], err[NSCHEMES][3];
+    for (int d = 0; d < 3; d++) {
+        rng_seed(100 + (uint64_t)(8 * f32 + 3 * (K > 256) + d));
+        a[d] = matrix(g.M * g.K, (Dist)d, g.f32);
+        b[d] = matrix(g.K * g.N, (Dist)d, g.f32);
+    }
+    for (int s = 0; s < NSCHEMES; s++) {
+        const Scheme *sc = &schemes[s];
+        Prog p;
+        char *rem = NULL;
+        bool ok = open_src(&p, gemm_source(&g), sc->opts[0] ? sc->opts : NULL, &rem);
+        CU_ASSERT(ok);
+        const char *want = g.f32 ? sc->remark32 : sc->remark64;
+        if (want)
+            CU_ASSERT(has(rem, want));
+        for (int d = 0; d < 3; d++) {
+            double *c = calloc((size_t)(g.M * g.N), sizeof(double));
+            err[s][d] = ok && gemm_run(&p, &g, a[d], b[d], c) ? gemm_error(&g, a[d], b[d], NULL, c) : NAN;
+            double bound = g.f32 ? sc->bound32 : sc->bound64;
+            if (d == D_POSITIVE && s > 0 && s < 3)
+                bound = err[0][d];   /* native's */
+            if (bound) {
+                CU_ASSERT(err[s][d] <= bound);
+                if (!(err[s][d] <= bound))
+                    fprintf(stderr, "\n  %s %s K = %d %s: error %.3g > %.3g", g.f32 ? "Float32" : "Float64", sc->name,
+                            g.K, dist_name[d], err[s][d], bound);
             }
-            for (int s = 0; s < NSCHEMES; s++) {
-                const Scheme *sc = &schemes[s];
-                Prog p;
-                char *rem = NULL;
-                bool ok = open_src(&p, gemm_source(&g), sc->opts[0] ? sc->opts : NULL, &rem);
-                CU_ASSERT(ok);
-                const char *want = g.f32 ? sc->remark32 : sc->remark64;
-                if (want)
-                    CU_ASSERT(has(rem, want));
-                for (int d = 0; d < 2 && ok; d++) {
-                    double *c = calloc((size_t)(g.M * g.N), sizeof(double));
-                    err[s][d] = gemm_run(&p, &g, a[d], b[d], c) ? gemm_error(&g, a[d], b[d], NULL, c) : INFINITY;
-                    double bound = g.f32 ? sc->bound32 : sc->bound64;
-                    if (bound && !(err[s][d] <= bound)) {
-                        fprintf(stderr, "\n  %s %s K = %d %s: error %.3g > %.3g", g.f32 ? "Float32" : "Float64",
-                                sc->name, g.K, dist_name[d], err[s][d], bound);
-                        CU_FAIL("error above the bound");
-                    }
-                    free(c);
-                }
-                if (!ok)
-                    err[s][0] = err[s][1] = NAN;
-                free(rem);
-                prog_close(&p);
-            }
-            for (int d = 0; d < 2; d++) {
-                printf("\n    %s K = %4d %-7s:", g.f32 ? "Float32" : "Float64", g.K, dist_name[d]);
-                for (int s = 0; s < NSCHEMES; s++)
-                    printf("  %s %.3g", schemes[s].name, err[s][d]);
-                free(a[d]);
-                free(b[d]);
-            }
+            free(c);
         }
+        free(rem);
+        prog_close(&p);
+    }
+    for (int d = 0; d < 3; d++) {
+        printf("\n    %s K = %4d %-7s:", g.f32 ? "Float32" : "Float64", g.K, dist_name[d]);
+        for (int s = 0; s < NSCHEMES; s++)
+            printf("  %s %.3g", schemes[s].name, err[s][d]);
+        free(a[d]);
+        free(b[d]);
+    }
+}
+
+static void test_accuracy32_256(void)
+{
+    accuracy(true, 256);
+}
+
+static void test_accuracy32_1024(void)
+{
+    accuracy(true, 1024);
+}
+
+static void test_accuracy64_256(void)
+{
+    accuracy(false, 256);
+}
+
+static void test_accuracy64_1024(void)
+{
+    accuracy(false, 1024);
 }
 
 /* ---- 3. transposed and column-major operands ---- */
@@ -479,107 +621,169 @@ static void apply(Gemm *g, const Layout *l)
     g->cm_c = l->cm_c;
 }
 
-static void test_layouts(void)
+static int count(const char *text, const char *needle)
 {
-    /* Ozaki-II on exact-range data: bit-identical to the exact reference
-     * and to the row-major run */
-    Gemm g = { .M = 12, .N = 10, .K = 16 };
-    double *plain = check_ozaki2_exact(&g, 6, S_MIXED, 7, "row-major");
-    for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++) {
-        Gemm t = g;
-        apply(&t, &layouts[l]);
-        double *c = check_ozaki2_exact(&t, 6, S_MIXED, 7, layouts[l].name);
-        CU_ASSERT_EQUAL(bit_mismatches(layouts[l].name, g.M * g.N, c, plain), 0);
-        free(c);
-    }
-    free(plain);
+    int n = 0;
+    for (const char *r = text; r && (r = strstr(r, needle)); r++)
+        n++;
+    return n;
+}
 
-    /* ozaki2 (default L) and int8 on uniform data: the same bounds */
-    for (int f = 0; f < 2; f++) {
-        Gemm u = { .f32 = f == 1, .M = 12, .N = 20, .K = 256 };
+/* One program: the row-major GEMM g and g in each layout ls[0..n-1], on the
+ * same mathematical matrices; c[0] is the row-major result. */
+static double **layouts_run(const Gemm *g, const int *ls, int n, const char *const *opts, const double *a,
+                            const double *b, const char *remark, Gemm *gs)
+{
+    const double *as[16], *bs[16];
+    double **c = malloc(sizeof(double *) * (size_t)(n + 1));
+    for (int x = 0; x <= n; x++) {
+        gs[x] = *g;
+        if (x)
+            apply(&gs[x], &layouts[ls[x - 1]]);
+        as[x] = a;
+        bs[x] = b;
+        c[x] = calloc((size_t)(g->M * g->N), sizeof(double));
+    }
+    Prog p;
+    char *rem = NULL;
+    if (open_src(&p, multi_source(gs, n + 1), opts, &rem)) {
+        CU_ASSERT_EQUAL(count(rem, remark), n + 1);   /* every GEMM rewritten */
+        multi_run(&p, gs, n + 1, as, bs, c);
+    } else {
+        CU_FAIL("compile");
+    }
+    prog_close(&p);
+    free(rem);
+    return c;
+}
+
+/* each flag alone, and all of them together */
+static const int some_layouts[] = { 0, 1, 3, 4, 5, 9 };
+enum { NL = sizeof layouts / sizeof layouts[0], NSOME = sizeof some_layouts / sizeof some_layouts[0] };
+
+/* Ozaki-II (4 moduli: q = 12 at K = 16) on exact-range data: bit-identical
+ * to the exact reference and to the row-major run */
+static void test_layouts_exact(void)
+{
+    Gemm g = { .M = 12, .N = 10, .K = 16 }, gs[NL + 1];
+    int q = ozaki2_q(4, g.K);
+    CU_ASSERT_EQUAL(q, 12);
+    rng_seed(7);
+    double *a = malloc(sizeof(double) * (size_t)(g.M * g.K)), *b = malloc(sizeof(double) * (size_t)(g.K * g.N));
+    double *want = malloc(sizeof(double) * (size_t)(g.M * g.N));
+    fill_exact(a, g.M * g.K, S_MIXED, false, 0);
+    fill_exact(b, g.K * g.N, S_MIXED, false, 1);
+    ozaki2_exact(&g, q, a, b, want);
+    const char *oz[] = { "--contraction-precision=ozaki2:4", "-Rpass=contraction-precision", NULL };
+    double **c = layouts_run(&g, some_layouts, NSOME, oz, a, b, "Ozaki-II, 4 Int8 matmuls, q = 12 bits for K = 16", gs);
+    for (int x = 0; x <= NSOME; x++) {
+        const char *name = x ? layouts[some_layouts[x - 1]].name : "row-major";
+        int bad = bit_mismatches(name, g.M * g.N, c[x], want), diff = bit_mismatches(name, g.M * g.N, c[x], c[0]);
+        printf("\n    ozaki2:4 exact-range %-26s: %d entries differ from the exact reference, %d from row-major", name,
+               bad, diff);
+        CU_ASSERT_EQUAL(bad, 0);
+        CU_ASSERT_EQUAL(diff, 0);
+    }
+    for (int x = 0; x <= NSOME; x++)
+        free(c[x]);
+    free(c);
+    free(a);
+    free(b);
+    free(want);
+}
+
+/* uniform data, the same bounds as row-major: ozaki2 (Float32, default L)
+ * on the layouts that combine the flags, int8 (Float32) on every layout,
+ * int8 (Float64) on each flag alone and all together */
+static void test_layouts_bounds(void)
+{
+    Gemm gs[NL + 1];
+    static const int oz_layouts[] = { 2, 9 }, int8_layouts[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+    for (int run = 0; run < 3; run++) {
+        bool f32 = run != 2;
+        const Scheme *sc = &schemes[run == 0 ? 2 : 3];
+        const int *ls = run == 0 ? oz_layouts : run == 1 ? int8_layouts : some_layouts;
+        int nls = run == 0 ? 2 : run == 1 ? NL : NSOME;
+        Gemm u = { .f32 = f32, .M = 12, .N = 20, .K = 256 };
         rng_seed(8);
-        double *a = matrix(u.M * u.K, D_UNIFORM, u.f32), *b = matrix(u.K * u.N, D_UNIFORM, u.f32);
-        for (int s = 2; s <= 3; s++) {   /* ozaki2, int8 */
-            const Scheme *sc = &schemes[s];
-            double bound = u.f32 ? sc->bound32 : sc->bound64;
-            double *ref = calloc((size_t)(u.M * u.N), sizeof(double));
-            gemm_once(&u, sc->opts, a, b, ref, NULL);
-            printf("\n    %s %s row-major: %.3g", u.f32 ? "Float32" : "Float64", sc->name,
-                   gemm_error(&u, a, b, NULL, ref));
-            for (size_t l = 0; l < sizeof layouts / sizeof layouts[0]; l++) {
-                Gemm t = u;
-                apply(&t, &layouts[l]);
-                double *c = calloc((size_t)(u.M * u.N), sizeof(double));
-                gemm_once(&t, sc->opts, a, b, c, NULL);
-                double e = gemm_error(&t, a, b, NULL, c);
-                int diff = 0;
-                for (int i = 0; i < u.M * u.N; i++)
-                    diff += memcmp(&c[i], &ref[i], sizeof(double)) != 0;
-                printf("\n    %s %s %-26s: %.3g (%d entries differ from row-major)", u.f32 ? "Float32" : "Float64",
-                       sc->name, layouts[l].name, e, diff);
-                if (!(e <= bound)) {
-                    fprintf(stderr, "\n  %s %s: error %.3g > %.3g", sc->name, layouts[l].name, e, bound);
-                    CU_FAIL("error above the bound");
-                }
-                free(c);
-            }
-            free(ref);
+        double *ua = matrix(u.M * u.K, D_UNIFORM, f32), *ub = matrix(u.K * u.N, D_UNIFORM, f32);
+        double bound = f32 ? sc->bound32 : sc->bound64;
+        double **uc = layouts_run(&u, ls, nls, sc->opts, ua, ub, f32 ? sc->remark32 : sc->remark64, gs);
+        for (int x = 0; x <= nls; x++) {
+            const char *name = x ? layouts[ls[x - 1]].name : "row-major";
+            double e = gemm_error(&gs[x], ua, ub, NULL, uc[x]);
+            int diff = 0;
+            for (int i = 0; i < u.M * u.N; i++)
+                diff += memcmp(&uc[x][i], &uc[0][i], sizeof(double)) != 0;
+            printf("\n    %s %s %-26s: %.3g (%d entries differ from row-major)", f32 ? "Float32" : "Float64",
+                   sc->name, name, e, diff);
+            CU_ASSERT(e <= bound);
+            if (!(e <= bound))
+                fprintf(stderr, "\n  %s %s: error %.3g > %.3g", sc->name, name, e, bound);
         }
-        free(a);
-        free(b);
+        for (int x = 0; x <= nls; x++)
+            free(uc[x]);
+        free(uc);
+        free(ua);
+        free(ub);
     }
 }
 
 /* ---- 4. BLAS zeros and NaNs ---- */
 
+/* Float32 with the default slices and moduli (4 and 8 here): the BLAS
+ * cases do not depend on the type, and these compile fast. */
 static void test_blas_nan(void)
 {
     static const char *const prec[] = { "ozaki2", "ozaki1", "int8" };
-    Gemm g = { .M = 8, .N = 6, .K = 64, .alpha = "2.0", .alpha_v = 2.0, .beta = "0.0", .beta_v = 0.0 };
+    static const double bounds[] = { 3e-8, 6e-8, 7.9e-3 };
+    enum { M = 8, N = 6, K = 64 };
+    Gemm g = { .f32 = true, .M = M, .N = N, .K = K, .alpha = "2.0", .alpha_v = 2.0, .beta = "0.0", .beta_v = 0.0 };
     rng_seed(9);
-    double *a = matrix(g.M * g.K, D_UNIFORM, false), *b = matrix(g.K * g.N, D_UNIFORM, false);
-    double c[48];
-    const double bounds[] = { 2.2e-16, 4e-16, 7.9e-3 };
+    double *a = matrix(M * K, D_UNIFORM, true), *b = matrix(K * N, D_UNIFORM, true);
+    double c[M * N];
     /* a static beta of 0 does not read C, which holds NaNs */
     for (int s = 0; s < 3; s++) {
         char opt[64];
         snprintf(opt, sizeof opt, "--contraction-precision=%s", prec[s]);
         const char *opts[] = { opt, "-Rpass=contraction-precision", NULL };
-        for (int i = 0; i < 48; i++)
+        for (int i = 0; i < M * N; i++)
             c[i] = NAN;
         char *rem = NULL;
         if (gemm_once(&g, opts, a, b, c, &rem)) {
             CU_ASSERT(has(rem, "remark: contraction-precision: GEMM: "));
             double e = gemm_error(&g, a, b, NULL, c);
-            printf("\n    beta = 0, C = NaN, %s: error %.3g", prec[s], e);
+            printf("\n    C = 2 A @ B + 0 C, C = NaN, %s: error %.3g", prec[s], e);
             CU_ASSERT(e <= bounds[s]);
         }
         free(rem);
     }
 
     /* a static alpha of 0 stays native and does not compute A @ B */
-    Gemm z = { .M = 8, .N = 6, .K = 64, .alpha = "0.0", .alpha_v = 0.0, .beta = "1.0", .beta_v = 1.0 };
+    Gemm z = { .f32 = true, .M = M, .N = N, .K = K, .alpha = "0.0", .alpha_v = 0.0, .beta = "1.0", .beta_v = 1.0 };
     for (int s = 0; s < 3; s++) {
         char opt[64];
         snprintf(opt, sizeof opt, "--contraction-precision=%s", prec[s]);
         const char *opts[] = { opt, "-Rpass-missed=contraction-precision", NULL };
-        double an[8 * 64], c0[48];
+        double an[M * K], c0[M * N];
         memcpy(an, a, sizeof an);
-        an[3 * 64 + 5] = NAN;
-        for (int i = 0; i < 48; i++)
-            c[i] = c0[i] = uniform();
+        an[3 * K + 5] = NAN;
+        for (int i = 0; i < M * N; i++)
+            c[i] = c0[i] = (float)uniform();
         char *rem = NULL;
         if (gemm_once(&z, opts, an, b, c, &rem)) {
-            CU_ASSERT(has(rem, ":2:"));
+            CU_ASSERT(has(rem, ".fx:2:"));
             CU_ASSERT(has(rem, "GEMM stays native: alpha is 0"));
-            CU_ASSERT_EQUAL(bit_mismatches("alpha = 0", 48, c, c0), 0);
+            int bad = bit_mismatches("alpha = 0", M * N, c, c0);
+            printf("\n    C = 0 A @ B + 1 C, NaN in A, %s: stays native, %d entries of C changed", prec[s], bad);
+            CU_ASSERT_EQUAL(bad, 0);
         }
         free(rem);
     }
 
-    /* a NaN (or an inf) in row i of A: NaN (non-finite) in row i of C only */
+    /* a NaN (or an inf) in row 5 of A: NaN (non-finite) in row 5 of C only */
     static const char *const prec2[] = { "ozaki2", "int8", "ozaki1", "int8 direct" };
-    Gemm m = { .M = 8, .N = 6, .K = 64 };
+    Gemm m = { .f32 = true, .M = M, .N = N, .K = K };
     for (int s = 0; s < 4; s++) {
         bool direct = s == 3;
         char opt[64];
@@ -591,29 +795,59 @@ static void test_blas_nan(void)
             prog_close(&p);
             continue;
         }
+        /* a zero row of A and a zero column of B (scale 0): exact zeros there */
+        {
+            double az[M * K], bz[K * N];
+            memcpy(az, a, sizeof az);
+            memcpy(bz, b, sizeof bz);
+            for (int k = 0; k < K; k++) {
+                az[2 * K + k] = 0;
+                bz[k * N + 4] = 0;
+            }
+            for (int i = 0; i < M * N; i++)
+                c[i] = NAN;
+            gemm_run(&p, &m, az, bz, c);
+            int nonzero = 0;
+            for (int i = 0; i < M; i++)
+                for (int j = 0; j < N; j++)
+                    nonzero += (i == 2 || j == 4) && c[i * N + j] != 0;
+            double e = gemm_error(&m, az, bz, NULL, c);
+            printf("\n    zero row 2 of A, zero column 4 of B, %s: %d entries there not 0, error %.3g", prec2[s],
+                   nonzero, e);
+            CU_ASSERT_EQUAL(nonzero, 0);
+            CU_ASSERT(e <= bounds[s == 3 ? 2 : s == 1 ? 2 : s == 2 ? 1 : 0]);
+        }
         for (int inf = 0; inf < 2; inf++) {
-            double an[8 * 64];
+            double an[M * K];
             memcpy(an, a, sizeof an);
-            an[5 * 64 + 17] = inf ? -INFINITY : NAN;
-            for (int i = 0; i < 48; i++)
+            an[5 * K + 17] = inf ? -INFINITY : NAN;
+            for (int i = 0; i < M * N; i++)
                 c[i] = 0;
             gemm_run(&p, &m, an, b, c);
-            int nan_row = 0, other_bad = 0;
-            for (int i = 0; i < 8; i++)
-                for (int j = 0; j < 6; j++) {
+            int bad_row = 0, other_bad = 0;
+            for (int i = 0; i < M; i++)
+                for (int j = 0; j < N; j++) {
                     if (i == 5)
-                        nan_row += inf ? !isfinite(c[i * 6 + j]) : isnan(c[i * 6 + j]) != 0;
+                        bad_row += inf ? !isfinite(c[i * N + j]) : isnan(c[i * N + j]) != 0;
                     else
-                        other_bad += !isfinite(c[i * 6 + j]);
+                        other_bad += !isfinite(c[i * N + j]);
                 }
-            printf("\n    %s in A[5][17], %s: %d of 6 entries of row 5 %s, %d non-finite elsewhere", inf ? "-inf" : "NaN",
-                   prec2[s], nan_row, inf ? "non-finite" : "NaN", other_bad);
-            CU_ASSERT_EQUAL(nan_row, 6);
-            CU_ASSERT_EQUAL(other_bad, 0);
             /* the other rows keep their accuracy */
             Gemm rest = m;
-            rest.M = 5;
-            CU_ASSERT(gemm_error(&rest, an, b, NULL, c) <= 7.9e-3);
+            rest.M = M - 1;
+            double ar[(M - 1) * K], cr[(M - 1) * N];
+            for (int i = 0, r = 0; i < M; i++)
+                if (i != 5) {
+                    memcpy(&ar[r * K], &a[i * K], sizeof(double) * K);
+                    memcpy(&cr[r * N], &c[i * N], sizeof(double) * N);
+                    r++;
+                }
+            double e = gemm_error(&rest, ar, b, NULL, cr);
+            printf("\n    %s in A[5][17], %s: %d of %d entries of row 5 %s, %d non-finite elsewhere, error there %.3g",
+                   inf ? "-inf" : "NaN", prec2[s], bad_row, N, inf ? "non-finite" : "NaN", other_bad, e);
+            CU_ASSERT_EQUAL(bad_row, N);
+            CU_ASSERT_EQUAL(other_bad, 0);
+            CU_ASSERT(e <= bounds[s == 3 ? 2 : s == 1 ? 2 : s == 2 ? 1 : 0]);
         }
         prog_close(&p);
     }
@@ -623,29 +857,138 @@ static void test_blas_nan(void)
 
 /* ---- 5. the GEMM epilogue ---- */
 
+/* C = 2 A @ B + 0.5 C (Float64 and Float32); in Float32 also other
+ * coefficients with transposed and column-major operands, C included (the
+ * combining map reads C in its own order). One program per type. */
 static void test_epilogue(void)
 {
+    static const struct {
+        const char *alpha, *beta;
+        double av, bv;
+        int layout;   /* -1: row-major */
+    } forms[] = { { "2.0", "0.5", 2.0, 0.5, -1 }, { "-1.5", "2.0", -1.5, 2.0, 0 }, { "0.25", "-1.0", 0.25, -1.0, 7 } };
     for (int f = 0; f < 2; f++) {
-        Gemm g = { .f32 = f == 1, .M = 16, .N = 16, .K = 256, .alpha = "2.0", .alpha_v = 2.0, .beta = "0.5",
-                   .beta_v = 0.5 };
+        int n = f ? 3 : 1;
+        Gemm gs[3];
+        double *a[3], *b[3], *c0[3], *c[3];
         rng_seed(10);
-        double *a = matrix(g.M * g.K, D_UNIFORM, g.f32), *b = matrix(g.K * g.N, D_UNIFORM, g.f32);
-        double *c0 = matrix(g.M * g.N, D_UNIFORM, g.f32), c[256];
-        memcpy(c, c0, sizeof c);
-        const char *opts[] = { "--contraction-precision=ozaki2", "-Rpass=contraction-precision", NULL };
-        char *rem = NULL;
-        if (gemm_once(&g, opts, a, b, c, &rem)) {
-            CU_ASSERT(has(rem, "GEMM: Ozaki-II"));
-            double e = gemm_error(&g, a, b, c0, c), bound = g.f32 ? 3e-8 : 2.2e-16;
-            printf("\n    %s C = 2 A @ B + 0.5 C, ozaki2: error %.3g (bound %.2g)", g.f32 ? "Float32" : "Float64", e,
-                   bound);
-            CU_ASSERT(e <= bound);
+        for (int x = 0; x < n; x++) {
+            gs[x] = (Gemm){ .f32 = f == 1, .M = 16, .N = 16, .K = 256, .alpha = forms[x].alpha,
+                            .alpha_v = forms[x].av, .beta = forms[x].beta, .beta_v = forms[x].bv };
+            if (forms[x].layout >= 0) {
+                apply(&gs[x], &layouts[forms[x].layout]);
+                gs[x].cm_c = true;
+            }
+            a[x] = matrix(16 * 256, D_UNIFORM, gs[x].f32);
+            b[x] = matrix(256 * 16, D_UNIFORM, gs[x].f32);
+            c0[x] = matrix(16 * 16, D_UNIFORM, gs[x].f32);
+            c[x] = malloc(sizeof(double) * 256);
+            memcpy(c[x], c0[x], sizeof(double) * 256);
         }
+        const char *opts[] = { "--contraction-precision=ozaki2", "-Rpass=contraction-precision", NULL };
+        Prog p;
+        char *rem = NULL;
+        if (open_src(&p, multi_source(gs, n), opts, &rem)) {
+            CU_ASSERT_EQUAL(count(rem, "GEMM: Ozaki-II"), n);
+            multi_run(&p, gs, n, (const double *const *)a, (const double *const *)b, c);
+            for (int x = 0; x < n; x++) {
+                double e = gemm_error(&gs[x], a[x], b[x], c0[x], c[x]), bound = f ? 3e-8 : 2.2e-16;
+                printf("\n    %s C = %s A%s @ B%s + %s C%s, ozaki2: error %.3g (bound %.2g)", f ? "Float32" : "Float64",
+                       forms[x].alpha, gs[x].ta ? ".T" : "", gs[x].tb ? ".T" : "", forms[x].beta,
+                       forms[x].layout >= 0 ? " (col_major C)" : "", e, bound);
+                CU_ASSERT(e <= bound);
+            }
+        } else {
+            CU_FAIL("compile");
+        }
+        prog_close(&p);
         free(rem);
-        free(a);
-        free(b);
-        free(c0);
+        for (int x = 0; x < n; x++) {
+            free(a[x]);
+            free(b[x]);
+            free(c0[x]);
+            free(c[x]);
+        }
     }
+}
+
+/* ---- two contractions in one program ---- */
+
+/* A chain through a transient (T = A @ B, C = T @ D), and two statements
+ * writing the same tensor (C = A @ B; C = 0.5 * A @ B + 1.0 * C), which
+ * natively compile and run. */
+static void test_two_contractions(void)
+{
+    enum { M = 8, K = 32, L = 16, N = 6 };
+    rng_seed(13);
+    double *a = matrix(M * K, D_UNIFORM, true), *b = matrix(K * L, D_UNIFORM, true);
+    double *d = matrix(L * N, D_UNIFORM, true);
+    const char *chain = "program g(A: Tensor[Float32, 8, 32], B: Tensor[Float32, 32, 16], D: Tensor[Float32, 16, 6], "
+                        "C: Tensor[Float32, 8, 6]) {\n    let T = A @ B\n    C = T @ D\n}\n";
+    const char *oz[] = { "--contraction-precision=ozaki2", "-Rpass=contraction-precision", NULL };
+    Prog p;
+    char *rem = NULL;
+    if (open_src(&p, chain, oz, &rem)) {
+        CU_ASSERT_EQUAL(count(rem, "MatMul: Ozaki-II"), 2);
+        float fa[M * K], fb[K * L], fd[L * N], fc[M * N];
+        for (int i = 0; i < M * K; i++)
+            fa[i] = (float)a[i];
+        for (int i = 0; i < K * L; i++)
+            fb[i] = (float)b[i];
+        for (int i = 0; i < L * N; i++)
+            fd[i] = (float)d[i];
+        void *pa = fa, *pb = fb, *pd = fd, *pc = fc;
+        void *args[] = { &pa, &pb, &pd, &pc };
+        CU_ASSERT(prog_run(&p, args));
+        /* error relative to sum_l sum_k |A_ik B_kl D_lj|: each product adds its bound */
+        double worst = 0;
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) {
+                quad ref = 0, den = 0;
+                for (int l = 0; l < L; l++)
+                    for (int k = 0; k < K; k++) {
+                        quad t = (quad)a[i * K + k] * (quad)b[k * L + l] * (quad)d[l * N + j];
+                        ref += t;
+                        den += t < 0 ? -t : t;
+                    }
+                quad e = (quad)fc[i * N + j] - ref;
+                double r = isfinite(fc[i * N + j]) ? (double)((e < 0 ? -e : e) / den) : INFINITY;
+                worst = r > worst ? r : worst;
+            }
+        printf("\n    Float32 T = A @ B, C = T @ D, ozaki2: error %.3g (bound 6e-8)", worst);
+        CU_ASSERT(worst <= 6e-8);
+    } else {
+        CU_FAIL("the chain does not compile under ozaki2");
+    }
+    prog_close(&p);
+    free(rem);
+
+    /* C written twice: C = 1.5 A @ B */
+    const char *twice = "program g(A: Tensor[Float32, 8, 32], B: Tensor[Float32, 32, 16], "
+                        "C: Tensor[Float32, 8, 16]) {\n"
+                        "    C = A @ B\n    C = 0.5 * A @ B + 1.0 * C\n}\n";
+    Gemm g = { .f32 = true, .M = M, .N = L, .K = K, .alpha = "1.5", .alpha_v = 1.5 };   /* for the error */
+    static const char *const precs[] = { "native", "int8", "ozaki2:3" };
+    for (int s = 0; s < 3; s++) {
+        char opt[64];
+        snprintf(opt, sizeof opt, "--contraction-precision=%s", precs[s]);
+        const char *opts[] = { opt, NULL };
+        double c[M * L] = { 0 };
+        bool ok = open_src(&p, twice, opts, NULL);
+        if (ok) {
+            gemm_run(&p, &g, a, b, c);
+            double e = gemm_error(&g, a, b, NULL, c);
+            printf("\n    Float32 C = A @ B; C = 0.5 * A @ B + 1.0 * C, %s: error %.3g", precs[s], e);
+            CU_ASSERT(e <= 7.9e-3);
+        } else {
+            printf("\n    Float32 C = A @ B; C = 0.5 * A @ B + 1.0 * C, %s: does not compile", precs[s]);
+            CU_FAIL("two contractions writing one tensor do not compile");
+        }
+        prog_close(&p);
+    }
+    free(a);
+    free(b);
+    free(d);
 }
 
 /* ---- 6. K at the limit of the exact Int32 accumulation ---- */
@@ -681,21 +1024,21 @@ static bool k_accepted(const char *prec, const char *T, long long K, const char 
 static void test_k_limit(void)
 {
     /* Int8 values up to 127: K <= 133143 (seed 003); Ozaki-II's residues of
-     * 256 reach -128: K 128^2 < 2^31, K <= 131071 */
+     * 256 reach -128: the same one product of headroom, (K + 1) 128^2 < 2^31, K <= 131070 */
     CU_ASSERT(k_accepted("int8", "Float32", 133143, NULL));
     CU_ASSERT(!k_accepted("int8", "Float32", 133144, "133143"));
     CU_ASSERT(!k_accepted("int8", "Float32", 133145, NULL));
     CU_ASSERT(k_accepted("ozaki1", "Float64", 133143, NULL));
     CU_ASSERT(!k_accepted("ozaki1", "Float64", 133144, "133143"));
     CU_ASSERT(!k_accepted("ozaki1", "Float64", 133145, NULL));
-    CU_ASSERT(k_accepted("ozaki2", "Float64", 131071, NULL));
-    CU_ASSERT(!k_accepted("ozaki2", "Float64", 131072, "131071"));
-    CU_ASSERT(k_accepted("ozaki2:5", "Float64", 131071, NULL));
-    CU_ASSERT(!k_accepted("ozaki2:5", "Float64", 131072, "131071"));
-    CU_ASSERT_EQUAL(ozaki2_q(5, 131071), 10);
+    CU_ASSERT(k_accepted("ozaki2", "Float64", 131070, NULL));
+    CU_ASSERT(!k_accepted("ozaki2", "Float64", 131071, "131070"));
+    CU_ASSERT(k_accepted("ozaki2:5", "Float64", 131070, NULL));
+    CU_ASSERT(!k_accepted("ozaki2:5", "Float64", 131071, "131070"));
+    CU_ASSERT_EQUAL(ozaki2_q(5, 131070), 10);
 
     /* the values at the accepted limits */
-    enum { K8 = 133143, K2 = 131071 };
+    enum { K8 = 133143, K2 = 131070 };
     double *a = malloc(sizeof(double) * K8), *b = malloc(sizeof(double) * K8), c[1];
     for (int k = 0; k < K8; k++)
         a[k] = b[k] = 1.0;
@@ -706,11 +1049,12 @@ static void test_k_limit(void)
         printf("\n    int8 Float32 ones, K = %d: %.9g (%.3g ulp)", K8, c[0], fabs(c[0] - K8) / 0x1p-7);
         CU_ASSERT(fabs(c[0] - K8) <= 2 * 0x1p-7);   /* ulp(133143) in Float32 */
     }
-    const char *oz1[] = { "--contraction-precision=ozaki1", NULL };
+    /* 2 slices (3 Int8 matmuls) keep the run short: 1.0 is one slice of 64 */
+    const char *oz1[] = { "--contraction-precision=ozaki1:2", NULL };
     c[0] = 0;
     g.f32 = false;
     if (gemm_once(&g, oz1, a, b, c, NULL)) {
-        printf("\n    ozaki1 Float64 ones, K = %d: %.17g", K8, c[0]);
+        printf("\n    ozaki1:2 Float64 ones, K = %d: %.17g", K8, c[0]);
         CU_ASSERT(c[0] == K8);
     }
     /* A' = 512 and 128 (residue -128 modulo 256) for q = 10, e = 1 */
@@ -721,9 +1065,9 @@ static void test_k_limit(void)
     char *rem = NULL;
     c[0] = 0;
     if (gemm_once(&h, oz2, a, b, c, &rem)) {
-        CU_ASSERT(has(rem, "Ozaki-II, 5 Int8 matmuls, q = 10 bits for K = 131071"));
-        printf("\n    ozaki2:5 Float64 [1, 0.25 ...], K = %d: %.17g (exact %.17g)", K2, c[0], 1 + 131070 * 0.0625);
-        CU_ASSERT(c[0] == 8192.875);
+        CU_ASSERT(has(rem, "Ozaki-II, 5 Int8 matmuls, q = 10 bits for K = 131070"));
+        printf("\n    ozaki2:5 Float64 [1, 0.25 ...], K = %d: %.17g (exact %.17g)", K2, c[0], 1 + 131069 * 0.0625);
+        CU_ASSERT(c[0] == 8192.8125);
     }
     free(rem);
     free(a);
@@ -778,10 +1122,12 @@ static void test_remarks(void)
         "program h(A: Tensor[Float16, 16, 64], B: Tensor[Float16, 64, 16], C: Tensor[Float16, 16, 16]) {\n"
         "    C = A @ B\n"
         "}\n"
-        "program ra(A: Tensor[Float64, 16, 64], B: Tensor[Float64, 64, 16], C: Tensor[Float64, 16, 16], alpha: Float64) {\n"
+        "program ra(A: Tensor[Float64, 16, 64], B: Tensor[Float64, 64, 16], C: Tensor[Float64, 16, 16], "
+        "alpha: Float64) {\n"
         "    C = alpha * A @ B\n"
         "}\n"
-        "program rb(A: Tensor[Float32, 16, 64], B: Tensor[Float32, 64, 16], C: Tensor[Float32, 16, 16], beta: Float32) {\n"
+        "program rb(A: Tensor[Float32, 16, 64], B: Tensor[Float32, 64, 16], C: Tensor[Float32, 16, 16], "
+        "beta: Float32) {\n"
         "    C = 2.0 * A @ B + beta * C\n"
         "}\n"
         "program z(A: Tensor[Float64, 16, 64], B: Tensor[Float64, 64, 16], C: Tensor[Float64, 16, 16]) {\n"
@@ -824,8 +1170,8 @@ static void test_remarks(void)
             CU_ASSERT(has(line, "remark: contraction-precision: "));
             CU_ASSERT(has(line, missed[i].why));
         }
-        if (s == 0)
-            printf("\n%s", rem);
+        for (const char *r = rem; s == 0 && (r = strstr(r, ".fx:")); r++)   /* each remark's first line */
+            printf("\n    %.*s", (int)strcspn(r, "\n"), r);
         free(rem);
     }
     /* -Rpass-missed says nothing of what was done, -Rpass nothing of what was not */
@@ -924,10 +1270,15 @@ static void test_program_precision(void)
 
 static const FxtTest tests[] = {
     { "ozaki2_exact_integer_product", test_ozaki2_exact },
-    { "accuracy_bounds", test_accuracy },
-    { "transposed_and_column_major", test_layouts },
+    { "accuracy_float32_k256", test_accuracy32_256 },
+    { "accuracy_float32_k1024", test_accuracy32_1024 },
+    { "accuracy_float64_k256", test_accuracy64_256 },
+    { "accuracy_float64_k1024", test_accuracy64_1024 },
+    { "layouts_ozaki2_bit_identical", test_layouts_exact },
+    { "layouts_within_bounds", test_layouts_bounds },
     { "blas_zeros_and_nans", test_blas_nan },
     { "gemm_epilogue", test_epilogue },
+    { "two_contractions_in_a_program", test_two_contractions },
     { "k_limit", test_k_limit },
     { "direct_rescaling_overflow", test_direct_overflow },
     { "requirements_remarks", test_remarks },

@@ -3,10 +3,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "codegen/codegen.h"
+#include "passes/passes.h"
 
 RtHostModule *host_jit(FxModule *m, int opt_level)
 {
-    CgOptions o = { tgt_host(), opt_level };
+    /* host code: the wave model's stage first (lane ids and wave operations) */
+    PassOptions po = { .target = tgt_host(), .host_codegen = true };
+    pass_run_one(m, "wave-emulation", &po);
+    CgOptions o = { .target = tgt_host(), .opt_level = opt_level };
     CgModule *cm = cg_build(m, &o);
     if (!cm || !cg_optimize(cm)) {
         fprintf(stderr, "host_jit: the module does not build\n");

@@ -1,0 +1,320 @@
+/* wave_emulation.c - the host's wave model (docs/waves.md). When code is
+ * generated for the host, every operation that needs the other lanes of a
+ * wave becomes an exchange (FX_WAVE_EXCHANGE: the active lanes meet, each
+ * gets a snapshot of everyone's value) followed by ordinary FXIR that
+ * computes this lane's result from the snapshot:
+ *   - fx.lane_id(): the linear work-item index modulo the wave size;
+ *   - shuffles, readlane, ballot, any/all, the wave reductions, exactly as
+ *     docs/waves.md defines them (the AMDGPU lowering computes the same);
+ *   - FX_MFMA/WMMA: each lane computes the elements of D it holds, reading
+ *     A and B where the vendor's register layout (target/matrix_layouts.c)
+ *     places them, accumulating in k order (fma for floats, exact Int32
+ *     products for Int8).
+ * Because the result is plain FXIR, the arithmetic is codegen's own: a wave
+ * sum of Float16 rounds exactly as a Float16 add elsewhere does. */
+#include "passes/passes.h"
+#include "fxir/builder.h"
+
+typedef struct WaveEm {
+    FxBuilder b;
+    int wave;           /* lanes per wave (a power of two) */
+    int lane_bits;
+    FxInst *lane;       /* this lane's index (Int32), built at each site */
+} WaveEm;
+
+static const Type *i32t(void) { return type_scalar(SC_INT32); }
+static FxInst *c32(WaveEm *w, int64_t v) { return fxb_int(&w->b, i32t(), v); }
+static FxInst *band(WaveEm *w, FxInst *x, FxInst *y) { return fxb_binop(&w->b, FXB_AND, x, y); }
+static FxInst *bor(WaveEm *w, FxInst *x, FxInst *y) { return fxb_binop(&w->b, FXB_OR, x, y); }
+static FxInst *shl(WaveEm *w, FxInst *x, int n) { return n ? fxb_binop(&w->b, FXB_SHL, x, c32(w, n)) : x; }
+static FxInst *shr(WaveEm *w, FxInst *x, int n) { return n ? fxb_binop(&w->b, FXB_SHR, x, c32(w, n)) : x; }
+
+/* The linear index of the work-item in its block, modulo the wave size:
+ * waves are consecutive work-items, x fastest (as on AMDGPU). */
+static FxInst *lane_index(WaveEm *w)
+{
+    FxBuilder *b = &w->b;
+    FxInst *x = fxb_special(b, FXS_THREAD_IDX, 0), *y = fxb_special(b, FXS_THREAD_IDX, 1);
+    FxInst *z = fxb_special(b, FXS_THREAD_IDX, 2);
+    FxInst *dx = fxb_special(b, FXS_BLOCK_DIM, 0), *dy = fxb_special(b, FXS_BLOCK_DIM, 1);
+    FxInst *linear = fxb_binop(b, FXB_ADD, x, fxb_binop(b, FXB_MUL, dx, fxb_binop(b, FXB_ADD, y,
+                                                                                 fxb_binop(b, FXB_MUL, dy, z))));
+    return band(w, linear, c32(w, w->wave - 1));
+}
+
+/* Whether lane s (an Int32 in 0..wave-1) is set in the Uint64 mask. */
+static FxInst *lane_active(WaveEm *w, FxInst *mask, FxInst *s)
+{
+    const Type *u64 = type_scalar(SC_UINT64);
+    FxInst *bit = fxb_binop(&w->b, FXB_AND, fxb_binop(&w->b, FXB_SHR, mask, fxb_cast(&w->b, s, u64)),
+                            fxb_int(&w->b, u64, 1));
+    return fxb_cmp(&w->b, FXC_NE, bit, fxb_int(&w->b, u64, 0));
+}
+
+/* The lowest set lane of a nonzero mask: the lowest set bit m & -m is an
+ * exact power of two 2^k in Float64, whose frexp exponent is k + 1. */
+static FxInst *first_lane(WaveEm *w, FxInst *mask)
+{
+    FxBuilder *b = &w->b;
+    FxInst *low = fxb_binop(b, FXB_AND, mask, fxb_binop(b, FXB_SUB, fxb_int(b, mask->type, 0), mask));
+    FxInst *e = fxb_emit(b, FX_FREXP_EXP, 0, i32t(), 1, fxb_cast(b, low, type_scalar(SC_FLOAT64)));
+    return fxb_binop(b, FXB_SUB, e, c32(w, 1));
+}
+
+static FxInst *slot_of(WaveEm *w, FxInst *snap, FxInst *s)
+{
+    return fxb_load(&w->b, snap, snap->type->elem, 1, &s);
+}
+
+/* Lane s's value when 0 <= s < wave and lane s is active, else `own`. */
+static FxInst *value_of_lane_or(WaveEm *w, FxInst *snap, FxInst *mask, FxInst *s, FxInst *own)
+{
+    FxBuilder *b = &w->b;
+    FxInst *in_range = fxb_binop(b, FXB_AND, fxb_cmp(b, FXC_GE, s, c32(w, 0)), fxb_cmp(b, FXC_LT, s, c32(w, w->wave)));
+    FxInst *safe = fxb_select(b, in_range, s, w->lane);
+    FxInst *ok = fxb_binop(b, FXB_AND, in_range, lane_active(w, mask, safe));
+    return fxb_select(b, ok, slot_of(w, snap, safe), own);
+}
+
+/* The identity of a wave reduction: -0.0 for a float sum (x + -0.0 == x
+ * for every x, -0.0 included), 0 for an integer sum, the type's lowest
+ * value for max and highest for min. */
+static FxInst *wave_identity(WaveEm *w, FxWaveOp op, const Type *t)
+{
+    ScalarId s = t->scalar;
+    FxInst *id;
+    if (op == FXW_SUM)
+        id = fxb_number(&w->b, s, type_is_float(s) ? -0.0 : 0);
+    else
+        id = fxb_extreme(&w->b, s, op == FXW_MIN);
+    return t->kind == TY_VECTOR ? fxb_splat(&w->b, id, t) : id;
+}
+
+static FxInst *wave_combine(WaveEm *w, FxWaveOp op, FxInst *lo, FxInst *hi)
+{
+    if (op == FXW_SUM)
+        return fxb_binop(&w->b, FXB_ADD, lo, hi);
+    return fxb_minmax(&w->b, op == FXW_MAX ? FXMM_MAX : FXMM_MIN, lo, hi);
+}
+
+/* The pairwise tree in lane order over all lanes, inactive ones the
+ * identity: level by level, t[i] = combine(t[i], t[i + s]) for i a multiple
+ * of 2s, lower lane first. */
+static FxInst *wave_reduce(WaveEm *w, FxWaveOp op, FxInst *snap, FxInst *mask, const Type *t)
+{
+    FxBuilder *b = &w->b;
+    int64_t dims[1] = { w->wave };
+    FxInst *tree = fxb_alloca(b, type_array(b->arena, t, 1, dims), FXSPACE_PRIVATE, "tree");
+    FxInst *l;
+    FxInst *fill = fxb_counted_loop(b, "l", c32(w, 0), c32(w, w->wave), c32(w, 1), &l);
+    FxInst *v = fxb_select(b, lane_active(w, mask, l), slot_of(w, snap, l), wave_identity(w, op, t));
+    fxb_store(b, tree, v, 1, &l);
+    fxb_after(b, fill);
+    for (int s = 1; s < w->wave; s *= 2) {
+        FxInst *i;
+        FxInst *level = fxb_counted_loop(b, "i", c32(w, 0), c32(w, w->wave), c32(w, 2 * s), &i);
+        FxInst *j = fxb_binop(b, FXB_ADD, i, c32(w, s));
+        FxInst *lo = fxb_load(b, tree, t, 1, &i), *hi = fxb_load(b, tree, t, 1, &j);
+        fxb_store(b, tree, wave_combine(w, op, lo, hi), 1, &i);
+        fxb_after(b, level);
+    }
+    FxInst *zero = c32(w, 0);
+    return fxb_load(b, tree, t, 1, &zero);
+}
+
+/* Bit l of the ballot for every active lane l whose value is true. */
+static FxInst *wave_ballot(WaveEm *w, FxInst *snap, FxInst *mask)
+{
+    FxBuilder *b = &w->b;
+    const Type *u64 = type_scalar(SC_UINT64);
+    FxInst *acc = fxb_alloca(b, u64, FXSPACE_PRIVATE, "ballot");
+    fxb_store_slot(b, acc, fxb_int(b, u64, 0));
+    FxInst *l;
+    FxInst *loop = fxb_counted_loop(b, "l", c32(w, 0), c32(w, w->wave), c32(w, 1), &l);
+    FxInst *bit = fxb_binop(b, FXB_SHL, fxb_cast(b, slot_of(w, snap, l), u64), fxb_cast(b, l, u64));
+    fxb_store_slot(b, acc, fxb_binop(b, FXB_OR, fxb_load_slot(b, acc), bit));
+    fxb_after(b, loop);
+    return fxb_binop(b, FXB_AND, fxb_load_slot(b, acc), mask);
+}
+
+static FxInst *floor_mod_wave(WaveEm *w, FxInst *x) { return fxb_binop(&w->b, FXB_MOD, x, c32(w, w->wave)); }
+
+/* This lane's result of a wave operation, from the snapshot. */
+static FxInst *emulate_wave(WaveEm *w, FxInst *i)
+{
+    FxBuilder *b = &w->b;
+    FxInst *v = i->ops[0];
+    FxInst *snap = fxb_wave_exchange(b, v);
+    FxInst *mask = fxb_wave_active(b);
+    switch ((FxWaveOp)i->sub) {
+    case FXW_SHUFFLE:
+        return value_of_lane_or(w, snap, mask, floor_mod_wave(w, i->ops[1]), v);
+    case FXW_SHUFFLE_XOR:
+        return value_of_lane_or(w, snap, mask, fxb_binop(b, FXB_XOR, w->lane, i->ops[1]), v);
+    case FXW_SHUFFLE_UP:
+        return value_of_lane_or(w, snap, mask, fxb_binop(b, FXB_SUB, w->lane, i->ops[1]), v);
+    case FXW_SHUFFLE_DOWN:
+        return value_of_lane_or(w, snap, mask, fxb_binop(b, FXB_ADD, w->lane, i->ops[1]), v);
+    case FXW_READLANE: {   /* the first active lane's index decides, as v_readlane's uniform operand */
+        FxInst *first = first_lane(w, mask);
+        FxInst *first_value = slot_of(w, snap, first);
+        FxInst *index = slot_of(w, fxb_wave_exchange(b, i->ops[1]), first);
+        return value_of_lane_or(w, snap, mask, floor_mod_wave(w, index), first_value);
+    }
+    case FXW_READFIRSTLANE:
+        return slot_of(w, snap, first_lane(w, mask));
+    case FXW_BALLOT:
+        return wave_ballot(w, snap, mask);
+    case FXW_ANY:
+        return fxb_cmp(b, FXC_NE, wave_ballot(w, snap, mask), fxb_int(b, type_scalar(SC_UINT64), 0));
+    case FXW_ALL:
+        return fxb_cmp(b, FXC_EQ, wave_ballot(w, snap, mask), mask);
+    case FXW_SUM: case FXW_MAX: case FXW_MIN:
+        return wave_reduce(w, (FxWaveOp)i->sub, snap, mask, i->type);
+    default:
+        return NULL;
+    }
+}
+
+/* ---- matrix instructions ---- */
+
+/* The position that element e of `lane` holds (the layout's bit formula). */
+static FxInst *held_position(WaveEm *w, const TgtOperandLayout *l, FxInst *lane, int e)
+{
+    FxInst *pos = c32(w, 0);
+    for (int bit = 0; bit < l->nbits; bit++) {
+        int s = l->bit_src[bit];
+        if (s < 0)
+            continue;
+        if (s >= w->lane_bits)
+            pos = (e >> (s - w->lane_bits) & 1) ? bor(w, pos, c32(w, 1 << bit)) : pos;
+        else
+            pos = bor(w, pos, shl(w, band(w, shr(w, lane, s), c32(w, 1)), bit));
+    }
+    return pos;
+}
+
+/* The inverse: for a position, (e << lane_bits | lane) of the element that
+ * holds it. The map is a bit permutation, so positions with disjoint bits
+ * map to disjoint source bits and the part from a run-time base ORs with
+ * the part from a static offset. Source bits no position bit decides (the
+ * replicated halves of an RDNA A or B) come from the reading lane, so every
+ * copy is read by someone. */
+static FxInst *holder_of_base(WaveEm *w, const TgtOperandLayout *l, FxInst *pos)
+{
+    FxInst *src = c32(w, 0);
+    int decided = 0;
+    for (int bit = 0; bit < l->nbits; bit++) {
+        int s = l->bit_src[bit];
+        if (s < 0)
+            continue;
+        decided |= 1 << s;
+        src = bor(w, src, shl(w, band(w, shr(w, pos, bit), c32(w, 1)), s));
+    }
+    int free_lane_bits = (w->wave - 1) & ~decided;
+    return free_lane_bits ? bor(w, src, band(w, w->lane, c32(w, free_lane_bits))) : src;
+}
+
+static int holder_of_offset(const TgtOperandLayout *l, int pos)
+{
+    int src = 0;
+    for (int bit = 0; bit < l->nbits; bit++)
+        if (l->bit_src[bit] >= 0 && (pos >> bit & 1))
+            src |= 1 << l->bit_src[bit];
+    return src;
+}
+
+/* Operand element at (base | offset) of the exchanged fragments `snap`. */
+static FxInst *fragment_element(WaveEm *w, const TgtOperandLayout *l, FxInst *snap, FxInst *base_src, int offset)
+{
+    int off = holder_of_offset(l, offset);
+    FxInst *src = bor(w, base_src, c32(w, off));
+    FxInst *lane = band(w, src, c32(w, w->wave - 1));
+    FxInst *frag = slot_of(w, snap, lane);
+    if (l->per_lane == 1)
+        return frag;
+    return fxb_extract(&w->b, frag, shr(w, src, w->lane_bits));
+}
+
+/* One element of D: C's element plus A[blk,row,:] . B[blk,:,col] in k order. */
+static FxInst *matrix_element(WaveEm *w, const TgtMatrixInst *mi, FxInst *sa, FxInst *sb, FxInst *c, int e)
+{
+    const TgtMatrixLayout *lay = tgt_matrix_layout(mi->id);
+    FxBuilder *b = &w->b;
+    FxInst *pos = held_position(w, lay->d, w->lane, e);
+    FxInst *blk = fxb_binop(b, FXB_FLOORDIV, pos, c32(w, mi->m * mi->n));
+    FxInst *row = band(w, fxb_binop(b, FXB_FLOORDIV, pos, c32(w, mi->n)), c32(w, mi->m - 1));
+    FxInst *col = band(w, pos, c32(w, mi->n - 1));
+    FxInst *abase = fxb_binop(b, FXB_ADD, fxb_binop(b, FXB_MUL, blk, c32(w, mi->m * mi->k)),
+                              fxb_binop(b, FXB_MUL, row, c32(w, mi->k)));
+    FxInst *bbase = fxb_binop(b, FXB_ADD, fxb_binop(b, FXB_MUL, blk, c32(w, mi->k * mi->n)), col);
+    FxInst *asrc = holder_of_base(w, lay->a, abase), *bsrc = holder_of_base(w, lay->b, bbase);
+    const Type *acc_t = c->type;
+    bool is_float = type_is_float(acc_t->scalar);
+    FxInst *acc = c;
+    for (int kk = 0; kk < mi->k; kk++) {
+        FxInst *x = fragment_element(w, lay->a, sa, asrc, kk);
+        FxInst *y = fragment_element(w, lay->b, sb, bsrc, kk * mi->n);
+        if (is_float)
+            acc = fxb_fma(b, x, y, acc);
+        else   /* Int8 x Int8 is exact in Int32; the sum wraps as the hardware's does */
+            acc = fxb_binop(b, FXB_ADD, acc, fxb_binop(b, FXB_MUL, fxb_cast(b, x, acc_t), fxb_cast(b, y, acc_t)));
+    }
+    return acc;
+}
+
+static FxInst *emulate_mfma(WaveEm *w, FxInst *i)
+{
+    const TgtMatrixInst *mi = tgt_matrix_inst((TgtMatrixId)i->sub);
+    FxBuilder *b = &w->b;
+    FxInst *sa = fxb_wave_exchange(b, i->ops[0]), *sb = fxb_wave_exchange(b, i->ops[1]);
+    FxInst *d = i->ops[2];
+    for (int e = 0; e < i->type->lanes; e++) {
+        FxInst *idx = c32(w, e);
+        FxInst *v = matrix_element(w, mi, sa, sb, fxb_extract(b, i->ops[2], idx), e);
+        d = fxb_insert(b, d, v, idx);
+    }
+    return d;
+}
+
+/* ---- driving ---- */
+
+static bool needs_emulation(const FxInst *i)
+{
+    return i->op == FX_WAVE || i->op == FX_MFMA || (i->op == FX_SPECIAL && i->sub == FXS_LANE_ID);
+}
+
+static int emulate_block(WaveEm *w, FxFunc *f, FxBlock *blk)
+{
+    int n = 0;
+    for (FxInst *i = blk->first; i;) {
+        FxInst *next = i->next;
+        for (int k = 0; k < i->nblocks; k++)
+            n += emulate_block(w, f, &i->blocks[k]);
+        if (needs_emulation(i)) {
+            fxb_before(&w->b, i);
+            w->b.loc = i->loc;
+            w->lane = lane_index(w);
+            FxInst *r = i->op == FX_WAVE ? emulate_wave(w, i) : i->op == FX_MFMA ? emulate_mfma(w, i) : w->lane;
+            fxir_replace_uses(f, i, r);
+            fxir_remove(i);
+            n++;
+        }
+        i = next;
+    }
+    return n;
+}
+
+int pass_wave_emulation(FxModule *m, const PassOptions *o)
+{
+    WaveEm w = { .wave = o->target->wave_size };
+    fxb_init(&w.b, m->arena, NULL, (Loc){ 0 });
+    while ((1 << w.lane_bits) < w.wave)
+        w.lane_bits++;
+    int n = 0;
+    for (int k = 0; k < m->funcs.len; k++) {
+        FxFunc *f = m->funcs.items[k];
+        n += emulate_block(&w, f, &f->body);
+    }
+    return n;
+}
