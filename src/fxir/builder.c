@@ -284,6 +284,28 @@ FxInst *fxb_extreme(FxBuilder *b, ScalarId s, bool highest)
     return fxb_const(b, type_scalar(s), c);
 }
 
+FxInst *fxb_matrix_position(FxBuilder *b, const TgtOperandLayout *l, int wave_size, FxInst *lane, int e)
+{
+    const Type *t = lane->type;
+    int lane_bits = 0;
+    while ((1 << lane_bits) < wave_size)
+        lane_bits++;
+    FxInst *pos = fxb_int(b, t, 0);
+    for (int bit = 0; bit < l->nbits; bit++) {
+        int s = l->bit_src[bit];
+        if (s < 0)
+            continue;
+        if (s >= lane_bits) {   /* a bit of e: static */
+            if (e >> (s - lane_bits) & 1)
+                pos = fxb_binop(b, FXB_OR, pos, fxb_int(b, t, (int64_t)1 << bit));
+            continue;
+        }
+        FxInst *x = fxb_binop(b, FXB_AND, fxb_binop(b, FXB_SHR, lane, fxb_int(b, t, s)), fxb_int(b, t, 1));
+        pos = fxb_binop(b, FXB_OR, pos, fxb_binop(b, FXB_SHL, x, fxb_int(b, t, bit)));
+    }
+    return pos;
+}
+
 /* ---- control flow ---- */
 
 static FxInst *structured(FxBuilder *b, FxOpcode op, int nblocks)

@@ -86,6 +86,10 @@ FxInst *fxb_mfma(FxBuilder *b, TgtMatrixId id, const Type *t, FxInst *x, FxInst 
 FxInst *fxb_wave(FxBuilder *b, FxWaveOp op, FxInst *v, FxInst *lane);
 FxInst *fxb_wave_exchange(FxBuilder *b, FxInst *v);   /* Ptr[type of v] */
 FxInst *fxb_wave_active(FxBuilder *b);                /* Uint64 */
+/* The matrix position (block*rows*cols + row*cols + col) that element e of
+ * an operand's fragment holds in `lane` (an integer value; the result has its
+ * type), from the layout's bit formula (target/target.h). */
+FxInst *fxb_matrix_position(FxBuilder *b, const TgtOperandLayout *l, int wave_size, FxInst *lane, int e);
 
 /* A slot's value (an FX_ALLOCA of a scalar or vector) and its update. */
 FxInst *fxb_load_slot(FxBuilder *b, FxInst *slot);

@@ -108,3 +108,13 @@ void fxir_replace_uses(FxFunc *f, const FxInst *from, FxInst *to)
 {
     replace_uses_in(&f->body, from, to);
 }
+
+ScalarId fxir_matrix_elem(TgtElem e)
+{
+    switch (e) {
+    case TGT_E_F64: return SC_FLOAT64;
+    case TGT_E_F32: return SC_FLOAT32;
+    case TGT_E_I32: return SC_INT32;
+    default: return SC_INT8;
+    }
+}

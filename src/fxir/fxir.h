@@ -268,6 +268,8 @@ void fxir_insert_before(FxInst *before, FxInst *inst);
 void fxir_remove(FxInst *inst);
 /* Uses of `v` anywhere in `f` (counts operands referring to v). */
 int fxir_count_uses(FxFunc *f, const FxInst *v);
+/* The FXIR scalar type of a matrix instruction's element type. */
+ScalarId fxir_matrix_elem(TgtElem e);
 /* Every operand in `f` that is `from` becomes `to`. */
 void fxir_replace_uses(FxFunc *f, const FxInst *from, FxInst *to);
 

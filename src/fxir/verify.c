@@ -770,15 +770,6 @@ static void check_call(Verifier *v, const FxInst *i)
              tname(v, i->type));
 }
 
-static ScalarId tgt_elem_scalar(TgtElem e)
-{
-    switch (e) {
-    case TGT_E_F64: return SC_FLOAT64;
-    case TGT_E_F32: return SC_FLOAT32;
-    case TGT_E_I32: return SC_INT32;
-    default: return SC_INT8;
-    }
-}
 
 /* The accumulator goes in and comes out in one vector type of the
  * instruction's accumulator element; float inputs are one scalar per lane.
@@ -788,9 +779,9 @@ static void check_mfma(Verifier *v, const FxInst *i)
     const TgtMatrixInst *mi = tgt_matrix_inst((TgtMatrixId)i->sub);
     if (!mi)
         return;
-    if (!i->type || i->type->kind != TY_VECTOR || i->type->scalar != tgt_elem_scalar(mi->acc)) {
+    if (!i->type || i->type->kind != TY_VECTOR || i->type->scalar != fxir_matrix_elem(mi->acc)) {
         fail(v, i->loc, "%s accumulates in a vector of %s, got %s", iname(v, i),
-             type_info(tgt_elem_scalar(mi->acc))->name, tname(v, i->type));
+             type_info(fxir_matrix_elem(mi->acc))->name, tname(v, i->type));
         return;
     }
     if (!type_equal(ty(i->ops[2]), i->type))
@@ -800,7 +791,7 @@ static void check_mfma(Verifier *v, const FxInst *i)
     if (i->type->lanes != l->d->per_lane)
         fail(v, i->loc, "%s accumulates %d elements per lane, got %s", iname(v, i), l->d->per_lane,
              tname(v, i->type));
-    ScalarId es = tgt_elem_scalar(mi->in);
+    ScalarId es = fxir_matrix_elem(mi->in);
     const Type *in = l->a->per_lane == 1 ? type_scalar(es) : type_vector(es, l->a->per_lane);
     for (int k = 0; k < 2; k++)
         if (!type_equal(ty(i->ops[k]), in))

@@ -311,66 +311,96 @@ static void store_gemm_result(KB *k, const FxNode *n, FxInst *r, FxInst *row, Fx
     fxb_after(&k->b, inside);
 }
 
-/* ---- MatMul on the CDNA matrix cores ----
- * One wave (64 work-items) per 16x16 tile of C. Each 16-deep slice of A and
- * B is staged in LDS (every work-item loads 4 elements of each), then four
- * 16x16x4 MFMA steps accumulate it; lane l ends up holding
- * C[4 * (l / 16) + i][l % 16] for i = 0..3. */
+/* ---- MatMul on the matrix cores ----
+ * One wave per 16x16 tile of C. Each KS-deep slice of A and B (KS = 16, or
+ * the instruction's K when deeper) is staged in LDS, then KS / K matrix
+ * instructions accumulate it. What a lane passes and receives is the
+ * vendor's register layout (target/matrix_layouts.c): element e of its A
+ * fragment is A at the position the A layout gives for (lane, e), likewise
+ * B, and element e of its D is C at the D layout's position. */
 
-enum { MFMA_WAVE = 64 };
-
-/* The target's 16x16 matrix instruction for a Float64 or Float32 GEMM
- * that computes A @ B; NULL where it has none (FMA tiles then). */
-static const TgtMatrixInst *mfma_for(const FxNode *n, const TgtTarget *t)
+/* The target's 16x16 matrix instruction for this contraction (Float64 or
+ * Float32 in and out, or Int8 in and Int32 out) in the target's wave size;
+ * NULL where it has none (FMA tiles then). */
+static const TgtMatrixInst *matrix_inst_for(const FxNode *n, const TgtTarget *t)
 {
     bool computes = !(n->alpha.kind == FXS_STATIC && n->alpha.value == 0);
-    if (!computes || n->in_type != n->acc_type || (n->in_type != SC_FLOAT64 && n->in_type != SC_FLOAT32))
+    TgtElem in, acc;
+    if (n->in_type == n->acc_type && (n->in_type == SC_FLOAT64 || n->in_type == SC_FLOAT32))
+        in = acc = n->in_type == SC_FLOAT64 ? TGT_E_F64 : TGT_E_F32;
+    else if (n->in_type == SC_INT8 && n->acc_type == SC_INT32)
+        in = TGT_E_I8, acc = TGT_E_I32;
+    else
         return NULL;
-    TgtElem e = n->in_type == SC_FLOAT64 ? TGT_E_F64 : TGT_E_F32;
-    const TgtMatrixInst *mi = tgt_find_matrix(t, e, e, TILE, TILE);
-    return mi && mi->k == 4 && mi->wave_size == MFMA_WAVE ? mi : NULL;
+    const TgtMatrixInst *mi = computes ? tgt_find_matrix(t, in, acc, TILE, TILE) : NULL;
+    return mi && mi->blocks == 1 && mi->wave_size == t->wave_size ? mi : NULL;
 }
 
-static void lower_matmul_mfma(KB *k, const FxNode *n, const TgtMatrixInst *mi)
+static int slice_depth(const TgtMatrixInst *mi) { return mi->k > TILE ? mi->k : TILE; }
+
+/* This lane's fragment of A (is_b false: rows x k of As) or B (k x cols of
+ * Bs) for the instruction step starting at depth kk0 of the slice. */
+static FxInst *fragment(KB *k, const TgtMatrixInst *mi, bool is_b, FxInst *tile, FxInst *lane, int kk0)
+{
+    const TgtMatrixLayout *lay = tgt_matrix_layout(mi->id);
+    const TgtOperandLayout *l = is_b ? lay->b : lay->a;
+    ScalarId es = fxir_matrix_elem(mi->in);
+    const Type *et = type_scalar(es);
+    int cols = is_b ? mi->n : mi->k;
+    FxInst *frag = l->per_lane == 1 ? NULL : fxb_splat(&k->b, fxb_number(&k->b, es, 0), type_vector(es, l->per_lane));
+    for (int e = 0; e < l->per_lane; e++) {
+        FxInst *pos = fxb_matrix_position(&k->b, l, mi->wave_size, lane, e);
+        FxInst *r = fxb_binop(&k->b, FXB_FLOORDIV, pos, k_i64(k, cols));
+        FxInst *c = fxb_binop(&k->b, FXB_MOD, pos, k_i64(k, cols));
+        FxInst *idx[2] = { is_b ? k_add(k, r, k_i64(k, kk0)) : r, is_b ? c : k_add(k, c, k_i64(k, kk0)) };
+        FxInst *x = fxb_load(&k->b, tile, et, 2, idx);
+        if (!frag)
+            return x;
+        frag = fxb_insert(&k->b, frag, x, fxb_int(&k->b, type_scalar(SC_INT32), e));
+    }
+    return frag;
+}
+
+static void lower_matmul_matrix(KB *k, const FxNode *n, const TgtMatrixInst *mi)
 {
     const FxTensor *A = n->ins[0], *B = n->ins[1];
-    ScalarId es = n->in_type;
-    const Type *et = type_scalar(es), *vt = type_vector(es, 4);
+    const TgtMatrixLayout *lay = tgt_matrix_layout(mi->id);
+    int W = mi->wave_size, KS = slice_depth(mi);
+    const Type *et = type_scalar(n->in_type);
+    const Type *dt = type_vector(fxir_matrix_elem(mi->acc), lay->d->per_lane);
     FxInst *lane = k_special64(k, FXS_THREAD_IDX, 0);
-    FxInst *sixteen = k_i64(k, TILE);
-    FxInst *r16 = fxb_binop(&k->b, FXB_MOD, lane, sixteen), *q = fxb_binop(&k->b, FXB_FLOORDIV, lane, sixteen);
-    FxInst *row0 = k_mul(k, k_special64(k, FXS_BLOCK_IDX, 1), sixteen);
-    FxInst *col0 = k_mul(k, k_special64(k, FXS_BLOCK_IDX, 0), sixteen);
+    FxInst *row0 = k_mul(k, k_special64(k, FXS_BLOCK_IDX, 1), k_i64(k, TILE));
+    FxInst *col0 = k_mul(k, k_special64(k, FXS_BLOCK_IDX, 0), k_i64(k, TILE));
     FxInst *M = op_dim(k, A, n->trans_a, 0), *K = op_dim(k, A, n->trans_a, 1), *N = op_dim(k, B, n->trans_b, 1);
-    int64_t tdims[2] = { TILE, TILE };
-    FxInst *As = fxb_alloca(&k->b, type_array(k->b.arena, et, 2, tdims), FXSPACE_SHARED, "As");
-    FxInst *Bs = fxb_alloca(&k->b, type_array(k->b.arena, et, 2, tdims), FXSPACE_SHARED, "Bs");
-    FxInst *acc = fxb_alloca(&k->b, vt, FXSPACE_PRIVATE, "acc");
-    k_store_slot(k, acc, fxb_splat(&k->b, fxb_number(&k->b, es, 0), vt));
+    int64_t adims[2] = { TILE, KS }, bdims[2] = { KS, TILE };
+    FxInst *As = fxb_alloca(&k->b, type_array(k->b.arena, et, 2, adims), FXSPACE_SHARED, "As");
+    FxInst *Bs = fxb_alloca(&k->b, type_array(k->b.arena, et, 2, bdims), FXSPACE_SHARED, "Bs");
+    FxInst *acc = fxb_alloca(&k->b, dt, FXSPACE_PRIVATE, "acc");
+    k_store_slot(k, acc, fxb_splat(&k->b, fxb_number(&k->b, dt->scalar, 0), dt));
     FxInst *kb;
-    FxInst *loop = k_counted_loop(k, "k0", k_i64(k, 0), K, sixteen, &kb);
-    for (int j = 0; j < (TILE * TILE) / MFMA_WAVE; j++) {   /* stage both 16x16 slices */
-        FxInst *e = k_add(k, lane, k_i64(k, (int64_t)j * MFMA_WAVE));
-        FxInst *r = fxb_binop(&k->b, FXB_FLOORDIV, e, sixteen), *cc = fxb_binop(&k->b, FXB_MOD, e, sixteen);
-        FxInst *ar = k_add(k, row0, r), *ak = k_add(k, kb, cc);
-        stage_tile(k, As, r, cc, k_and(k, k_lt(k, ar, M), k_lt(k, ak, K)), A, n->trans_a, ar, ak);
-        FxInst *bk = k_add(k, kb, r), *bc = k_add(k, col0, cc);
-        stage_tile(k, Bs, r, cc, k_and(k, k_lt(k, bk, K), k_lt(k, bc, N)), B, !n->trans_b, bc, bk);
+    FxInst *loop = k_counted_loop(k, "k0", k_i64(k, 0), K, k_i64(k, KS), &kb);
+    for (int j = 0; j < TILE * KS / W; j++) {   /* stage both slices, W elements at a time */
+        FxInst *e = k_add(k, lane, k_i64(k, (int64_t)j * W));
+        FxInst *ar = fxb_binop(&k->b, FXB_FLOORDIV, e, k_i64(k, KS)), *ac = fxb_binop(&k->b, FXB_MOD, e, k_i64(k, KS));
+        FxInst *gr = k_add(k, row0, ar), *gk = k_add(k, kb, ac);
+        stage_tile(k, As, ar, ac, k_and(k, k_lt(k, gr, M), k_lt(k, gk, K)), A, n->trans_a, gr, gk);
+        FxInst *br = fxb_binop(&k->b, FXB_FLOORDIV, e, k_i64(k, TILE)), *bc = fxb_binop(&k->b, FXB_MOD, e, k_i64(k, TILE));
+        FxInst *bk = k_add(k, kb, br), *gc = k_add(k, col0, bc);
+        stage_tile(k, Bs, br, bc, k_and(k, k_lt(k, bk, K), k_lt(k, gc, N)), B, !n->trans_b, gc, bk);
     }
     fxb_barrier(&k->b);
-    for (int s = 0; s < TILE / 4; s++) {
-        FxInst *kk = k_add(k, k_i64(k, 4 * s), q);
-        FxInst *a = fxb_load(&k->b, As, et, 2, (FxInst *[]){ r16, kk });
-        FxInst *b = fxb_load(&k->b, Bs, et, 2, (FxInst *[]){ kk, r16 });
-        k_store_slot(k, acc, fxb_mfma(&k->b, mi->id, vt, a, b, k_load_slot(k, acc)));
+    for (int kk0 = 0; kk0 < KS; kk0 += mi->k) {
+        FxInst *a = fragment(k, mi, false, As, lane, kk0), *b = fragment(k, mi, true, Bs, lane, kk0);
+        k_store_slot(k, acc, fxb_mfma(&k->b, mi->id, dt, a, b, k_load_slot(k, acc)));
     }
     fxb_barrier(&k->b);
     fxb_after(&k->b, loop);
-    FxInst *col = k_add(k, col0, r16);
     FxInst *d = k_load_slot(k, acc);
-    for (int i = 0; i < 4; i++) {
-        FxInst *row = k_add(k, row0, k_add(k, k_mul(k, q, k_i64(k, 4)), k_i64(k, i)));
-        FxInst *v = fxb_extract(&k->b, d, fxb_int(&k->b, type_scalar(SC_INT32), i));
+    for (int e = 0; e < lay->d->per_lane; e++) {
+        FxInst *pos = fxb_matrix_position(&k->b, lay->d, W, lane, e);
+        FxInst *row = k_add(k, row0, fxb_binop(&k->b, FXB_FLOORDIV, pos, k_i64(k, mi->n)));
+        FxInst *col = k_add(k, col0, fxb_binop(&k->b, FXB_MOD, pos, k_i64(k, mi->n)));
+        FxInst *v = fxb_extract(&k->b, d, fxb_int(&k->b, type_scalar(SC_INT32), e));
         store_gemm_result(k, n, v, row, col, M, N);
     }
 }
@@ -470,10 +500,10 @@ static FxPlan *lower_program(FxModule *m, FxProgram *p, const TgtTarget *target)
         FxNode *n = p->nodes.items[i];
         FxPlanStep *st = &plan->steps[i];
         KB k;
-        const TgtMatrixInst *mi = n->kind == FXN_MATMUL ? mfma_for(n, target) : NULL;
+        const TgtMatrixInst *mi = n->kind == FXN_MATMUL ? matrix_inst_for(n, target) : NULL;
         bool mfma = mi != NULL;
         int bounds = n->kind == FXN_MAP ? MAP_BLOCK : n->kind == FXN_REDUCE ? REDUCE_BLOCK
-                   : mfma ? MFMA_WAVE : TILE * TILE;
+                   : mfma ? mi->wave_size : TILE * TILE;
         FxFunc *f = new_kernel(m, &k, p, nt, trans, i, bounds);
         k.b.loc = n->loc;
         st->kernel = f->name;
@@ -495,12 +525,12 @@ static FxPlan *lower_program(FxModule *m, FxProgram *p, const TgtTarget *target)
             break;
         case FXN_MATMUL:
             if (mfma)
-                lower_matmul_mfma(&k, n, mi);
+                lower_matmul_matrix(&k, n, mi);
             else
                 lower_matmul(&k, n);
             st->grid[0] = extent_dim(n->out, 1, mfma ? TILE : BIG_TILE);
             st->grid[1] = extent_dim(n->out, 0, mfma ? TILE : BIG_TILE);
-            st->block[0] = mfma ? MFMA_WAVE : TILE;
+            st->block[0] = mfma ? mi->wave_size : TILE;
             st->block[1] = mfma ? 1 : TILE;
             break;
         }

@@ -139,10 +139,25 @@ static FxInst *wave_ballot(WaveEm *w, FxInst *snap, FxInst *mask)
 
 static FxInst *floor_mod_wave(WaveEm *w, FxInst *x) { return fxb_binop(&w->b, FXB_MOD, x, c32(w, w->wave)); }
 
+/* readlane: the first active lane's index decides (as v_readlane's uniform
+ * operand). A snapshot lasts until the lane's next exchange, so the index
+ * is read before the values are exchanged. */
+static FxInst *emulate_readlane(WaveEm *w, FxInst *i)
+{
+    FxInst *isnap = fxb_wave_exchange(&w->b, i->ops[1]);
+    FxInst *first = first_lane(w, fxb_wave_active(&w->b));
+    FxInst *index = floor_mod_wave(w, slot_of(w, isnap, first));
+    FxInst *snap = fxb_wave_exchange(&w->b, i->ops[0]);
+    FxInst *mask = fxb_wave_active(&w->b);
+    return value_of_lane_or(w, snap, mask, index, slot_of(w, snap, first));
+}
+
 /* This lane's result of a wave operation, from the snapshot. */
 static FxInst *emulate_wave(WaveEm *w, FxInst *i)
 {
     FxBuilder *b = &w->b;
+    if (i->sub == FXW_READLANE)
+        return emulate_readlane(w, i);
     FxInst *v = i->ops[0];
     FxInst *snap = fxb_wave_exchange(b, v);
     FxInst *mask = fxb_wave_active(b);
@@ -155,12 +170,6 @@ static FxInst *emulate_wave(WaveEm *w, FxInst *i)
         return value_of_lane_or(w, snap, mask, fxb_binop(b, FXB_SUB, w->lane, i->ops[1]), v);
     case FXW_SHUFFLE_DOWN:
         return value_of_lane_or(w, snap, mask, fxb_binop(b, FXB_ADD, w->lane, i->ops[1]), v);
-    case FXW_READLANE: {   /* the first active lane's index decides, as v_readlane's uniform operand */
-        FxInst *first = first_lane(w, mask);
-        FxInst *first_value = slot_of(w, snap, first);
-        FxInst *index = slot_of(w, fxb_wave_exchange(b, i->ops[1]), first);
-        return value_of_lane_or(w, snap, mask, floor_mod_wave(w, index), first_value);
-    }
     case FXW_READFIRSTLANE:
         return slot_of(w, snap, first_lane(w, mask));
     case FXW_BALLOT:
@@ -177,22 +186,6 @@ static FxInst *emulate_wave(WaveEm *w, FxInst *i)
 }
 
 /* ---- matrix instructions ---- */
-
-/* The position that element e of `lane` holds (the layout's bit formula). */
-static FxInst *held_position(WaveEm *w, const TgtOperandLayout *l, FxInst *lane, int e)
-{
-    FxInst *pos = c32(w, 0);
-    for (int bit = 0; bit < l->nbits; bit++) {
-        int s = l->bit_src[bit];
-        if (s < 0)
-            continue;
-        if (s >= w->lane_bits)
-            pos = (e >> (s - w->lane_bits) & 1) ? bor(w, pos, c32(w, 1 << bit)) : pos;
-        else
-            pos = bor(w, pos, shl(w, band(w, shr(w, lane, s), c32(w, 1)), bit));
-    }
-    return pos;
-}
 
 /* The inverse: for a position, (e << lane_bits | lane) of the element that
  * holds it. The map is a bit permutation, so positions with disjoint bits
@@ -224,24 +217,39 @@ static int holder_of_offset(const TgtOperandLayout *l, int pos)
     return src;
 }
 
-/* Operand element at (base | offset) of the exchanged fragments `snap`. */
-static FxInst *fragment_element(WaveEm *w, const TgtOperandLayout *l, FxInst *snap, FxInst *base_src, int offset)
+/* Element (base | offset) of an operand, from the exchanged fragments: a
+ * lane's slot holds its A elements, then its B elements (`first`: where
+ * this operand's begin). */
+static FxInst *fragment_element(WaveEm *w, const TgtOperandLayout *l, FxInst *snap, FxInst *base_src, int offset,
+                                int first)
 {
     int off = holder_of_offset(l, offset);
     FxInst *src = bor(w, base_src, c32(w, off));
     FxInst *lane = band(w, src, c32(w, w->wave - 1));
-    FxInst *frag = slot_of(w, snap, lane);
-    if (l->per_lane == 1)
-        return frag;
-    return fxb_extract(&w->b, frag, shr(w, src, w->lane_bits));
+    FxInst *e = fxb_binop(&w->b, FXB_ADD, shr(w, src, w->lane_bits), c32(w, first));
+    return fxb_extract(&w->b, slot_of(w, snap, lane), e);
+}
+
+/* This lane's A and B fragments side by side in one vector, exchanged once
+ * (a snapshot lasts until the lane's next exchange). */
+static FxInst *exchange_fragments(WaveEm *w, FxInst *a, FxInst *b, int per_lane)
+{
+    const Type *vt = type_vector(type_elem_scalar(a->type), 2 * per_lane);
+    FxInst *both = fxb_splat(&w->b, fxb_number(&w->b, vt->scalar, 0), vt);
+    for (int k = 0; k < 2 * per_lane; k++) {
+        FxInst *src = k < per_lane ? a : b;
+        FxInst *x = per_lane == 1 ? src : fxb_extract(&w->b, src, c32(w, k % per_lane));
+        both = fxb_insert(&w->b, both, x, c32(w, k));
+    }
+    return fxb_wave_exchange(&w->b, both);
 }
 
 /* One element of D: C's element plus A[blk,row,:] . B[blk,:,col] in k order. */
-static FxInst *matrix_element(WaveEm *w, const TgtMatrixInst *mi, FxInst *sa, FxInst *sb, FxInst *c, int e)
+static FxInst *matrix_element(WaveEm *w, const TgtMatrixInst *mi, FxInst *snap, FxInst *c, int e)
 {
     const TgtMatrixLayout *lay = tgt_matrix_layout(mi->id);
     FxBuilder *b = &w->b;
-    FxInst *pos = held_position(w, lay->d, w->lane, e);
+    FxInst *pos = fxb_matrix_position(&w->b, lay->d, w->wave, w->lane, e);
     FxInst *blk = fxb_binop(b, FXB_FLOORDIV, pos, c32(w, mi->m * mi->n));
     FxInst *row = band(w, fxb_binop(b, FXB_FLOORDIV, pos, c32(w, mi->n)), c32(w, mi->m - 1));
     FxInst *col = band(w, pos, c32(w, mi->n - 1));
@@ -253,8 +261,8 @@ static FxInst *matrix_element(WaveEm *w, const TgtMatrixInst *mi, FxInst *sa, Fx
     bool is_float = type_is_float(acc_t->scalar);
     FxInst *acc = c;
     for (int kk = 0; kk < mi->k; kk++) {
-        FxInst *x = fragment_element(w, lay->a, sa, asrc, kk);
-        FxInst *y = fragment_element(w, lay->b, sb, bsrc, kk * mi->n);
+        FxInst *x = fragment_element(w, lay->a, snap, asrc, kk, 0);
+        FxInst *y = fragment_element(w, lay->b, snap, bsrc, kk * mi->n, lay->a->per_lane);
         if (is_float)
             acc = fxb_fma(b, x, y, acc);
         else   /* Int8 x Int8 is exact in Int32; the sum wraps as the hardware's does */
@@ -267,11 +275,11 @@ static FxInst *emulate_mfma(WaveEm *w, FxInst *i)
 {
     const TgtMatrixInst *mi = tgt_matrix_inst((TgtMatrixId)i->sub);
     FxBuilder *b = &w->b;
-    FxInst *sa = fxb_wave_exchange(b, i->ops[0]), *sb = fxb_wave_exchange(b, i->ops[1]);
+    FxInst *snap = exchange_fragments(w, i->ops[0], i->ops[1], tgt_matrix_layout(mi->id)->a->per_lane);
     FxInst *d = i->ops[2];
     for (int e = 0; e < i->type->lanes; e++) {
         FxInst *idx = c32(w, e);
-        FxInst *v = matrix_element(w, mi, sa, sb, fxb_extract(b, i->ops[2], idx), e);
+        FxInst *v = matrix_element(w, mi, snap, fxb_extract(b, i->ops[2], idx), e);
         d = fxb_insert(b, d, v, idx);
     }
     return d;

@@ -171,13 +171,19 @@ static void *fiber_exchange(FxHostCtx *ctx, int32_t site, const void *value, int
     return f->sched->snaps[(size_t)(f - f->sched->fibers) / (size_t)f->sched->k->wave_size].bytes;
 }
 
-static bool snapshot_reserve(Snapshot *sn, size_t bytes)
+/* Room for a snapshot of `bytes`, aligned for values of `value_bytes`: the
+ * generated code loads a slot with its type's ABI alignment, a power of two
+ * that divides the size (a <32 x i8> wants 32). */
+static bool snapshot_reserve(Snapshot *sn, size_t bytes, size_t value_bytes)
 {
-    if (bytes <= sn->cap)
+    size_t align = value_bytes & -value_bytes;
+    align = align < 64 ? 64 : align > 4096 ? 4096 : align;
+    if (bytes <= sn->cap && ((uintptr_t)sn->bytes & (align - 1)) == 0)
         return true;
-    char *p = realloc(sn->bytes, bytes);
+    char *p = aligned_alloc(align, (bytes + align - 1) & ~(align - 1));
     if (!p)
         return false;
+    free(sn->bytes);
     sn->bytes = p;
     sn->cap = bytes;
     return true;
@@ -188,7 +194,7 @@ static void *seq_exchange(FxHostCtx *ctx, int32_t site, const void *value, int64
 {
     (void)site;
     Fiber *f = ctx->rt;
-    if (!snapshot_reserve(&f->sched->snaps[0], (size_t)bytes))
+    if (!snapshot_reserve(&f->sched->snaps[0], (size_t)bytes, (size_t)bytes))
         abort();
     memcpy(f->sched->snaps[0].bytes, value, (size_t)bytes);
     ctx->wave_active = 1;
@@ -350,7 +356,7 @@ static size_t release_waves(Sched *s, size_t n, char **err)
         if (site == INT32_MAX)
             continue;
         Snapshot *sn = &s->snaps[w];
-        if (!snapshot_reserve(sn, wave * (size_t)bytes)) {
+        if (!snapshot_reserve(sn, wave * (size_t)bytes, (size_t)bytes)) {
             *err = rt_strdupf("cannot allocate a wave's snapshot");
             return 0;
         }

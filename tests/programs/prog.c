@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+const char *prog_wave_arch;
+
 /* Parse and lower `src` for a processor or the host; pipe_free(&p->c) after. */
 bool prog_lower(Prog *p, const char *src, const char *arch, bool host, const char *const *options)
 {
@@ -17,6 +19,10 @@ bool prog_lower(Prog *p, const char *src, const char *arch, bool host, const cha
     p->o.input = p->path;
     p->o.arch = arch ? arch : "gfx942";
     p->o.host = host;
+    if (host && prog_wave_arch) {
+        p->o.arch = prog_wave_arch;
+        p->o.arch_given = true;
+    }
     p->o.verify_each = true;
     p->options = arena_new();
     for (int n = 0; options && options[n]; n++) {

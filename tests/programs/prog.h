@@ -15,6 +15,10 @@ typedef struct Prog {
     char path[128];
 } Prog;
 
+/* When set, host programs run the FXIR of this processor with its waves
+ * emulated (fxrun --arch): the suites run their host tests once per arch. */
+extern const char *prog_wave_arch;
+
 /* Parse and lower `src` for a processor (arch; NULL: the default) or the
  * host, with extra fxcc options (NULL-ended, or NULL); pipe_free(&p->c) after. */
 bool prog_lower(Prog *p, const char *src, const char *arch, bool host, const char *const *options);

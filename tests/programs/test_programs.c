@@ -1,8 +1,15 @@
 /* test_programs.c - tensor programs on the host against naive references:
  * GEMM over many shapes (1x1, primes, non-multiples of the tile,
  * tall/skinny), both transposes, column-major operands, static and run-time
- * alpha/beta, BLAS beta == 0 / alpha == 0 with NaNs, broadcasting maps, each
- * reduction; and every program kernel compiling for gfx90a, gfx942, gfx1100. */
+ * alpha/beta, BLAS beta == 0 / alpha == 0 with NaNs, Int8 x Int8 -> Int32,
+ * broadcasting maps, each reduction; and every program kernel compiling for
+ * gfx90a, gfx942, gfx1100.
+ *
+ * The tests that run programs run once on the host's own FXIR and once per
+ * GPU (gfx90a, gfx942, gfx1100, gfx1201) with that GPU's FXIR and its waves
+ * emulated: the matrix-core tiles, their register layouts and the LDS
+ * staging then run here. Float GEMMs must match an fma chain in k order bit
+ * for bit (the order the matrix instructions accumulate in); Int8 exactly. */
 #include "fxtest.h"
 #include <math.h>
 #include <stdio.h>
@@ -180,6 +187,60 @@ static void test_gemm_float32(void)
     prog_close(&p);
 }
 
+/* Int8 x Int8 -> Int32: exact, over shapes, transposes and layouts. */
+static void run_gemm_int8(int M, int N, int K, bool ta, bool tb, bool cm_a, bool cm_c)
+{
+    char src[512];
+    snprintf(src, sizeof src,
+             "program g(A: Tensor[Int8, %s%s], B: Tensor[Int8, %s], C: Tensor[Int32, M, N%s], M: Int32, N: Int32, "
+             "K: Int32) {\n    C = A%s @ B%s\n}\n", ta ? "K, M" : "M, K", cm_a ? ", col_major" : "",
+             tb ? "N, K" : "K, N", cm_c ? ", col_major" : "", ta ? ".T" : "", tb ? ".T" : "");
+    Prog p;
+    bool ok = prog_open(&p, src, "g", NULL);
+    CU_ASSERT(ok);
+    if (!ok) {
+        prog_close(&p);
+        return;
+    }
+    int ar = ta ? K : M, ac = ta ? M : K, br = tb ? N : K, bc = tb ? K : N;
+    int8_t *A = malloc((size_t)(M * K)), *B = malloc((size_t)(K * N));
+    int32_t *C = malloc(sizeof(int32_t) * (size_t)(M * N));
+    for (int i = 0; i < M * K; i++)
+        A[i] = (int8_t)(int)(uniform() * 128.0 - (i % 7 == 0));   /* -128 too */
+    for (int i = 0; i < K * N; i++)
+        B[i] = (int8_t)(int)(uniform() * 128.0 - (i % 5 == 0));
+    int32_t m = M, n = N, k = K;
+    void *pa = A, *pb = B, *pc = C;
+    void *args[] = { &pa, &pb, &pc, &m, &n, &k };
+    CU_ASSERT(prog_run(&p, args));
+    int bad = 0;
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            int32_t want = 0;
+            for (int kk = 0; kk < K; kk++)
+                want += (ta ? A[at(kk, i, ar, ac, cm_a)] : A[at(i, kk, ar, ac, cm_a)]) *
+                        (tb ? B[at(j, kk, br, bc, false)] : B[at(kk, j, br, bc, false)]);
+            if (C[at(i, j, M, N, cm_c)] != want && bad++ < 3)
+                fprintf(stderr, "\n  int8 gemm %dx%dx%d ta=%d tb=%d: C[%d][%d] = %d, want %d", M, N, K, ta, tb, i, j,
+                        C[at(i, j, M, N, cm_c)], want);
+        }
+    CU_ASSERT_EQUAL(bad, 0);
+    free(A);
+    free(B);
+    free(C);
+    prog_close(&p);
+}
+
+static void test_gemm_int8(void)
+{
+    static const int shapes[][3] = { { 1, 1, 1 }, { 16, 16, 16 }, { 17, 33, 40 }, { 40, 36, 72 }, { 5, 70, 33 } };
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (int t = 0; t < 4; t++)
+            run_gemm_int8(shapes[s][0], shapes[s][1], shapes[s][2], t & 1, t >> 1, false, false);
+    run_gemm_int8(19, 23, 37, false, false, true, true);
+    run_gemm_int8(19, 23, 37, true, false, true, false);
+}
+
 /* ---- maps and reductions ---- */
 
 static void test_maps_and_reductions(void)
@@ -318,6 +379,20 @@ static void test_gemm_isa(void)
     s = program_asm(dgemm, "gfx1100");
     CU_ASSERT(strstr(s, "v_mfma") == NULL && strstr(s, "v_fma_f64") != NULL);
     free(s);
+    /* Int8 x Int8 -> Int32 on each processor's own Int8 matrix instruction */
+    const char *igemm = "program igemm(A: Tensor[Int8, M, K], B: Tensor[Int8, K, N], C: Tensor[Int32, M, N], "
+                        "M: Int32, N: Int32, K: Int32) {\n    C = A @ B\n}\n";
+    static const char *const want[][2] = { { "gfx942", "v_mfma_i32_16x16x32_i8" }, { "gfx940", "v_mfma_i32_16x16x32_i8" },
+                                           { "gfx90a", "v_mfma_i32_16x16x16i8" },
+                                           { "gfx1100", "v_wmma_i32_16x16x16_iu8" },
+                                           { "gfx1201", "v_wmma_i32_16x16x16_iu8" } };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        s = program_asm(igemm, want[i][0]);
+        CU_ASSERT(strstr(s, want[i][1]) != NULL);
+        if (!strstr(s, want[i][1]))
+            fprintf(stderr, "\n  %s: no %s", want[i][0], want[i][1]);
+        free(s);
+    }
 }
 
 /* Adjacent maps fuse: a transient read by one later map is never stored. */
@@ -439,14 +514,29 @@ static void test_hip_no_device(void)
     free(err);
 }
 
-static const FxtTest tests[] = {
+/* ---- the host tests, once per arch ---- */
+
+#define WAVE_SUITE(name, arch) \
+    static int init_##name(void) { prog_wave_arch = arch; return 0; } \
+    static int clean_##name(void) { prog_wave_arch = NULL; return 0; }
+WAVE_SUITE(gfx90a, "gfx90a")
+WAVE_SUITE(gfx942, "gfx942")
+WAVE_SUITE(gfx1100, "gfx1100")
+WAVE_SUITE(gfx1201, "gfx1201")
+
+static const FxtTest runs[] = {
     { "GEMM: shapes x transposes (Float64, bit for bit)", test_gemm_shapes },
     { "GEMM: column-major, alpha/beta static and run-time, BLAS zeros", test_gemm_layouts_and_scalars },
     { "GEMM: Float32 with a run-time beta", test_gemm_float32 },
+    { "GEMM: Int8 x Int8 -> Int32, exact", test_gemm_int8 },
     { "maps with broadcasting and each reduction", test_maps_and_reductions },
-    { "program kernels compile for gfx90a, gfx942, gfx1100", test_device_compile },
     { "adjacent maps fuse", test_map_fusion },
-    { "GEMM ISA: MFMA on gfx90a/gfx942, FMA tiles on gfx1100", test_gemm_isa },
+    { NULL, NULL },
+};
+
+static const FxtTest tests[] = {
+    { "program kernels compile for gfx90a, gfx942, gfx1100", test_device_compile },
+    { "GEMM ISA: MFMA on gfx90a/gfx942, FMA tiles on gfx1100; Int8 MFMA/WMMA", test_gemm_isa },
     { "the plan travels inside the .hsaco", test_plan_in_artifact },
     { "a host artifact (bitcode) runs its embedded plan", test_host_artifact },
     { "HIP backend without a device", test_hip_no_device },
@@ -455,6 +545,14 @@ static const FxtTest tests[] = {
 
 int main(int argc, char **argv)
 {
-    static const FxtSuite suites[] = { { "programs", tests, NULL, NULL }, { NULL, NULL, NULL, NULL } };
+    static const FxtSuite suites[] = {
+        { "programs on the host", runs, NULL, NULL },
+        { "programs on gfx90a's waves (host wave model)", runs, init_gfx90a, clean_gfx90a },
+        { "programs on gfx942's waves (host wave model)", runs, init_gfx942, clean_gfx942 },
+        { "programs on gfx1100's waves (host wave model)", runs, init_gfx1100, clean_gfx1100 },
+        { "programs on gfx1201's waves (host wave model)", runs, init_gfx1201, clean_gfx1201 },
+        { "programs: artifacts and device code", tests, NULL, NULL },
+        { NULL, NULL, NULL, NULL },
+    };
     return fxt_main(argc, argv, TEST_DIR, suites);
 }
