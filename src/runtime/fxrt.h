@@ -2,10 +2,12 @@
  *
  * Host backend: a module built by codegen with --target=host (see fxhost.h)
  * is compiled in-process with ORC LLJIT and run on the CPU, one block after
- * another. A kernel that may call fx.barrier() runs the work-items of a block
- * as fibers (ucontext), switching at each barrier so that every work-item
- * reaches it before any passes it; other kernels run their work-items one
- * after the other. Not thread-safe: one launch at a time per process. */
+ * another. A kernel whose work-items may wait for each other (fx.barrier(),
+ * or wave exchanges of a GPU's emulated waves: docs/waves.md) runs the
+ * work-items of a block as fibers, switching at each wait so that every
+ * work-item reaches a barrier before any passes it; other kernels run their
+ * work-items one after the other. Not thread-safe: one launch at a time per
+ * process. */
 #ifndef FX_FXRT_H
 #define FX_FXRT_H
 #include <stddef.h>
