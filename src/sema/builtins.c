@@ -552,6 +552,94 @@ static Val *wave_call(Ctx *c, Args *a, FxWaveOp op, const char *fname)
     return val_runtime(c, i->type, i, a->loc);
 }
 
+/* ---- matrix instructions on per-lane fragments (docs/waves.md) ---- */
+
+static bool fragment_shape(const Type *t, ScalarId *elem, int *lanes)
+{
+    if (t->kind != TY_SCALAR && t->kind != TY_VECTOR)
+        return false;
+    *elem = t->scalar;
+    *lanes = t->kind == TY_VECTOR ? t->lanes : 1;
+    return true;
+}
+
+/* Whether instruction mi takes A/B fragments of `in` x in_lanes and C/D of
+ * `acc` x acc_lanes. */
+static bool takes_fragments(const TgtMatrixInst *mi, ScalarId in, int in_lanes, ScalarId acc, int acc_lanes)
+{
+    const TgtMatrixLayout *l = tgt_matrix_layout(mi->id);
+    return fxir_matrix_elem(mi->in) == in && fxir_matrix_elem(mi->acc) == acc && l->a->per_lane == in_lanes &&
+           l->d->per_lane == acc_lanes;
+}
+
+/* The shapes fx.mfma (CDNA) or fx.wmma (RDNA) accepts, for messages. */
+static const char *fragment_menu(Ctx *c, bool wmma)
+{
+    char *s = "";
+    for (int id = 0; id < TGT_MI_COUNT; id++) {
+        const TgtMatrixInst *mi = tgt_matrix_inst((TgtMatrixId)id);
+        if ((strncmp(mi->family, "RDNA", 4) == 0) != wmma)
+            continue;
+        const TgtMatrixLayout *l = tgt_matrix_layout(mi->id);
+        s = arena_printf(c->arena, "%s%s%s: A, B %s, C %s", s, *s ? "; " : "", mi->mnemonic,
+                         type_name(c->arena, l->a->per_lane == 1 ? type_scalar(fxir_matrix_elem(mi->in))
+                                                                 : type_vector(fxir_matrix_elem(mi->in), l->a->per_lane)),
+                         type_name(c->arena, type_vector(fxir_matrix_elem(mi->acc), l->d->per_lane)));
+    }
+    return s;
+}
+
+/* fx.mfma(a, b, c) / fx.wmma(a, b, c): one matrix instruction of the wave,
+ * chosen by the fragments' types among the target's; d = a @ b + c with the
+ * vendor's register layouts. Every lane of the wave must reach it. */
+static Val *matrix_call(Ctx *c, Args *a, bool wmma, const char *fname)
+{
+    if (!check_kwargs(a, fname, NULL) || !check_count(a, fname, 3, 3) || !in_kernel_code(c, a->loc, fname))
+        return NULL;
+    ScalarId in, in_b, acc;
+    int in_lanes, in_b_lanes, acc_lanes;
+    for (int k = 0; k < 3; k++)
+        if (a->pos[k]->type->kind == TY_LITINT || a->pos[k]->type->kind == TY_LITFLOAT) {
+            diag_error(a->pos[k]->loc, "%s() takes typed fragments, got an untyped literal", fname);
+            return NULL;
+        }
+    if (!fragment_shape(a->pos[0]->type, &in, &in_lanes) || !fragment_shape(a->pos[1]->type, &in_b, &in_b_lanes) ||
+        !fragment_shape(a->pos[2]->type, &acc, &acc_lanes) || in != in_b || in_lanes != in_b_lanes) {
+        diag_error(a->loc, "%s() takes this lane's fragments of A and B (one type) and of C; the instructions: %s",
+                   fname, fragment_menu(c, wmma));
+        return NULL;
+    }
+    const TgtMatrixInst *found = NULL, *wanted = NULL;
+    const char *where = "";   /* "mnemonic (its processors)" of every instruction that fits */
+    for (int id = 0; id < TGT_MI_COUNT; id++) {
+        const TgtMatrixInst *mi = tgt_matrix_inst((TgtMatrixId)id);
+        if ((strncmp(mi->family, "RDNA", 4) == 0) != wmma || !takes_fragments(mi, in, in_lanes, acc, acc_lanes))
+            continue;
+        wanted = wanted ? wanted : mi;
+        where = arena_printf(c->arena, "%s%s%s (%s)", where, *where ? ", " : "", mi->mnemonic,
+                             tgt_matrix_targets(mi->id));
+        if (!found && c->sema->opts->target && tgt_has_matrix(c->sema->opts->target, mi->id))
+            found = mi;
+    }
+    const TgtTarget *t = c->sema->opts->target;
+    const char *tname = !t || t->kind == TGT_HOST ? "the host (fxrun --arch=GFX runs a GPU's kernels there)" : t->name;
+    if (!wanted) {
+        diag_error(a->loc, "no %s instruction takes A, B %s and C %s; the instructions: %s", wmma ? "WMMA" : "MFMA",
+                   type_name(c->arena, a->pos[0]->type), type_name(c->arena, a->pos[2]->type), fragment_menu(c, wmma));
+        return NULL;
+    }
+    if (!found) {
+        diag_error(a->loc, "%s() on these fragments needs a matrix instruction %s does not have: %s", fname, tname,
+                   where);
+        return NULL;
+    }
+    FxInst *ops[3];
+    for (int k = 0; k < 3; k++)
+        ops[k] = sema_materialize(c, a->pos[k]);
+    FxInst *i = fxb_mfma(sema_builder(c, a->loc), found->id, a->pos[2]->type, ops[0], ops[1], ops[2]);
+    return val_runtime(c, i->type, i, a->loc);
+}
+
 /* ---- type constructors and conversions ---- */
 
 static Val *construct(Ctx *c, const Type *t, Args *a)
@@ -870,6 +958,8 @@ static Val *call_builtin(Ctx *c, const char *n, Args *a)
     for (size_t k = 0; k < sizeof wave_fns / sizeof wave_fns[0]; k++)
         if (strcmp(n, wave_fns[k].name) == 0)
             return wave_call(c, a, wave_fns[k].op, n);
+    if (strcmp(n, "fx.mfma") == 0) return matrix_call(c, a, false, n);
+    if (strcmp(n, "fx.wmma") == 0) return matrix_call(c, a, true, n);
     if (strcmp(n, "fx.wave_size") == 0) {
         if (!check_count(a, n, 0, 0))
             return NULL;
@@ -925,7 +1015,7 @@ static const char *const fx_functions[] = {
     "sin", "cos", "tanh", "floor", "ceil", "round", "trunc", "barrier", "atomic_add", "atomic_max",
     "atomic_min", "atomic_cas", "lane_id", "wave_size", "fastmath", "reduce_sum", "reduce_max", "reduce_min",
     "abs", "shuffle", "shuffle_xor", "shuffle_up", "shuffle_down", "readlane", "readfirstlane", "ballot", "any",
-    "all", "wave_sum", "wave_max", "wave_min", NULL
+    "all", "wave_sum", "wave_max", "wave_min", "mfma", "wmma", NULL
 };
 
 static Val *fx_member(Ctx *c, const char *m, Loc loc)

@@ -13,6 +13,7 @@ typedef struct SemaOptions {
     int nincludes;
     unsigned fastmath;            /* --fastmath=SPEC / --fast-fp-math: ambient flags */
     int wave_size;                /* fx.wave_size(): 64 on CDNA, 32 on RDNA */
+    const TgtTarget *target;      /* whose matrix instructions fx.mfma/fx.wmma reach; NULL: none */
 } SemaOptions;
 
 typedef struct Sema Sema;
