@@ -165,6 +165,11 @@ void cg_declare_funcs(CgCtx *c)
                 LLVMAddAttributeAtIndex(cf->fn, LLVMAttributeFunctionIndex,
                     LLVMCreateStringAttribute(c->C, "amdgpu-flat-work-group-size", 27, v,
                                               (unsigned)strlen(v)));
+                /* at least 2 waves per SIMD: at most 256 VGPRs, so matrix
+                 * accumulators stay in VGPRs (target.h) */
+                if (tgt_unified_agprs(c->tgt))
+                    LLVMAddAttributeAtIndex(cf->fn, LLVMAttributeFunctionIndex,
+                        LLVMCreateStringAttribute(c->C, "amdgpu-waves-per-eu", 19, "2", 1));
             }
         }
         for (int p = 0; p < f->nparams; p++) {

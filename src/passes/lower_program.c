@@ -312,12 +312,18 @@ static void store_gemm_result(KB *k, const FxNode *n, FxInst *r, FxInst *row, Fx
 }
 
 /* ---- MatMul on the matrix cores ----
- * One wave per 16x16 tile of C. Each KS-deep slice of A and B (KS = 16, or
- * the instruction's K when deeper) is staged in LDS, then KS / K matrix
- * instructions accumulate it. What a lane passes and receives is the
- * vendor's register layout (target/matrix_layouts.c): element e of its A
- * fragment is A at the position the A layout gives for (lane, e), likewise
- * B, and element e of its D is C at the D layout's position. */
+ * A workgroup of 2 x 2 waves computes a BM x BN tile of C; each wave a
+ * block of RM x RN instruction tiles (16 x 16 each), so every A fragment
+ * feeds RN instructions and every B fragment RM. The K loop walks KS-deep
+ * slices: the slice after the current one is loaded from global memory into
+ * registers (each work-item a run of consecutive elements along the operand's
+ * contiguous dimension, which LLVM merges into 16-byte loads) while the
+ * current one, in LDS, feeds the matrix instructions. Both slices sit in LDS
+ * k-fastest (As[row][k], Bs[col][k]), so an Int8 fragment's consecutive k
+ * are one 8-byte LDS read. Tiles inside C (and slices inside K) load without
+ * bounds tests; the edges test every element and read zeros outside.
+ * What a lane passes and receives is the vendor's register layout
+ * (target/matrix_layouts.c). */
 
 /* The target's 16x16 matrix instruction for this contraction (Float64 or
  * Float32 in and out, or Int8 in and Int32 out) in the target's wave size;
@@ -336,23 +342,46 @@ static const TgtMatrixInst *matrix_inst_for(const FxNode *n, const TgtTarget *t)
     return mi && mi->blocks == 1 && mi->wave_size == t->wave_size ? mi : NULL;
 }
 
-static int slice_depth(const TgtMatrixInst *mi) { return mi->k > TILE ? mi->k : TILE; }
+enum { WAVES_M = 2, WAVES_N = 2, LOAD_BYTES = 16 };
 
-/* This lane's fragment of A (is_b false: rows x k of As) or B (k x cols of
- * Bs) for the instruction step starting at depth kk0 of the slice. */
-static FxInst *fragment(KB *k, const TgtMatrixInst *mi, bool is_b, FxInst *tile, FxInst *lane, int kk0)
+typedef struct MxTile {
+    const TgtMatrixInst *mi;
+    int rm, rn;         /* instruction tiles per wave */
+    int bm, bn, ks;     /* the workgroup's tile of C and the slice depth */
+    int threads;        /* work-items per workgroup */
+    int vec;            /* consecutive elements one work-item loads */
+} MxTile;
+
+/* Int8 instructions on CDNA take 16 cycles or fewer for 16x16: 4 x 4 tiles
+ * per wave give them enough work per byte staged; elsewhere 2 x 2. */
+static MxTile matrix_tile(const TgtMatrixInst *mi)
+{
+    MxTile t = { .mi = mi };
+    bool int8 = mi->in == TGT_E_I8;
+    t.rm = t.rn = int8 && mi->wave_size == 64 ? 4 : 2;
+    t.bm = WAVES_M * t.rm * mi->m;
+    t.bn = WAVES_N * t.rn * mi->n;
+    t.ks = 2 * mi->k > TILE ? 2 * mi->k : TILE;
+    t.threads = WAVES_M * WAVES_N * mi->wave_size;
+    t.vec = LOAD_BYTES * 8 / type_storage_bits(type_scalar(fxir_matrix_elem(mi->in)));
+    return t;
+}
+
+/* This lane's fragment of A (rows of As from `row`) or B (columns of Bs from
+ * `row`) for the instruction step at depth kk0 of the slice. */
+static FxInst *fragment(KB *k, const TgtMatrixInst *mi, bool is_b, FxInst *tile, FxInst *lane, FxInst *row, int kk0)
 {
     const TgtMatrixLayout *lay = tgt_matrix_layout(mi->id);
     const TgtOperandLayout *l = is_b ? lay->b : lay->a;
     ScalarId es = fxir_matrix_elem(mi->in);
     const Type *et = type_scalar(es);
-    int cols = is_b ? mi->n : mi->k;
     FxInst *frag = l->per_lane == 1 ? NULL : fxb_splat(&k->b, fxb_number(&k->b, es, 0), type_vector(es, l->per_lane));
     for (int e = 0; e < l->per_lane; e++) {
         FxInst *pos = fxb_matrix_position(&k->b, l, mi->wave_size, lane, e);
-        FxInst *r = fxb_binop(&k->b, FXB_FLOORDIV, pos, k_i64(k, cols));
-        FxInst *c = fxb_binop(&k->b, FXB_MOD, pos, k_i64(k, cols));
-        FxInst *idx[2] = { is_b ? k_add(k, r, k_i64(k, kk0)) : r, is_b ? c : k_add(k, c, k_i64(k, kk0)) };
+        /* A: pos = m * K + k; B: pos = k * N + n */
+        FxInst *kk = is_b ? fxb_binop(&k->b, FXB_FLOORDIV, pos, k_i64(k, mi->n)) : fxb_binop(&k->b, FXB_MOD, pos, k_i64(k, mi->k));
+        FxInst *mn = is_b ? fxb_binop(&k->b, FXB_MOD, pos, k_i64(k, mi->n)) : fxb_binop(&k->b, FXB_FLOORDIV, pos, k_i64(k, mi->k));
+        FxInst *idx[2] = { k_add(k, row, mn), k_add(k, kk, k_i64(k, kk0)) };
         FxInst *x = fxb_load(&k->b, tile, et, 2, idx);
         if (!frag)
             return x;
@@ -361,48 +390,207 @@ static FxInst *fragment(KB *k, const TgtMatrixInst *mi, bool is_b, FxInst *tile,
     return frag;
 }
 
+/* One operand's slice: its tile (rows x ks in op coordinates: (m or n, k)),
+ * the registers it passes through, and how work-items split it. */
+typedef struct Slice {
+    const FxTensor *t;
+    bool trans;         /* matrix_element's transpose flag for this operand */
+    bool k_contig;      /* consecutive k are consecutive in memory */
+    int rows;
+    FxInst *lds;        /* [rows][ks] */
+    FxInst **regs;      /* per element this work-item stages */
+    int nregs;
+    FxInst *origin;     /* first row of the tile in op coordinates */
+    FxInst *extent;     /* rows of op(X) */
+} Slice;
+
+/* Element r of this work-item's share: its (row, k) inside the slice. */
+static void share_coords(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid, int r, FxInst **row, FxInst **kk)
+{
+    int v = r % mt->vec, run = r / mt->vec;
+    int per_line = (sl->k_contig ? mt->ks : sl->rows) / mt->vec;   /* runs along the contiguous dimension */
+    FxInst *g = k_add(k, tid, k_i64(k, (int64_t)run * mt->threads));
+    FxInst *line = fxb_binop(&k->b, FXB_FLOORDIV, g, k_i64(k, per_line));
+    FxInst *at = k_add(k, k_mul(k, fxb_binop(&k->b, FXB_MOD, g, k_i64(k, per_line)), k_i64(k, mt->vec)), k_i64(k, v));
+    *row = sl->k_contig ? line : at;
+    *kk = sl->k_contig ? at : line;
+}
+
+/* Loads this work-item's share of the slice at depth k0 into its registers;
+ * `inside` (a Boolean) says the whole slice is inside the operand. */
+static void fetch_slice(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid, FxInst *k0, FxInst *K, FxInst *inside)
+{
+    bool always = inside->op == FX_CONST && inside->cval.lo == 1;
+    FxInst *br = always ? NULL : fxb_if(&k->b, inside);
+    for (int pass = 0; pass < (always ? 1 : 2); pass++) {
+        for (int r = 0; r < sl->nregs; r++) {
+            FxInst *row, *kk;
+            share_coords(k, mt, sl, tid, r, &row, &kk);
+            FxInst *gr = k_add(k, sl->origin, row), *gk = k_add(k, k0, kk);
+            if (pass == 0) {   /* inside: no tests */
+                k_store_slot(k, sl->regs[r], matrix_element(k, sl->t, sl->trans, gr, gk));
+                continue;
+            }
+            FxInst *ok = k_and(k, k_lt(k, gr, sl->extent), k_lt(k, gk, K));
+            FxInst *e = fxb_if(&k->b, ok);
+            k_store_slot(k, sl->regs[r], matrix_element(k, sl->t, sl->trans, gr, gk));
+            fxb_else(&k->b, e);
+            k_store_slot(k, sl->regs[r], fxb_number(&k->b, sl->t->type->elem->scalar, 0));
+            fxb_after(&k->b, e);
+        }
+        if (pass == 0 && br)
+            fxb_else(&k->b, br);
+    }
+    if (br)
+        fxb_after(&k->b, br);
+}
+
+static void store_slice(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid)
+{
+    for (int r = 0; r < sl->nregs; r++) {
+        FxInst *idx[2];
+        share_coords(k, mt, sl, tid, r, &idx[0], &idx[1]);
+        fxb_store(&k->b, sl->lds, k_load_slot(k, sl->regs[r]), 2, idx);
+    }
+}
+
+static Slice make_slice(KB *k, const MxTile *mt, const FxTensor *t, bool is_b, bool trans, FxInst *origin,
+                        FxInst *extent)
+{
+    const Type *et = t->type->elem;
+    Slice sl = { .t = t, .trans = is_b ? !trans : trans, .rows = is_b ? mt->bn : mt->bm, .origin = origin,
+                 .extent = extent };
+    /* k is the stored contiguous dimension: A's when its transpose and its
+     * storage order agree (A.T of a column-major A), B's when they differ */
+    sl.k_contig = is_b ? t->type->col_major != trans : t->type->col_major == trans;
+    int64_t dims[2] = { sl.rows, mt->ks };
+    sl.lds = fxb_alloca(&k->b, type_array(k->b.arena, et, 2, dims), FXSPACE_SHARED, is_b ? "Bs" : "As");
+    sl.nregs = sl.rows * mt->ks / mt->threads;
+    sl.regs = arena_alloc(k->b.arena, sizeof(FxInst *) * (size_t)sl.nregs);
+    for (int r = 0; r < sl.nregs; r++)
+        sl.regs[r] = fxb_alloca(&k->b, et, FXSPACE_PRIVATE, is_b ? "b_next" : "a_next");
+    return sl;
+}
+
+/* The state of one GEMM kernel on the matrix cores. */
+typedef struct MxGemm {
+    MxTile mt;
+    const TgtMatrixInst *mi;
+    const TgtMatrixLayout *lay;
+    const Type *dt;         /* a D fragment */
+    FxInst *tid, *lane, *wrow, *wcol, *K;
+    Slice sa, sb;
+    FxInst *acc[4][4];
+    FxInst *k0;             /* slot: the slice in LDS */
+} MxGemm;
+
+/* The instructions of the slice in LDS: RM x RN tiles per step of the
+ * instruction's k. */
+static void compute_slice(KB *k, MxGemm *g)
+{
+    const TgtMatrixInst *mi = g->mi;
+    for (int kk0 = 0; kk0 < g->mt.ks; kk0 += mi->k) {
+        FxInst *fa[4], *fb[4];
+        for (int i = 0; i < g->mt.rm; i++)
+            fa[i] = fragment(k, mi, false, g->sa.lds, g->lane, k_add(k, g->wrow, k_i64(k, (int64_t)i * mi->m)), kk0);
+        for (int j = 0; j < g->mt.rn; j++)
+            fb[j] = fragment(k, mi, true, g->sb.lds, g->lane, k_add(k, g->wcol, k_i64(k, (int64_t)j * mi->n)), kk0);
+        for (int i = 0; i < g->mt.rm; i++)
+            for (int j = 0; j < g->mt.rn; j++)
+                k_store_slot(k, g->acc[i][j], fxb_mfma(&k->b, mi->id, g->dt, fa[i], fb[j], k_load_slot(k, g->acc[i][j])));
+    }
+}
+
+/* One step of the K loop: the next slice (when there is one) from global
+ * memory into registers, the current one through the matrix cores, then
+ * the next into LDS. `inside`: the next slice needs no bounds tests; NULL:
+ * decide at run time. */
+static void k_step(KB *k, MxGemm *g, FxInst *tile_inside, bool steady)
+{
+    FxInst *ks = k_i64(k, g->mt.ks);
+    FxInst *next = k_add(k, k_load_slot(k, g->k0), ks);
+    FxInst *more = steady ? NULL : k_lt(k, next, g->K);
+    FxInst *inside = steady ? fxb_bool(&k->b, true)
+                            : k_and(k, tile_inside, fxb_cmp(&k->b, FXC_LE, k_add(k, next, ks), g->K));
+    FxInst *pre = more ? fxb_if(&k->b, more) : NULL;
+    fetch_slice(k, &g->mt, &g->sa, g->tid, next, g->K, inside);
+    fetch_slice(k, &g->mt, &g->sb, g->tid, next, g->K, inside);
+    if (pre)
+        fxb_after(&k->b, pre);
+    compute_slice(k, g);
+    fxb_barrier(&k->b);
+    FxInst *st = more ? fxb_if(&k->b, more) : NULL;
+    store_slice(k, &g->mt, &g->sa, g->tid);
+    store_slice(k, &g->mt, &g->sb, g->tid);
+    if (st)
+        fxb_after(&k->b, st);
+    fxb_barrier(&k->b);
+    k_store_slot(k, g->k0, next);
+}
+
+/* while cond() { k_step } with the condition built in the loop's header. */
+static void k_loop(KB *k, MxGemm *g, FxInst *tile_inside, bool steady)
+{
+    FxInst *loop = fxb_loop(&k->b);
+    FxInst *k0 = k_load_slot(k, g->k0);
+    FxInst *ks = k_i64(k, g->mt.ks);
+    /* steady: the slice after the next one still starts inside K, so the next is whole */
+    FxInst *cond = steady ? k_and(k, tile_inside, fxb_cmp(&k->b, FXC_LE, k_add(k, k0, k_add(k, ks, ks)), g->K))
+                          : k_lt(k, k0, g->K);
+    fxb_loop_body(&k->b, loop, cond);
+    k_step(k, g, tile_inside, steady);
+    fxb_after(&k->b, loop);
+}
+
 static void lower_matmul_matrix(KB *k, const FxNode *n, const TgtMatrixInst *mi)
 {
+    MxGemm g = { .mt = matrix_tile(mi), .mi = mi, .lay = tgt_matrix_layout(mi->id) };
+    const MxTile *mt = &g.mt;
     const FxTensor *A = n->ins[0], *B = n->ins[1];
-    const TgtMatrixLayout *lay = tgt_matrix_layout(mi->id);
-    int W = mi->wave_size, KS = slice_depth(mi);
-    const Type *et = type_scalar(n->in_type);
-    const Type *dt = type_vector(fxir_matrix_elem(mi->acc), lay->d->per_lane);
-    FxInst *lane = k_special64(k, FXS_THREAD_IDX, 0);
-    FxInst *row0 = k_mul(k, k_special64(k, FXS_BLOCK_IDX, 1), k_i64(k, TILE));
-    FxInst *col0 = k_mul(k, k_special64(k, FXS_BLOCK_IDX, 0), k_i64(k, TILE));
-    FxInst *M = op_dim(k, A, n->trans_a, 0), *K = op_dim(k, A, n->trans_a, 1), *N = op_dim(k, B, n->trans_b, 1);
-    int64_t adims[2] = { TILE, KS }, bdims[2] = { KS, TILE };
-    FxInst *As = fxb_alloca(&k->b, type_array(k->b.arena, et, 2, adims), FXSPACE_SHARED, "As");
-    FxInst *Bs = fxb_alloca(&k->b, type_array(k->b.arena, et, 2, bdims), FXSPACE_SHARED, "Bs");
-    FxInst *acc = fxb_alloca(&k->b, dt, FXSPACE_PRIVATE, "acc");
-    k_store_slot(k, acc, fxb_splat(&k->b, fxb_number(&k->b, dt->scalar, 0), dt));
-    FxInst *kb;
-    FxInst *loop = k_counted_loop(k, "k0", k_i64(k, 0), K, k_i64(k, KS), &kb);
-    for (int j = 0; j < TILE * KS / W; j++) {   /* stage both slices, W elements at a time */
-        FxInst *e = k_add(k, lane, k_i64(k, (int64_t)j * W));
-        FxInst *ar = fxb_binop(&k->b, FXB_FLOORDIV, e, k_i64(k, KS)), *ac = fxb_binop(&k->b, FXB_MOD, e, k_i64(k, KS));
-        FxInst *gr = k_add(k, row0, ar), *gk = k_add(k, kb, ac);
-        stage_tile(k, As, ar, ac, k_and(k, k_lt(k, gr, M), k_lt(k, gk, K)), A, n->trans_a, gr, gk);
-        FxInst *br = fxb_binop(&k->b, FXB_FLOORDIV, e, k_i64(k, TILE)), *bc = fxb_binop(&k->b, FXB_MOD, e, k_i64(k, TILE));
-        FxInst *bk = k_add(k, kb, br), *gc = k_add(k, col0, bc);
-        stage_tile(k, Bs, br, bc, k_and(k, k_lt(k, bk, K), k_lt(k, gc, N)), B, !n->trans_b, gc, bk);
-    }
+    g.dt = type_vector(fxir_matrix_elem(mi->acc), g.lay->d->per_lane);
+    g.tid = k_special64(k, FXS_THREAD_IDX, 0);
+    FxInst *wave = fxb_binop(&k->b, FXB_FLOORDIV, g.tid, k_i64(k, mi->wave_size));
+    g.lane = fxb_binop(&k->b, FXB_MOD, g.tid, k_i64(k, mi->wave_size));
+    g.wrow = k_mul(k, fxb_binop(&k->b, FXB_FLOORDIV, wave, k_i64(k, WAVES_N)), k_i64(k, (int64_t)mt->rm * mi->m));
+    g.wcol = k_mul(k, fxb_binop(&k->b, FXB_MOD, wave, k_i64(k, WAVES_N)), k_i64(k, (int64_t)mt->rn * mi->n));
+    FxInst *row0 = k_mul(k, k_special64(k, FXS_BLOCK_IDX, 1), k_i64(k, mt->bm));
+    FxInst *col0 = k_mul(k, k_special64(k, FXS_BLOCK_IDX, 0), k_i64(k, mt->bn));
+    FxInst *M = op_dim(k, A, n->trans_a, 0), *N = op_dim(k, B, n->trans_b, 1);
+    g.K = op_dim(k, A, n->trans_a, 1);
+    g.sa = make_slice(k, mt, A, false, n->trans_a, row0, M);
+    g.sb = make_slice(k, mt, B, true, n->trans_b, col0, N);
+    for (int i = 0; i < mt->rm; i++)
+        for (int j = 0; j < mt->rn; j++) {
+            g.acc[i][j] = fxb_alloca(&k->b, g.dt, FXSPACE_PRIVATE, "acc");
+            k_store_slot(k, g.acc[i][j], fxb_splat(&k->b, fxb_number(&k->b, g.dt->scalar, 0), g.dt));
+        }
+    /* the tile lies inside C; then a slice is inside when it is inside K */
+    FxInst *tile_inside = k_and(k, fxb_cmp(&k->b, FXC_LE, k_add(k, row0, k_i64(k, mt->bm)), M),
+                                fxb_cmp(&k->b, FXC_LE, k_add(k, col0, k_i64(k, mt->bn)), N));
+    FxInst *zero = k_i64(k, 0), *ks = k_i64(k, mt->ks);
+    FxInst *inside0 = k_and(k, tile_inside, fxb_cmp(&k->b, FXC_LE, ks, g.K));
+    fetch_slice(k, mt, &g.sa, g.tid, zero, g.K, inside0);
+    fetch_slice(k, mt, &g.sb, g.tid, zero, g.K, inside0);
+    store_slice(k, mt, &g.sa, g.tid);
+    store_slice(k, mt, &g.sb, g.tid);
     fxb_barrier(&k->b);
-    for (int kk0 = 0; kk0 < KS; kk0 += mi->k) {
-        FxInst *a = fragment(k, mi, false, As, lane, kk0), *b = fragment(k, mi, true, Bs, lane, kk0);
-        k_store_slot(k, acc, fxb_mfma(&k->b, mi->id, dt, a, b, k_load_slot(k, acc)));
-    }
-    fxb_barrier(&k->b);
-    fxb_after(&k->b, loop);
-    FxInst *d = k_load_slot(k, acc);
-    for (int e = 0; e < lay->d->per_lane; e++) {
-        FxInst *pos = fxb_matrix_position(&k->b, lay->d, W, lane, e);
-        FxInst *row = k_add(k, row0, fxb_binop(&k->b, FXB_FLOORDIV, pos, k_i64(k, mi->n)));
-        FxInst *col = k_add(k, col0, fxb_binop(&k->b, FXB_MOD, pos, k_i64(k, mi->n)));
-        FxInst *v = fxb_extract(&k->b, d, fxb_int(&k->b, type_scalar(SC_INT32), e));
-        store_gemm_result(k, n, v, row, col, M, N);
-    }
+    g.k0 = fxb_alloca(&k->b, type_scalar(SC_INT64), FXSPACE_PRIVATE, "k0");
+    k_store_slot(k, g.k0, zero);
+    k_loop(k, &g, tile_inside, true);    /* the steady state: every load inside */
+    k_loop(k, &g, tile_inside, false);   /* the last slices, and tiles on C's edges */
+    for (int i = 0; i < mt->rm; i++)
+        for (int j = 0; j < mt->rn; j++) {
+            FxInst *d = k_load_slot(k, g.acc[i][j]);
+            for (int e = 0; e < g.lay->d->per_lane; e++) {
+                FxInst *pos = fxb_matrix_position(&k->b, g.lay->d, mi->wave_size, g.lane, e);
+                FxInst *r = fxb_binop(&k->b, FXB_FLOORDIV, pos, k_i64(k, mi->n));
+                FxInst *c = fxb_binop(&k->b, FXB_MOD, pos, k_i64(k, mi->n));
+                FxInst *row = k_add(k, k_add(k, row0, g.wrow), k_add(k, k_i64(k, (int64_t)i * mi->m), r));
+                FxInst *col = k_add(k, k_add(k, col0, g.wcol), k_add(k, k_i64(k, (int64_t)j * mi->n), c));
+                FxInst *v = fxb_extract(&k->b, d, fxb_int(&k->b, type_scalar(SC_INT32), e));
+                store_gemm_result(k, n, v, row, col, M, N);
+            }
+        }
 }
 
 /* FMA tiles with register blocking: a 16x16 workgroup computes a 32x32 tile
@@ -502,8 +690,9 @@ static FxPlan *lower_program(FxModule *m, FxProgram *p, const TgtTarget *target)
         KB k;
         const TgtMatrixInst *mi = n->kind == FXN_MATMUL ? matrix_inst_for(n, target) : NULL;
         bool mfma = mi != NULL;
+        MxTile mt = mfma ? matrix_tile(mi) : (MxTile){ 0 };
         int bounds = n->kind == FXN_MAP ? MAP_BLOCK : n->kind == FXN_REDUCE ? REDUCE_BLOCK
-                   : mfma ? mi->wave_size : TILE * TILE;
+                   : mfma ? mt.threads : TILE * TILE;
         FxFunc *f = new_kernel(m, &k, p, nt, trans, i, bounds);
         k.b.loc = n->loc;
         st->kernel = f->name;
@@ -528,9 +717,9 @@ static FxPlan *lower_program(FxModule *m, FxProgram *p, const TgtTarget *target)
                 lower_matmul_matrix(&k, n, mi);
             else
                 lower_matmul(&k, n);
-            st->grid[0] = extent_dim(n->out, 1, mfma ? TILE : BIG_TILE);
-            st->grid[1] = extent_dim(n->out, 0, mfma ? TILE : BIG_TILE);
-            st->block[0] = mfma ? mi->wave_size : TILE;
+            st->grid[0] = extent_dim(n->out, 1, mfma ? mt.bn : BIG_TILE);
+            st->grid[1] = extent_dim(n->out, 0, mfma ? mt.bm : BIG_TILE);
+            st->block[0] = mfma ? mt.threads : TILE;
             st->block[1] = mfma ? 1 : TILE;
             break;
         }

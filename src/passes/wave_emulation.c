@@ -14,12 +14,17 @@
  * sum of Float16 rounds exactly as a Float16 add elsewhere does. */
 #include "passes/passes.h"
 #include "fxir/builder.h"
+#include <string.h>
 
 typedef struct WaveEm {
     FxBuilder b;
     int wave;           /* lanes per wave (a power of two) */
     int lane_bits;
     FxInst *lane;       /* this lane's index (Int32), built at each site */
+    FxInst *snap;       /* in a matrix helper: the exchanged fragments */
+    FxFunc *helpers[TGT_MI_COUNT];   /* the matrix helpers made so far */
+    FxFunc **exchanging;             /* the fns done so far that exchange */
+    int nexchanging;
 } WaveEm;
 
 static const Type *i32t(void) { return type_scalar(SC_INT32); }
@@ -189,42 +194,43 @@ static FxInst *emulate_wave(WaveEm *w, FxInst *i)
 
 /* The inverse: for a position, (e << lane_bits | lane) of the element that
  * holds it. The map is a bit permutation, so positions with disjoint bits
- * map to disjoint source bits and the part from a run-time base ORs with
- * the part from a static offset. Source bits no position bit decides (the
- * replicated halves of an RDNA A or B) come from the reading lane, so every
- * copy is read by someone. */
-static FxInst *holder_of_base(WaveEm *w, const TgtOperandLayout *l, FxInst *pos)
+ * map to disjoint source bits and the part from the row (or column) ORs
+ * with the part from k. Source bits no position bit decides (the replicated
+ * halves of an RDNA A or B) come from the reading lane, so every copy is
+ * read by someone. `from_bit`: the position bit `pos`'s bit 0 stands for. */
+static FxInst *holder_bits(WaveEm *w, const TgtOperandLayout *l, FxInst *pos, int from_bit, int nbits)
 {
     FxInst *src = c32(w, 0);
-    int decided = 0;
-    for (int bit = 0; bit < l->nbits; bit++) {
+    for (int bit = from_bit; bit < from_bit + nbits && bit < l->nbits; bit++) {
         int s = l->bit_src[bit];
-        if (s < 0)
-            continue;
-        decided |= 1 << s;
-        src = bor(w, src, shl(w, band(w, shr(w, pos, bit), c32(w, 1)), s));
+        if (s >= 0)
+            src = bor(w, src, shl(w, band(w, shr(w, pos, bit - from_bit), c32(w, 1)), s));
     }
-    int free_lane_bits = (w->wave - 1) & ~decided;
-    return free_lane_bits ? bor(w, src, band(w, w->lane, c32(w, free_lane_bits))) : src;
-}
-
-static int holder_of_offset(const TgtOperandLayout *l, int pos)
-{
-    int src = 0;
-    for (int bit = 0; bit < l->nbits; bit++)
-        if (l->bit_src[bit] >= 0 && (pos >> bit & 1))
-            src |= 1 << l->bit_src[bit];
     return src;
 }
 
-/* Element (base | offset) of an operand, from the exchanged fragments: a
- * lane's slot holds its A elements, then its B elements (`first`: where
- * this operand's begin). */
-static FxInst *fragment_element(WaveEm *w, const TgtOperandLayout *l, FxInst *snap, FxInst *base_src, int offset,
-                                int first)
+static FxInst *free_bits(WaveEm *w, const TgtOperandLayout *l)
 {
-    int off = holder_of_offset(l, offset);
-    FxInst *src = bor(w, base_src, c32(w, off));
+    int decided = 0;
+    for (int bit = 0; bit < l->nbits; bit++)
+        if (l->bit_src[bit] >= 0)
+            decided |= 1 << l->bit_src[bit];
+    int free_lane_bits = (w->wave - 1) & ~decided;
+    return band(w, w->lane, c32(w, free_lane_bits));
+}
+
+static int log2i(int x)
+{
+    int n = 0;
+    while ((1 << n) < x)
+        n++;
+    return n;
+}
+
+/* Element src of an operand in the exchanged fragments: a lane's slot holds
+ * its A elements, then its B elements (`first`: where this operand's begin). */
+static FxInst *fragment_element(WaveEm *w, FxInst *snap, FxInst *src, int first)
+{
     FxInst *lane = band(w, src, c32(w, w->wave - 1));
     FxInst *e = fxb_binop(&w->b, FXB_ADD, shr(w, src, w->lane_bits), c32(w, first));
     return fxb_extract(&w->b, slot_of(w, snap, lane), e);
@@ -244,45 +250,131 @@ static FxInst *exchange_fragments(WaveEm *w, FxInst *a, FxInst *b, int per_lane)
     return fxb_wave_exchange(&w->b, both);
 }
 
-/* One element of D: C's element plus A[blk,row,:] . B[blk,:,col] in k order. */
+/* One element of D: C's element plus A[blk,row,:] . B[blk,:,col] in k order,
+ * one k per iteration of a loop. */
 static FxInst *matrix_element(WaveEm *w, const TgtMatrixInst *mi, FxInst *snap, FxInst *c, int e)
 {
     const TgtMatrixLayout *lay = tgt_matrix_layout(mi->id);
     FxBuilder *b = &w->b;
-    FxInst *pos = fxb_matrix_position(&w->b, lay->d, w->wave, w->lane, e);
+    FxInst *pos = fxb_matrix_position(b, lay->d, w->wave, w->lane, e);
     FxInst *blk = fxb_binop(b, FXB_FLOORDIV, pos, c32(w, mi->m * mi->n));
     FxInst *row = band(w, fxb_binop(b, FXB_FLOORDIV, pos, c32(w, mi->n)), c32(w, mi->m - 1));
     FxInst *col = band(w, pos, c32(w, mi->n - 1));
     FxInst *abase = fxb_binop(b, FXB_ADD, fxb_binop(b, FXB_MUL, blk, c32(w, mi->m * mi->k)),
                               fxb_binop(b, FXB_MUL, row, c32(w, mi->k)));
     FxInst *bbase = fxb_binop(b, FXB_ADD, fxb_binop(b, FXB_MUL, blk, c32(w, mi->k * mi->n)), col);
-    FxInst *asrc = holder_of_base(w, lay->a, abase), *bsrc = holder_of_base(w, lay->b, bbase);
+    int kbits = log2i(mi->k), nbits = log2i(mi->n);
+    FxInst *asrc = bor(w, holder_bits(w, lay->a, abase, 0, 16), free_bits(w, lay->a));
+    FxInst *bsrc = bor(w, holder_bits(w, lay->b, bbase, 0, 16), free_bits(w, lay->b));
     const Type *acc_t = c->type;
-    bool is_float = type_is_float(acc_t->scalar);
-    FxInst *acc = c;
-    for (int kk = 0; kk < mi->k; kk++) {
-        FxInst *x = fragment_element(w, lay->a, snap, asrc, kk, 0);
-        FxInst *y = fragment_element(w, lay->b, snap, bsrc, kk * mi->n, lay->a->per_lane);
-        if (is_float)
-            acc = fxb_fma(b, x, y, acc);
-        else   /* Int8 x Int8 is exact in Int32; the sum wraps as the hardware's does */
-            acc = fxb_binop(b, FXB_ADD, acc, fxb_binop(b, FXB_MUL, fxb_cast(b, x, acc_t), fxb_cast(b, y, acc_t)));
-    }
-    return acc;
+    FxInst *acc = fxb_alloca(b, acc_t, FXSPACE_PRIVATE, "acc");
+    fxb_store_slot(b, acc, c);
+    FxInst *kk;
+    FxInst *loop = fxb_counted_loop(b, "kk", c32(w, 0), c32(w, mi->k), c32(w, 1), &kk);
+    /* A's k is position bits 0.., B's k bits log2(n).. */
+    FxInst *x = fragment_element(w, w->snap, bor(w, asrc, holder_bits(w, lay->a, kk, 0, kbits)), 0);
+    FxInst *y = fragment_element(w, w->snap, bor(w, bsrc, holder_bits(w, lay->b, kk, nbits, kbits)),
+                                 lay->a->per_lane);
+    FxInst *prev = fxb_load_slot(b, acc);
+    if (type_is_float(acc_t->scalar))
+        fxb_store_slot(b, acc, fxb_fma(b, x, y, prev));
+    else   /* Int8 x Int8 is exact in Int32; the sum wraps as the hardware's does */
+        fxb_store_slot(b, acc, fxb_binop(b, FXB_ADD, prev, fxb_binop(b, FXB_MUL, fxb_cast(b, x, acc_t),
+                                                                       fxb_cast(b, y, acc_t))));
+    fxb_after(b, loop);
+    (void)snap;
+    return fxb_load_slot(b, acc);
 }
 
-static FxInst *emulate_mfma(WaveEm *w, FxInst *i)
+/* The fn computing this lane's D of instruction mi from the exchanged
+ * fragments, made once per module and instruction:
+ *   fn __fx_emulate_<name>(snap: Ptr[fragments], lane: Int32, c: D) -> D */
+static FxFunc *matrix_helper(WaveEm *w, FxModule *m, const TgtMatrixInst *mi, const Type *snap_t, const Type *d_t)
+{
+    if (w->helpers[mi->id])
+        return w->helpers[mi->id];
+    FxBuilder saved = w->b;
+    FxInst *saved_lane = w->lane;
+    const char *name = arena_printf(m->arena, "__fx_emulate_%s", mi->mnemonic);
+    FxFunc *f = fxb_func(&w->b, m, name, FXF_FN, 3, d_t, w->b.loc);
+    w->snap = fxb_param(&w->b, f, 0, "snap", snap_t);
+    w->lane = fxb_param(&w->b, f, 1, "lane", i32t());
+    FxInst *c = fxb_param(&w->b, f, 2, "c", d_t);
+    FxInst *d = c;
+    for (int e = 0; e < d_t->lanes; e++) {
+        FxInst *idx = c32(w, e);
+        d = fxb_insert(&w->b, d, matrix_element(w, mi, w->snap, fxb_extract(&w->b, c, idx), e), idx);
+    }
+    fxb_return(&w->b, d);
+    /* fns come before their callers: move it from the end to the front */
+    void **items = m->funcs.items;
+    memmove(items + 1, items, sizeof(void *) * (size_t)(m->funcs.len - 1));
+    items[0] = f;
+    w->helpers[mi->id] = f;
+    w->b = saved;
+    w->lane = saved_lane;
+    return f;
+}
+
+static FxInst *emulate_mfma(WaveEm *w, FxModule *m, FxInst *i)
 {
     const TgtMatrixInst *mi = tgt_matrix_inst((TgtMatrixId)i->sub);
-    FxBuilder *b = &w->b;
     FxInst *snap = exchange_fragments(w, i->ops[0], i->ops[1], tgt_matrix_layout(mi->id)->a->per_lane);
-    FxInst *d = i->ops[2];
-    for (int e = 0; e < i->type->lanes; e++) {
-        FxInst *idx = c32(w, e);
-        FxInst *v = matrix_element(w, mi, snap, fxb_extract(b, i->ops[2], idx), e);
-        d = fxb_insert(b, d, v, idx);
+    FxFunc *f = matrix_helper(w, m, mi, snap->type, i->type);
+    FxInst *args[3] = { snap, w->lane, i->ops[2] };
+    return fxb_call(&w->b, f, 3, args);
+}
+
+/* ---- reconvergence at loops ----
+ * A GPU runs a loop's iterations in lock-step: a lane that skipped a wave
+ * operation in iteration i meets the others again at the end of iteration
+ * i, and lanes that left the loop wait for the others after it. Without
+ * that, a lane could run ahead into iteration i + 1 and meet the lanes still
+ * in iteration i at the same operation. So every loop that exchanges (itself
+ * or through a call) gets an exchange at the start of its step block (the
+ * latch, where `continue` goes too) and one right after it; the runtime
+ * serves the lowest site first, and the latch comes after everything in the
+ * body and before the exit. */
+
+static bool block_exchanges(WaveEm *w, const FxBlock *b)
+{
+    for (const FxInst *i = b->first; i; i = i->next) {
+        if (i->op == FX_WAVE_EXCHANGE)
+            return true;
+        if (i->op == FX_CALL)
+            for (int k = 0; k < w->nexchanging; k++)
+                if (w->exchanging[k] == i->callee)
+                    return true;
+        for (int k = 0; k < i->nblocks; k++)
+            if (block_exchanges(w, &i->blocks[k]))
+                return true;
     }
-    return d;
+    return false;
+}
+
+static void converge(WaveEm *w)
+{
+    fxb_wave_exchange(&w->b, fxb_bool(&w->b, true));
+}
+
+static void converge_loops(WaveEm *w, FxBlock *b)
+{
+    for (FxInst *i = b->first; i; i = i->next) {
+        for (int k = 0; k < i->nblocks; k++)
+            converge_loops(w, &i->blocks[k]);
+        if (i->op != FX_LOOP || !(block_exchanges(w, &i->blocks[0]) || block_exchanges(w, &i->blocks[1]) ||
+                                  block_exchanges(w, &i->blocks[2])))
+            continue;
+        w->b.loc = i->loc;
+        FxBlock *step = &i->blocks[2];
+        if (step->first)
+            fxb_before(&w->b, step->first);
+        else
+            fxb_at_end(&w->b, step);
+        converge(w);
+        fxb_after(&w->b, i);
+        converge(w);   /* the walk then steps over it */
+    }
 }
 
 /* ---- driving ---- */
@@ -292,18 +384,18 @@ static bool needs_emulation(const FxInst *i)
     return i->op == FX_WAVE || i->op == FX_MFMA || (i->op == FX_SPECIAL && i->sub == FXS_LANE_ID);
 }
 
-static int emulate_block(WaveEm *w, FxFunc *f, FxBlock *blk)
+static int emulate_block(WaveEm *w, FxModule *m, FxFunc *f, FxBlock *blk)
 {
     int n = 0;
     for (FxInst *i = blk->first; i;) {
         FxInst *next = i->next;
         for (int k = 0; k < i->nblocks; k++)
-            n += emulate_block(w, f, &i->blocks[k]);
+            n += emulate_block(w, m, f, &i->blocks[k]);
         if (needs_emulation(i)) {
             fxb_before(&w->b, i);
             w->b.loc = i->loc;
             w->lane = lane_index(w);
-            FxInst *r = i->op == FX_WAVE ? emulate_wave(w, i) : i->op == FX_MFMA ? emulate_mfma(w, i) : w->lane;
+            FxInst *r = i->op == FX_WAVE ? emulate_wave(w, i) : i->op == FX_MFMA ? emulate_mfma(w, m, i) : w->lane;
             fxir_replace_uses(f, i, r);
             fxir_remove(i);
             n++;
@@ -320,9 +412,16 @@ int pass_wave_emulation(FxModule *m, const PassOptions *o)
     while ((1 << w.lane_bits) < w.wave)
         w.lane_bits++;
     int n = 0;
-    for (int k = 0; k < m->funcs.len; k++) {
-        FxFunc *f = m->funcs.items[k];
-        n += emulate_block(&w, f, &f->body);
+    int nfuncs = m->funcs.len;
+    FxFunc **funcs = arena_alloc(m->arena, sizeof(FxFunc *) * (size_t)(nfuncs + 1));
+    memcpy(funcs, m->funcs.items, sizeof(FxFunc *) * (size_t)nfuncs);   /* helpers join the list */
+    w.exchanging = arena_alloc(m->arena, sizeof(FxFunc *) * (size_t)(nfuncs + 1));
+    for (int k = 0; k < nfuncs; k++) {   /* fns first, so callers know their callees */
+        n += emulate_block(&w, m, funcs[k], &funcs[k]->body);
+        if (w.wave > 1)
+            converge_loops(&w, &funcs[k]->body);
+        if (block_exchanges(&w, &funcs[k]->body))
+            w.exchanging[w.nexchanging++] = funcs[k];
     }
     return n;
 }

@@ -456,6 +456,36 @@ static bool in_kernel_code(Ctx *c, Loc loc, const char *what)
     return false;
 }
 
+/* Wave operations, lane ids, barriers and matrix instructions need
+ * work-items: kernels and the fns they call, not a program's maps. */
+static bool in_work_item_code(Ctx *c, Loc loc, const char *what)
+{
+    if (!in_kernel_code(c, loc, what))
+        return false;
+    if (c->fn->in_program) {
+        diag_error(loc, "%s is not available in a program: its elementwise expressions have no work-items or "
+                   "waves", what);
+        return false;
+    }
+    return true;
+}
+
+/* The first instruction of f (or of a fn it calls) that needs work-items. */
+static const FxInst *work_item_use(const FxBlock *b)
+{
+    for (const FxInst *i = b->first; i; i = i->next) {
+        if (i->op == FX_WAVE || i->op == FX_MFMA || i->op == FX_BARRIER ||
+            (i->op == FX_SPECIAL && (i->sub == FXS_LANE_ID || i->sub == FXS_THREAD_IDX || i->sub == FXS_BLOCK_IDX)))
+            return i;
+        const FxInst *r = i->op == FX_CALL && i->callee ? work_item_use(&i->callee->body) : NULL;
+        for (int k = 0; !r && k < i->nblocks; k++)
+            r = work_item_use(&i->blocks[k]);
+        if (r)
+            return r;
+    }
+    return NULL;
+}
+
 static Val *void_val(Ctx *c, Loc loc)
 {
     Val *v = new_static(c, VOID_TYPE, loc);
@@ -526,7 +556,7 @@ static Val *wave_call(Ctx *c, Args *a, FxWaveOp op, const char *fname)
 {
     bool has_lane = op <= FXW_READLANE;
     int want = has_lane ? 2 : 1;
-    if (!check_kwargs(a, fname, NULL) || !check_count(a, fname, want, want) || !in_kernel_code(c, a->loc, fname))
+    if (!check_kwargs(a, fname, NULL) || !check_count(a, fname, want, want) || !in_work_item_code(c, a->loc, fname))
         return NULL;
     Val *v = a->pos[0];
     if (op == FXW_BALLOT || op == FXW_ANY || op == FXW_ALL) {
@@ -594,7 +624,7 @@ static const char *fragment_menu(Ctx *c, bool wmma)
  * vendor's register layouts. Every lane of the wave must reach it. */
 static Val *matrix_call(Ctx *c, Args *a, bool wmma, const char *fname)
 {
-    if (!check_kwargs(a, fname, NULL) || !check_count(a, fname, 3, 3) || !in_kernel_code(c, a->loc, fname))
+    if (!check_kwargs(a, fname, NULL) || !check_count(a, fname, 3, 3) || !in_work_item_code(c, a->loc, fname))
         return NULL;
     ScalarId in, in_b, acc;
     int in_lanes, in_b_lanes, acc_lanes;
@@ -904,6 +934,12 @@ static Val *call_user_fn(Ctx *c, Val *f, Args *a)
     FxFunc *fn = b ? sema_lower_fn(c->sema, b) : NULL;
     if (!fn)
         return NULL;
+    const FxInst *use = c->fn->in_program ? work_item_use(&fn->body) : NULL;
+    if (use) {
+        diag_error(a->loc, "'%s' cannot be called in a program: it uses work-items or waves", f->str);
+        diag_note(use->loc, "here");
+        return NULL;
+    }
     if (a->npos != fn->nparams) {
         diag_error(a->loc, "%s() takes %d argument%s, got %d", f->str, fn->nparams, fn->nparams == 1 ? "" : "s",
                    a->npos);
@@ -937,7 +973,7 @@ static Val *call_builtin(Ctx *c, const char *n, Args *a)
         if (strcmp(n, math_fns[k].name) == 0)
             return math_call(c, a, math_fns[k].fn, n);
     if (strcmp(n, "fx.barrier") == 0) {
-        if (!check_count(a, n, 0, 0) || !in_kernel_code(c, a->loc, "fx.barrier()"))
+        if (!check_count(a, n, 0, 0) || !in_work_item_code(c, a->loc, "fx.barrier()"))
             return NULL;
         if (!c->fn->is_kernel && c->fn->func) {
             /* fns are inlined into kernels, so a barrier in a fn is a kernel barrier. */
@@ -950,7 +986,7 @@ static Val *call_builtin(Ctx *c, const char *n, Args *a)
     if (strcmp(n, "fx.atomic_min") == 0) return atomic_call(c, a, FXA_MIN, n);
     if (strcmp(n, "fx.atomic_cas") == 0) return atomic_call(c, a, FXA_CAS, n);
     if (strcmp(n, "fx.lane_id") == 0) {
-        if (!check_count(a, n, 0, 0) || !in_kernel_code(c, a->loc, "fx.lane_id()"))
+        if (!check_count(a, n, 0, 0) || !in_work_item_code(c, a->loc, "fx.lane_id()"))
             return NULL;
         const Type *t = type_scalar(SC_INT32);
         return val_runtime(c, t, sema_emit(c, FX_SPECIAL, FXS_LANE_ID, t, a->loc, 0), a->loc);

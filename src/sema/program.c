@@ -223,6 +223,7 @@ static FxFunc *map_body(ProgCtx *p, FxNode *n, AstNode *e, const Type *want, con
     c.scope = &s->globals;
     c.fmf = s->opts->fastmath;
     fc.func = f;
+    fc.in_program = true;
     c.fn = &fc;
     c.block = &f->body;
     Scope sc;

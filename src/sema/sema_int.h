@@ -42,6 +42,7 @@ typedef struct FnCtx {
     FxFunc *func;
     bool is_kernel;
     bool is_eval;           /* --eval scratch context */
+    bool in_program;        /* an elementwise map of a program: no work-items, no waves */
     const Type *ret;
     int loop_depth;
     bool returned;          /* a return statement was seen (fn must return on all paths) */

@@ -181,6 +181,11 @@ int tgt_layout_position(const TgtOperandLayout *l, int wave_size, int lane, int 
     return pos;
 }
 
+bool tgt_unified_agprs(const TgtTarget *t)
+{
+    return t->kind == TGT_AMDGPU && (strcmp(t->family, "CDNA2") == 0 || strcmp(t->family, "CDNA3") == 0);
+}
+
 bool tgt_has_matrix(const TgtTarget *t, TgtMatrixId id)
 {
     for (const TgtMatrixId *m = t->matrix; *m != TGT_MI_COUNT; m++)

@@ -108,6 +108,10 @@ const TgtMatrixInst *tgt_matrix_inst(TgtMatrixId id);
  * (any K; the largest K wins); NULL when it has none. */
 const TgtMatrixInst *tgt_find_matrix(const TgtTarget *t, TgtElem in, TgtElem acc, int m, int n);
 bool tgt_has_matrix(const TgtTarget *t, TgtMatrixId id);
+/* CDNA2/CDNA3 (gfx90a, gfx94x): one 512-register file holds VGPRs and
+ * AGPRs; a kernel allowed more than 256 makes LLVM keep MFMA accumulators in
+ * AGPRs and copy them to VGPRs and back around every loop iteration. */
+bool tgt_unified_agprs(const TgtTarget *t);
 /* The short name "cdna3.f64.16x16x4" back to an id; TGT_MI_COUNT if none. */
 TgtMatrixId tgt_matrix_by_name(const char *name);
 /* "gfx90a, gfx940, gfx941, gfx942": the processors having the instruction. */

@@ -22,6 +22,43 @@
 #include "runtime/fxrt_program.h"
 #include "prog.h"
 
+/* ---- compiled programs, kept per source for the suite (shapes are run-time
+ * parameters, so one compilation serves every shape) ---- */
+
+enum { CACHE = 32 };   /* more than the distinct sources of a suite */
+static struct { char *src; Prog p; } cache[CACHE];
+
+static Prog *cached_program(const char *src)
+{
+    int free_slot = -1;
+    for (int i = 0; i < CACHE; i++) {
+        if (cache[i].src && strcmp(cache[i].src, src) == 0)
+            return &cache[i].p;
+        if (!cache[i].src && free_slot < 0)
+            free_slot = i;
+    }
+    if (free_slot < 0)
+        return NULL;
+    if (!prog_open(&cache[free_slot].p, src, "g", NULL)) {
+        fprintf(stderr, "\n%s", src);
+        prog_close(&cache[free_slot].p);
+        return NULL;
+    }
+    cache[free_slot].src = strdup(src);
+    return &cache[free_slot].p;
+}
+
+static int clear_cache(void)
+{
+    for (int i = 0; i < CACHE; i++)
+        if (cache[i].src) {
+            prog_close(&cache[i].p);
+            free(cache[i].src);
+            cache[i].src = NULL;
+        }
+    return 0;
+}
+
 /* ---- GEMM against a reference with the same summation order ---- */
 
 typedef struct GemmCase {
@@ -71,13 +108,10 @@ static char *gemm_source(const GemmCase *g, const char *T)
 static int run_gemm64(const GemmCase *g)
 {
     char *src = gemm_source(g, "Float64");
-    Prog p;
-    bool ok = prog_open(&p, src, "g", NULL);
-    CU_ASSERT(ok);
-    if (!ok) {
-        fprintf(stderr, "\n%s", src);
+    Prog *p = cached_program(src);
+    CU_ASSERT_PTR_NOT_NULL(p);
+    if (!p) {
         free(src);
-        prog_close(&p);
         return 1;
     }
     int M = g->M, N = g->N, K = g->K;
@@ -109,7 +143,7 @@ static int run_gemm64(const GemmCase *g)
     double alpha = g->alpha_v, beta = g->beta_v;
     void *pa = A, *pb = B, *pc = C;
     void *args[] = { &pa, &pb, &pc, &m, &n, &k, &alpha, &beta };
-    CU_ASSERT(prog_run(&p, args));
+    CU_ASSERT(prog_run(p, args));
     int bad = 0;
     for (int i = 0; i < M * N; i++)
         if (memcmp(&C[i], &want[i], sizeof(double)) != 0 && !(isnan(C[i]) && isnan(want[i]))) {
@@ -123,7 +157,6 @@ static int run_gemm64(const GemmCase *g)
     free(C);
     free(want);
     free(src);
-    prog_close(&p);
     return bad;
 }
 
@@ -195,13 +228,10 @@ static void run_gemm_int8(int M, int N, int K, bool ta, bool tb, bool cm_a, bool
              "program g(A: Tensor[Int8, %s%s], B: Tensor[Int8, %s], C: Tensor[Int32, M, N%s], M: Int32, N: Int32, "
              "K: Int32) {\n    C = A%s @ B%s\n}\n", ta ? "K, M" : "M, K", cm_a ? ", col_major" : "",
              tb ? "N, K" : "K, N", cm_c ? ", col_major" : "", ta ? ".T" : "", tb ? ".T" : "");
-    Prog p;
-    bool ok = prog_open(&p, src, "g", NULL);
-    CU_ASSERT(ok);
-    if (!ok) {
-        prog_close(&p);
+    Prog *p = cached_program(src);
+    CU_ASSERT_PTR_NOT_NULL(p);
+    if (!p)
         return;
-    }
     int ar = ta ? K : M, ac = ta ? M : K, br = tb ? N : K, bc = tb ? K : N;
     int8_t *A = malloc((size_t)(M * K)), *B = malloc((size_t)(K * N));
     int32_t *C = malloc(sizeof(int32_t) * (size_t)(M * N));
@@ -212,7 +242,7 @@ static void run_gemm_int8(int M, int N, int K, bool ta, bool tb, bool cm_a, bool
     int32_t m = M, n = N, k = K;
     void *pa = A, *pb = B, *pc = C;
     void *args[] = { &pa, &pb, &pc, &m, &n, &k };
-    CU_ASSERT(prog_run(&p, args));
+    CU_ASSERT(prog_run(p, args));
     int bad = 0;
     for (int i = 0; i < M; i++)
         for (int j = 0; j < N; j++) {
@@ -228,7 +258,6 @@ static void run_gemm_int8(int M, int N, int K, bool ta, bool tb, bool cm_a, bool
     free(A);
     free(B);
     free(C);
-    prog_close(&p);
 }
 
 static void test_gemm_int8(void)
@@ -518,7 +547,7 @@ static void test_hip_no_device(void)
 
 #define WAVE_SUITE(name, arch) \
     static int init_##name(void) { prog_wave_arch = arch; return 0; } \
-    static int clean_##name(void) { prog_wave_arch = NULL; return 0; }
+    static int clean_##name(void) { prog_wave_arch = NULL; return clear_cache(); }
 WAVE_SUITE(gfx90a, "gfx90a")
 WAVE_SUITE(gfx942, "gfx942")
 WAVE_SUITE(gfx1100, "gfx1100")
@@ -546,7 +575,7 @@ static const FxtTest tests[] = {
 int main(int argc, char **argv)
 {
     static const FxtSuite suites[] = {
-        { "programs on the host", runs, NULL, NULL },
+        { "programs on the host", runs, NULL, clear_cache },
         { "programs on gfx90a's waves (host wave model)", runs, init_gfx90a, clean_gfx90a },
         { "programs on gfx942's waves (host wave model)", runs, init_gfx942, clean_gfx942 },
         { "programs on gfx1100's waves (host wave model)", runs, init_gfx1100, clean_gfx1100 },
