@@ -29,7 +29,7 @@
 typedef struct Counts {
     int matrix, valu, lds, global, salu, wait, barrier, total;
     double matrix_cycles, other_cycles;
-    long vgpr, agpr, sgpr, lds_bytes, private_bytes, spill_vgpr, spill_sgpr;
+    long vgpr, agpr, sgpr, lds_bytes, private_bytes, spill_vgpr, spill_sgpr;   /* -1: not in the metadata */
     const char *mnemonic;
     bool found;
 } Counts;
@@ -195,9 +195,9 @@ static Counts analyse(char *text, const TgtTarget *t)
             c.lds++;
         else if (!strncmp(m, "global_", 7) || !strncmp(m, "buffer_", 7) || !strncmp(m, "flat_", 5))
             c.global++;
-        else if (!strcmp(m, "s_waitcnt") || !strcmp(m, "s_nop"))
+        else if (!strncmp(m, "s_wait", 6) || !strcmp(m, "s_nop"))   /* gfx12: s_wait_loadcnt, ... */
             c.wait++;
-        else if (!strcmp(m, "s_barrier"))
+        else if (!strncmp(m, "s_barrier", 9))                       /* gfx12: s_barrier_signal/_wait */
             c.barrier++;
         else
             c.salu++;
@@ -233,8 +233,8 @@ int main(int argc, char **argv)
                  "1 on wave32; others 1), nothing overlapped.\n\n",
             size, size, size);
     fprintf(out, "| GEMM | arch | matrix instruction | matrix | VALU | LDS | global | SALU | wait | barrier | "
-                 "VGPR | AGPR | LDS bytes | spills | Cm | Co | util |\n");
-    fprintf(out, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                 "VGPR | AGPR | LDS bytes | VGPR spills (scratch) | SGPR spills (to VGPR lanes) | Cm | Co | util |\n");
+    fprintf(out, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     int rc = 0;
     for (size_t g = 0; g < sizeof gemms / sizeof gemms[0]; g++)
         for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++) {
@@ -250,15 +250,16 @@ int main(int argc, char **argv)
                 continue;
             }
             Counts c = analyse(text, tgt_lookup(archs[a]));
-            long spills = (c.spill_vgpr > 0 ? c.spill_vgpr : 0) + (c.spill_sgpr > 0 ? c.spill_sgpr : 0);
+            long agpr = c.agpr > 0 ? c.agpr : 0, vsp = c.spill_vgpr > 0 ? c.spill_vgpr : 0;
+            long ssp = c.spill_sgpr > 0 ? c.spill_sgpr : 0;
             if (!c.found)
-                fprintf(out, "| %s | %s | none (FMA tiles) | 0 | | | | | | | %ld | %ld | %ld | %ld | | | |\n",
-                        gemms[g].name, archs[a], c.vgpr, c.agpr, c.lds_bytes, spills);
+                fprintf(out, "| %s | %s | none (FMA tiles) | 0 | | | | | | | %ld | %ld | %ld | %ld | %ld | | | |\n",
+                        gemms[g].name, archs[a], c.vgpr, agpr, c.lds_bytes, vsp, ssp);
             else
-                fprintf(out, "| %s | %s | %s | %d | %d | %d | %d | %d | %d | %d | %ld | %ld | %ld | %ld | %.0f | "
+                fprintf(out, "| %s | %s | %s | %d | %d | %d | %d | %d | %d | %d | %ld | %ld | %ld | %ld | %ld | %.0f | "
                              "%.0f | %.2f |\n",
                         gemms[g].name, archs[a], c.mnemonic ? c.mnemonic : "?", c.matrix, c.valu, c.lds, c.global,
-                        c.salu, c.wait, c.barrier, c.vgpr, c.agpr, c.lds_bytes, spills, c.matrix_cycles,
+                        c.salu, c.wait, c.barrier, c.vgpr, agpr, c.lds_bytes, vsp, ssp, c.matrix_cycles,
                         c.other_cycles, c.matrix_cycles / (c.matrix_cycles + c.other_cycles));
             free(text);
         }

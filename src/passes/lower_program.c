@@ -352,13 +352,16 @@ typedef struct MxTile {
     int vec;            /* consecutive elements one work-item loads */
 } MxTile;
 
-/* Int8 instructions on CDNA take 16 cycles or fewer for 16x16: 4 x 4 tiles
- * per wave give them enough work per byte staged; elsewhere 2 x 2. */
+/* Int8 instructions are short (16 cycles or fewer for 16x16 on CDNA3, 8 on
+ * RDNA4): more tiles per wave give them more work per byte staged, 4 x 4 on
+ * CDNA, 4 x 2 on RDNA (whose D fragments take 8 registers each; 4 x 4 would
+ * spill); floats 2 x 2. */
 static MxTile matrix_tile(const TgtMatrixInst *mi)
 {
     MxTile t = { .mi = mi };
     bool int8 = mi->in == TGT_E_I8;
-    t.rm = t.rn = int8 && mi->wave_size == 64 ? 4 : 2;
+    t.rm = int8 ? 4 : 2;
+    t.rn = int8 && mi->wave_size == 64 ? 4 : 2;
     t.bm = WAVES_M * t.rm * mi->m;
     t.bn = WAVES_N * t.rn * mi->n;
     t.ks = 2 * mi->k > TILE ? 2 * mi->k : TILE;
@@ -398,8 +401,8 @@ typedef struct Slice {
     bool k_contig;      /* consecutive k are consecutive in memory */
     int rows;
     FxInst *lds;        /* [rows][ks] */
-    FxInst **regs;      /* per element this work-item stages */
-    int nregs;
+    FxInst **regs;      /* per run of mt->vec elements this work-item stages: a vector slot */
+    int nregs;          /* elements */
     FxInst *origin;     /* first row of the tile in op coordinates */
     FxInst *extent;     /* rows of op(X) */
 } Slice;
@@ -418,31 +421,50 @@ static void share_coords(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid, 
 
 /* Loads this work-item's share of the slice at depth k0 into its registers;
  * `inside` (a Boolean) says the whole slice is inside the operand. */
+static FxInst *lane_index(KB *k, int v) { return fxb_int(&k->b, type_scalar(SC_INT32), v); }
+
+/* Run `run` of this work-item's share, element by element: without tests
+ * (guarded false) or reading zeros outside the operand. */
+static void fetch_run(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid, FxInst *k0, FxInst *K, int run,
+                      bool guarded)
+{
+    ScalarId es = sl->t->type->elem->scalar;
+    FxInst *slot = sl->regs[run];
+    FxInst *vec = fxb_splat(&k->b, fxb_number(&k->b, es, 0), slot->type);
+    if (guarded)
+        k_store_slot(k, slot, vec);
+    for (int v = 0; v < mt->vec; v++) {
+        FxInst *row, *kk;
+        share_coords(k, mt, sl, tid, run * mt->vec + v, &row, &kk);
+        FxInst *gr = k_add(k, sl->origin, row), *gk = k_add(k, k0, kk);
+        if (!guarded) {
+            vec = fxb_insert(&k->b, vec, matrix_element(k, sl->t, sl->trans, gr, gk), lane_index(k, v));
+            continue;
+        }
+        FxInst *e = fxb_if(&k->b, k_and(k, k_lt(k, gr, sl->extent), k_lt(k, gk, K)));
+        FxInst *x = matrix_element(k, sl->t, sl->trans, gr, gk);
+        k_store_slot(k, slot, fxb_insert(&k->b, k_load_slot(k, slot), x, lane_index(k, v)));
+        fxb_after(&k->b, e);
+    }
+    if (!guarded)
+        k_store_slot(k, slot, vec);
+}
+
+/* Loads this work-item's share of the slice at depth k0 into its registers;
+ * `inside` (a Boolean) says the whole slice is inside the operand. */
 static void fetch_slice(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid, FxInst *k0, FxInst *K, FxInst *inside)
 {
+    int runs = sl->nregs / mt->vec;
     bool always = inside->op == FX_CONST && inside->cval.lo == 1;
     FxInst *br = always ? NULL : fxb_if(&k->b, inside);
-    for (int pass = 0; pass < (always ? 1 : 2); pass++) {
-        for (int r = 0; r < sl->nregs; r++) {
-            FxInst *row, *kk;
-            share_coords(k, mt, sl, tid, r, &row, &kk);
-            FxInst *gr = k_add(k, sl->origin, row), *gk = k_add(k, k0, kk);
-            if (pass == 0) {   /* inside: no tests */
-                k_store_slot(k, sl->regs[r], matrix_element(k, sl->t, sl->trans, gr, gk));
-                continue;
-            }
-            FxInst *ok = k_and(k, k_lt(k, gr, sl->extent), k_lt(k, gk, K));
-            FxInst *e = fxb_if(&k->b, ok);
-            k_store_slot(k, sl->regs[r], matrix_element(k, sl->t, sl->trans, gr, gk));
-            fxb_else(&k->b, e);
-            k_store_slot(k, sl->regs[r], fxb_number(&k->b, sl->t->type->elem->scalar, 0));
-            fxb_after(&k->b, e);
-        }
-        if (pass == 0 && br)
-            fxb_else(&k->b, br);
-    }
-    if (br)
+    for (int r = 0; r < runs; r++)
+        fetch_run(k, mt, sl, tid, k0, K, r, false);
+    if (br) {
+        fxb_else(&k->b, br);
+        for (int r = 0; r < runs; r++)
+            fetch_run(k, mt, sl, tid, k0, K, r, true);
         fxb_after(&k->b, br);
+    }
 }
 
 static void store_slice(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid)
@@ -450,7 +472,8 @@ static void store_slice(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid)
     for (int r = 0; r < sl->nregs; r++) {
         FxInst *idx[2];
         share_coords(k, mt, sl, tid, r, &idx[0], &idx[1]);
-        fxb_store(&k->b, sl->lds, k_load_slot(k, sl->regs[r]), 2, idx);
+        FxInst *vec = k_load_slot(k, sl->regs[r / mt->vec]);
+        fxb_store(&k->b, sl->lds, fxb_extract(&k->b, vec, lane_index(k, r % mt->vec)), 2, idx);
     }
 }
 
@@ -466,9 +489,10 @@ static Slice make_slice(KB *k, const MxTile *mt, const FxTensor *t, bool is_b, b
     int64_t dims[2] = { sl.rows, mt->ks };
     sl.lds = fxb_alloca(&k->b, type_array(k->b.arena, et, 2, dims), FXSPACE_SHARED, is_b ? "Bs" : "As");
     sl.nregs = sl.rows * mt->ks / mt->threads;
-    sl.regs = arena_alloc(k->b.arena, sizeof(FxInst *) * (size_t)sl.nregs);
-    for (int r = 0; r < sl.nregs; r++)
-        sl.regs[r] = fxb_alloca(&k->b, et, FXSPACE_PRIVATE, is_b ? "b_next" : "a_next");
+    int runs = sl.nregs / mt->vec;
+    sl.regs = arena_alloc(k->b.arena, sizeof(FxInst *) * (size_t)runs);
+    for (int r = 0; r < runs; r++)
+        sl.regs[r] = fxb_alloca(&k->b, type_vector(et->scalar, mt->vec), FXSPACE_PRIVATE, is_b ? "b_next" : "a_next");
     return sl;
 }
 
