@@ -414,7 +414,10 @@ static void test_gemm_isa(void)
     static const char *const want[][2] = { { "gfx942", "v_mfma_i32_16x16x32_i8" }, { "gfx940", "v_mfma_i32_16x16x32_i8" },
                                            { "gfx90a", "v_mfma_i32_16x16x16i8" },
                                            { "gfx1100", "v_wmma_i32_16x16x16_iu8" },
-                                           { "gfx1201", "v_wmma_i32_16x16x16_iu8" } };
+                                           { "gfx1201", "v_wmma_i32_16x16x16_iu8" },
+                                           /* no matrix instruction in the vendor tables: the dot4 path */
+                                           { "gfx906", "v_dot4_i32_i8" }, { "gfx908", "v_dot4c_i32_i8" },
+                                           { "gfx1030", "v_dot4c_i32_i8" } };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
         s = program_asm(igemm, want[i][0]);
         CU_ASSERT(strstr(s, want[i][1]) != NULL);
