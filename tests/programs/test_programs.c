@@ -498,12 +498,19 @@ static void test_plan_in_artifact(void)
 }
 
 /* One file is enough to run a program: host bitcode carries its kernels and
- * its plan; libfxrt loads it, reads the plan and runs it. */
-static void test_host_artifact(void)
+ * its plan; libfxrt loads it, reads the plan and runs it. Also when the
+ * bitcode holds a GPU's kernels for the host's wave model (fxcc --target=host
+ * --offload-arch=gfx942): the kernels tell libfxrt their wave size. */
+static void run_host_artifact(const char *src, const char *arch, int n, const float *X, const float *want)
 {
-    const char *src = "program p(X: Tensor[Float32, 5], Y: Tensor[Float32, 5]) {\n    Y = X * X + 1.0\n}\n";
     Prog p;
-    CU_ASSERT_FATAL(prog_lower(&p, src, NULL, true, NULL));
+    const char *archopt[] = { NULL, NULL };
+    char opt[64];
+    if (arch) {
+        snprintf(opt, sizeof opt, "--offload-arch=%s", arch);
+        archopt[0] = opt;
+    }
+    CU_ASSERT_FATAL(prog_lower(&p, src, NULL, true, archopt));
     CgModule *m = pipe_codegen(&p.c);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     char bc[128];
@@ -518,17 +525,43 @@ static void test_host_artifact(void)
     char *text = rt_host_plan(hm, "p", &err);
     FxPlan *plan = text ? fxplan_parse(text, &err) : NULL;
     CU_ASSERT_PTR_NOT_NULL_FATAL(plan);
-    float X[5] = { 0, 1, 2, -3, 0.5f }, Y[5];
-    void *px = X, *py = Y;
+    if (arch)   /* the matrix-core tile's 4 waves, not the host's 16 x 16 FMA tile */
+        CU_ASSERT(plan->steps[0].block[0] == 256 && plan->steps[0].block[1] == 1);
+    float *Y = calloc((size_t)n, sizeof(float));
+    void *px = (void *)X, *py = Y;
     void *args[] = { &px, &py };
     CU_ASSERT_EQUAL(rt_program_run(hm, plan, args, &err), 0);
-    for (int i = 0; i < 5; i++)
-        CU_ASSERT(Y[i] == fmaf(X[i], X[i], 1.0f));   /* fp-contraction fused it */
-    CU_ASSERT_PTR_NULL(rt_host_load_file("/nonexistent.bc", &err));
-    free(err);
+    for (int i = 0; i < n; i++)
+        CU_ASSERT(Y[i] == want[i]);
+    free(Y);
     fxplan_free(plan);
     free(text);
     rt_host_free(hm);
+}
+
+static void test_host_artifact(void)
+{
+    const char *src = "program p(X: Tensor[Float32, 5], Y: Tensor[Float32, 5]) {\n    Y = X * X + 1.0\n}\n";
+    float X[5] = { 0, 1, 2, -3, 0.5f }, want[5];
+    for (int i = 0; i < 5; i++)
+        want[i] = fmaf(X[i], X[i], 1.0f);   /* fp-contraction fused it */
+    run_host_artifact(src, NULL, 5, X, want);
+    /* a GEMM on gfx942's matrix cores, waves emulated: an fma chain in k order */
+    const char *gemm = "program p(X: Tensor[Float32, 16, 16], Y: Tensor[Float32, 16, 16]) {\n    Y = X @ X\n}\n";
+    float A[256], W[256];
+    for (int i = 0; i < 256; i++)
+        A[i] = (float)uniform();
+    for (int i = 0; i < 16; i++)
+        for (int j = 0; j < 16; j++) {
+            float acc = 0;
+            for (int k = 0; k < 16; k++)
+                acc = fmaf(A[i * 16 + k], A[k * 16 + j], acc);
+            W[i * 16 + j] = acc;
+        }
+    run_host_artifact(gemm, "gfx942", 256, A, W);
+    char *err = NULL;
+    CU_ASSERT_PTR_NULL(rt_host_load_file("/nonexistent.bc", &err));
+    free(err);
 }
 
 /* Without an AMD GPU (or without the HIP runtime) the HIP backend says so. */
@@ -570,7 +603,7 @@ static const FxtTest tests[] = {
     { "program kernels compile for gfx90a, gfx942, gfx1100", test_device_compile },
     { "GEMM ISA: MFMA on gfx90a/gfx942, FMA tiles on gfx1100; Int8 MFMA/WMMA", test_gemm_isa },
     { "the plan travels inside the .hsaco", test_plan_in_artifact },
-    { "a host artifact (bitcode) runs its embedded plan", test_host_artifact },
+    { "a host artifact (bitcode) runs its embedded plan, also with waves of gfx942", test_host_artifact },
     { "HIP backend without a device", test_hip_no_device },
     { NULL, NULL },
 };
