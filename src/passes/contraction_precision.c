@@ -66,12 +66,16 @@ static int64_t int8_bound(const Plan *pl)
     return pl->pr.kind == FXP_OZAKI2 ? 128 : 127;
 }
 
-/* Seed 003's limit for values up to 127 is K <= 133143: one product of
- * headroom below 2^31 - 1, (K + 1) b^2 <= 2^31 - 1. The same rule for every
- * bound (Ozaki-II's 128: K <= 131070). */
+/* The largest K whose Int32 sum of K products is exact, as specified:
+ * quantization and Ozaki-I take seed 003's K <= 133143 for values up to
+ * 127, which is (K + 1) b^2 <= 2^31 - 1 (one product of headroom; applied
+ * to the bound of every intB too); Ozaki-II's residues reach -128, and the
+ * issue that specified it takes K 128^2 <= 2^31 - 1, K <= 131071. */
 static int64_t k_limit(const Plan *pl)
 {
     int64_t b = int8_bound(pl);
+    if (pl->pr.kind == FXP_OZAKI2)
+        return INT64_C(2147483647) / (b * b);
     return INT64_C(2147483647) / (b * b) - 1;
 }
 

@@ -1024,21 +1024,21 @@ static bool k_accepted(const char *prec, const char *T, long long K, const char 
 static void test_k_limit(void)
 {
     /* Int8 values up to 127: K <= 133143 (seed 003); Ozaki-II's residues of
-     * 256 reach -128: the same one product of headroom, (K + 1) 128^2 < 2^31, K <= 131070 */
+     * 256 reach -128: K 128^2 < 2^31, K <= 131071 */
     CU_ASSERT(k_accepted("int8", "Float32", 133143, NULL));
     CU_ASSERT(!k_accepted("int8", "Float32", 133144, "133143"));
     CU_ASSERT(!k_accepted("int8", "Float32", 133145, NULL));
     CU_ASSERT(k_accepted("ozaki1", "Float64", 133143, NULL));
     CU_ASSERT(!k_accepted("ozaki1", "Float64", 133144, "133143"));
     CU_ASSERT(!k_accepted("ozaki1", "Float64", 133145, NULL));
-    CU_ASSERT(k_accepted("ozaki2", "Float64", 131070, NULL));
-    CU_ASSERT(!k_accepted("ozaki2", "Float64", 131071, "131070"));
-    CU_ASSERT(k_accepted("ozaki2:5", "Float64", 131070, NULL));
-    CU_ASSERT(!k_accepted("ozaki2:5", "Float64", 131071, "131070"));
-    CU_ASSERT_EQUAL(ozaki2_q(5, 131070), 10);
+    CU_ASSERT(k_accepted("ozaki2", "Float64", 131071, NULL));
+    CU_ASSERT(!k_accepted("ozaki2", "Float64", 131072, "131071"));
+    CU_ASSERT(k_accepted("ozaki2:5", "Float64", 131071, NULL));
+    CU_ASSERT(!k_accepted("ozaki2:5", "Float64", 131072, "131071"));
+    CU_ASSERT_EQUAL(ozaki2_q(5, 131071), 10);
 
     /* the values at the accepted limits */
-    enum { K8 = 133143, K2 = 131070 };
+    enum { K8 = 133143, K2 = 131071 };
     double *a = malloc(sizeof(double) * K8), *b = malloc(sizeof(double) * K8), c[1];
     for (int k = 0; k < K8; k++)
         a[k] = b[k] = 1.0;
@@ -1065,9 +1065,9 @@ static void test_k_limit(void)
     char *rem = NULL;
     c[0] = 0;
     if (gemm_once(&h, oz2, a, b, c, &rem)) {
-        CU_ASSERT(has(rem, "Ozaki-II, 5 Int8 matmuls, q = 10 bits for K = 131070"));
-        printf("\n    ozaki2:5 Float64 [1, 0.25 ...], K = %d: %.17g (exact %.17g)", K2, c[0], 1 + 131069 * 0.0625);
-        CU_ASSERT(c[0] == 8192.8125);
+        CU_ASSERT(has(rem, "Ozaki-II, 5 Int8 matmuls, q = 10 bits for K = 131071"));
+        printf("\n    ozaki2:5 Float64 [1, 0.25 ...], K = %d: %.17g (exact %.17g)", K2, c[0], 1 + 131070 * 0.0625);
+        CU_ASSERT(c[0] == 8192.875);
     }
     free(rem);
     free(a);
