@@ -5,4 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 scripts/setup.sh "$@"
-meson test -C "$build" --print-errorlogs --num-processes 2
+# sanitized debug builds run several times slower: FX_TIMEOUT_MULTIPLIER scales the timeouts
+meson test -C "$build" --print-errorlogs --num-processes 2 --timeout-multiplier "${FX_TIMEOUT_MULTIPLIER:-1}"
