@@ -36,9 +36,8 @@ typedef struct Counts {
 
 static char *assembly(const char *src, const char *arch, char *err, size_t errlen)
 {
-    char path[64], out[64];
+    char path[64];
     snprintf(path, sizeof path, "/tmp/matrix-isa-%d.fx", (int)getpid());
-    snprintf(out, sizeof out, "/tmp/matrix-isa-%d.s", (int)getpid());
     FILE *f = fopen(path, "w");
     if (!f)
         return NULL;
@@ -56,23 +55,13 @@ static char *assembly(const char *src, const char *arch, char *err, size_t errle
     char *text = NULL;
     if (pipe_parse(&c) && pipe_lower(&c)) {
         CgModule *m = pipe_codegen(&c);
-        if (m && cg_write(m, CG_OUT_ASM, out)) {
-            FILE *g = fopen(out, "r");
-            fseek(g, 0, SEEK_END);
-            long n = ftell(g);
-            fseek(g, 0, SEEK_SET);
-            text = calloc(1, (size_t)n + 1);
-            if (fread(text, 1, (size_t)n, g) != (size_t)n)
-                text[0] = 0;
-            fclose(g);
-        }
+        text = m ? cg_assembly(m) : NULL;
         cg_free(m);
     }
     if (!text)
         snprintf(err, errlen, "does not compile");
     pipe_free(&c);
     remove(path);
-    remove(out);
     return text;
 }
 

@@ -550,6 +550,21 @@ static LLVMMemoryBufferRef emit(CgModule *cm, LLVMCodeGenFileType type)
     return buf;
 }
 
+char *cg_assembly(CgModule *cm)
+{
+    LLVMMemoryBufferRef buf = emit(cm, LLVMAssemblyFile);
+    if (!buf)
+        return NULL;
+    size_t n = LLVMGetBufferSize(buf);
+    char *text = malloc(n + 1);
+    if (text) {
+        memcpy(text, LLVMGetBufferStart(buf), n);
+        text[n] = 0;
+    }
+    LLVMDisposeMemoryBuffer(buf);
+    return text;
+}
+
 static bool run_lld_process(const char *in, const char *out);
 
 static bool run_lld(const char *in, const char *out)

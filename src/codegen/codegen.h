@@ -36,6 +36,9 @@ bool cg_optimize(CgModule *cm);
  * name in the same directory and renamed on success; on failure nothing is left
  * behind. CG_OUT_HSACO links the object with FX_LLD (device target only). */
 bool cg_write(CgModule *cm, CgOutputKind kind, const char *path);
+/* The target's assembly as text (malloc'd), as -S writes it; NULL after a
+ * located or internal error. For tools and tests that read the ISA. */
+char *cg_assembly(CgModule *cm);
 
 LLVMModuleRef cg_llvm_module(CgModule *cm);
 

@@ -187,32 +187,12 @@ static void test_every_instruction_on_the_wave_model(void)
         run_instruction(tgt_matrix_inst((TgtMatrixId)id));
 }
 
-/* Assembly of `src` for `arch`, or NULL (errors on stderr). */
-static char *assembly(const char *src, const char *arch)
-{
-    Prog p;
-    bool ok = prog_lower(&p, src, arch, false, NULL);
-    CgModule *m = ok ? pipe_codegen(&p.c) : NULL;
-    char *text = NULL;
-    if (m) {
-        char out[128];
-        snprintf(out, sizeof out, "/tmp/fxcc-matrix-%d.s", (int)getpid());
-        if (cg_write(m, CG_OUT_ASM, out)) {
-            text = fxt_read_file(out);
-        }
-        remove(out);
-        cg_free(m);
-    }
-    prog_close(&p);
-    return text;
-}
-
 static void test_isa_and_errors(void)
 {
     for (int id = 0; id < TGT_MI_COUNT; id++) {
         const TgtMatrixInst *mi = tgt_matrix_inst((TgtMatrixId)id);
         char *src = kernel_source(mi);
-        char *s = assembly(src, arch_of(mi->id));
+        char *s = prog_assembly(src, arch_of(mi->id), NULL);
         CU_ASSERT(s && strstr(s, mi->mnemonic));
         if (!s || !strstr(s, mi->mnemonic))
             fprintf(stderr, "\n  %s: not in the %s assembly", mi->mnemonic, arch_of(mi->id));
@@ -220,7 +200,7 @@ static void test_isa_and_errors(void)
         /* a processor of the other family has no such instruction */
         const char *other = strncmp(mi->family, "RDNA", 4) == 0 ? "gfx942" : "gfx1100";
         fxt_capture_begin();
-        s = assembly(src, other);
+        s = prog_assembly(src, other, NULL);
         char *cap = fxt_capture_end();
         CU_ASSERT_PTR_NULL(s);
         CU_ASSERT(cap && strstr(cap, "error: fx.") && strstr(cap, tgt_matrix_targets(mi->id)));

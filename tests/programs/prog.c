@@ -69,6 +69,17 @@ bool prog_run(Prog *p, void **args)
     return rc == 0;
 }
 
+char *prog_assembly(const char *src, const char *arch, const char *const *options)
+{
+    Prog p;
+    bool ok = prog_lower(&p, src, arch, false, options);
+    CgModule *m = ok ? pipe_codegen(&p.c) : NULL;
+    char *text = m ? cg_assembly(m) : NULL;
+    cg_free(m);
+    prog_close(&p);
+    return text;
+}
+
 void prog_close(Prog *p)
 {
     rt_host_free(p->hm);

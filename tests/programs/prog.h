@@ -25,6 +25,9 @@ bool prog_lower(Prog *p, const char *src, const char *arch, bool host, const cha
 /* Lower for the host, build, JIT, and find program `name`'s plan. */
 bool prog_open(Prog *p, const char *src, const char *name, const char *const *options);
 bool prog_run(Prog *p, void **args);
+/* The AMDGPU assembly of `src` for `arch` (malloc'd), or NULL when it does
+ * not compile (the errors are on stderr). */
+char *prog_assembly(const char *src, const char *arch, const char *const *options);
 void prog_close(Prog *p);
 
 #endif

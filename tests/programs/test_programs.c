@@ -362,27 +362,7 @@ static void test_device_compile(void)
 /* Assembly of a program for one processor. */
 static char *program_asm(const char *src, const char *arch)
 {
-    Prog p;
-    bool ok = prog_lower(&p, src, arch, false, NULL);
-    char *text = NULL;
-    CgModule *m = ok ? pipe_codegen(&p.c) : NULL;
-    if (m) {
-        char out[128];
-        snprintf(out, sizeof out, "/tmp/fxcc-prog-isa-%d.s", (int)getpid());
-        if (cg_write(m, CG_OUT_ASM, out)) {
-            FILE *g = fopen(out, "r");
-            fseek(g, 0, SEEK_END);
-            long n = ftell(g);
-            fseek(g, 0, SEEK_SET);
-            text = calloc(1, (size_t)n + 1);
-            if (fread(text, 1, (size_t)n, g) != (size_t)n)
-                text[0] = 0;
-            fclose(g);
-        }
-        remove(out);
-        cg_free(m);
-    }
-    prog_close(&p);
+    char *text = prog_assembly(src, arch, NULL);
     return text ? text : calloc(1, 1);
 }
 

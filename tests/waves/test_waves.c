@@ -2029,14 +2029,8 @@ static char *gpu_asm(const char *src, const char *arch)
     char *text = NULL;
     if (mod_lower(&m, src, arch, false)) {
         CgModule *cm = pipe_codegen(&m.c);
-        if (cm) {
-            char out[128];
-            snprintf(out, sizeof out, "/tmp/fxcc-waves-isa-%d.s", (int)getpid());
-            if (cg_write(cm, CG_OUT_ASM, out))
-                text = fxt_read_file(out);
-            remove(out);
-            cg_free(cm);
-        }
+        text = cm ? cg_assembly(cm) : NULL;
+        cg_free(cm);
     }
     mod_close(&m);
     return text ? text : calloc(1, 1);
