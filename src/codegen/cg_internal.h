@@ -170,6 +170,11 @@ LLVMValueRef cg_atomic(CgCtx *c, FxInst *i);
 /* host: the kernel parameter index (i32) a Ptr value came from, or NULL */
 LLVMValueRef cg_ptr_origin(CgCtx *c, FxInst *v);
 void cg_barrier(CgCtx *c, FxInst *i);
+/* docs/limits.md: every kernel's shared arrays (its own and its fns') fit
+ * the target's LDS, and its private arrays CG_PRIVATE_ARRAY_BYTES; located
+ * errors naming the arrays otherwise. */
+enum { CG_PRIVATE_ARRAY_BYTES = 65536 };
+bool cg_check_memory_limits(CgCtx *c);
 /* Host: lays out every shared array (fns first, then each kernel's own). */
 void cg_layout_shared(CgCtx *c);
 

@@ -449,3 +449,74 @@ void cg_barrier(CgCtx *c, FxInst *i)
         "declare void @llvm.amdgcn.s.barrier() nounwind convergent\n");
     LLVMBuildCall2(c->B, fty, fn, NULL, 0, "");
 }
+
+/* ---- memory limits (docs/limits.md) ---- */
+
+typedef struct MemUse {
+    int64_t shared, private_bytes;
+    const FxInst *arrays[64];   /* the arrays counted, for the notes */
+    int narrays;
+    const FxFunc *seen[64];     /* fns already counted: one allocation per kernel */
+    int nseen;
+} MemUse;
+
+static void count_block(CgCtx *c, const FxBlock *b, MemUse *u);
+
+static void count_fn(CgCtx *c, const FxFunc *f, MemUse *u)
+{
+    for (int i = 0; i < u->nseen; i++)
+        if (u->seen[i] == f)
+            return;
+    if (u->nseen < 64)
+        u->seen[u->nseen++] = f;
+    count_block(c, &f->body, u);
+}
+
+static void count_block(CgCtx *c, const FxBlock *b, MemUse *u)
+{
+    for (const FxInst *i = b->first; i; i = i->next) {
+        if (i->op == FX_ALLOCA && i->type->kind == TY_ARRAY) {
+            int64_t n = (int64_t)LLVMABISizeOfType(c->TD, cg_mem_type(c, i->type));
+            if (i->space == FXSPACE_SHARED)
+                u->shared += n;
+            else
+                u->private_bytes += n;
+            if (u->narrays < 64)
+                u->arrays[u->narrays++] = i;
+        }
+        if (i->op == FX_CALL && i->callee)
+            count_fn(c, i->callee, u);
+        for (int k = 0; k < i->nblocks; k++)
+            count_block(c, &i->blocks[k], u);
+    }
+}
+
+static void over_limit(CgCtx *c, const FxFunc *k, const MemUse *u, FxSpace space, int64_t used, int64_t limit,
+                       const char *what)
+{
+    const char *whose = space == FXSPACE_SHARED ? arena_printf(c->fm->arena, "%s has per workgroup", c->tgt->name)
+                                                : "a work-item may have";
+    cg_error(c, k->loc, "kernel '%s' needs %lld bytes of %s, more than the %lld bytes %s (docs/limits.md)", k->name,
+             (long long)used, what, (long long)limit, whose);
+    for (int a = 0; a < u->narrays; a++)
+        if (u->arrays[a]->space == space)
+            diag_note(u->arrays[a]->loc, "'%s' takes %lld bytes", u->arrays[a]->name ? u->arrays[a]->name : "?",
+                      (long long)LLVMABISizeOfType(c->TD, cg_mem_type(c, u->arrays[a]->type)));
+}
+
+bool cg_check_memory_limits(CgCtx *c)
+{
+    int errors = c->errors;
+    for (int k = 0; k < c->fm->funcs.len; k++) {
+        const FxFunc *f = c->fm->funcs.items[k];
+        if (f->kind != FXF_KERNEL)
+            continue;
+        MemUse u = { 0 };
+        count_block(c, &f->body, &u);
+        if (u.shared > c->tgt->lds_bytes)
+            over_limit(c, f, &u, FXSPACE_SHARED, u.shared, c->tgt->lds_bytes, "shared memory");
+        if (u.private_bytes > CG_PRIVATE_ARRAY_BYTES)
+            over_limit(c, f, &u, FXSPACE_PRIVATE, u.private_bytes, CG_PRIVATE_ARRAY_BYTES, "private arrays");
+    }
+    return c->errors == errors;
+}

@@ -332,6 +332,7 @@ CgModule *cg_build(FxModule *m, const CgOptions *o)
     c->B = LLVMCreateBuilderInContext(c->C);
 
     cg_declare_funcs(c);
+    cg_check_memory_limits(c);
     if (cg_host_abi(c))
         cg_layout_shared(c);
     for (int k = 0; k < m->funcs.len; k++) {

@@ -588,11 +588,18 @@ Val *sema_generic_type(Ctx *c, Val *base, AstNode *e)
     const char **names = arena_alloc(c->arena, sizeof(char *) * (size_t)n);
     int nd = 0;
     bool col_major = false;
+    /* docs/limits.md: the bytes of the static dims, checked as they multiply */
+    int64_t bytes = type_storage_bits(elem) / 8 > 0 ? type_storage_bits(elem) / 8 : 1;
+    const int64_t max_bytes = is_tensor ? (INT64_C(1) << 62) : (INT64_C(1) << 31) - 1;
     for (int k = 1; k < n; k++) {
         AstNode *d = e->list.items[k];
         if (is_tensor && k == n - 1 && d->kind == AST_NAME && strcmp(d->name, "col_major") == 0) {
             col_major = true;
             continue;
+        }
+        if (nd == SEMA_MAX_DIMS) {
+            diag_error(d->loc, "%s has at most %d dimensions (docs/limits.md)", g, SEMA_MAX_DIMS);
+            return NULL;
         }
         if (is_tensor ? !tensor_dim(c, d, &dims[nd], &names[nd])
                       : !sema_static_int(c, d, "an Array dimension", &dims[nd]))
@@ -601,6 +608,13 @@ Val *sema_generic_type(Ctx *c, Val *base, AstNode *e)
             diag_error(d->loc, "%s dimensions must be positive, got %lld", g, (long long)dims[nd]);
             return NULL;
         }
+        if (!names[nd] && (dims[nd] > max_bytes / bytes)) {
+            diag_error(d->loc, "this %s would hold more than %lld bytes, the most %s may hold (docs/limits.md)", g,
+                       (long long)max_bytes, is_tensor ? "a Tensor" : "an Array");
+            return NULL;
+        }
+        if (!names[nd])
+            bytes *= dims[nd];
         nd++;
     }
     v->tval = is_tensor ? type_tensor(c->arena, elem, nd, dims, names, col_major)

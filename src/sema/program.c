@@ -8,8 +8,8 @@
 
 typedef struct Shape {
     int rank;
-    int64_t dims[8];          /* -1: symbolic */
-    const char *names[8];     /* symbolic dim names */
+    int64_t dims[SEMA_MAX_DIMS];      /* -1: symbolic */
+    const char *names[SEMA_MAX_DIMS]; /* symbolic dim names */
 } Shape;
 
 typedef struct ProgCtx {

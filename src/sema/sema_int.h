@@ -38,6 +38,9 @@ struct Scope {
 };
 
 /* Where emitted instructions go, and the function-level facts they need. */
+/* The most dimensions an Array or Tensor has (docs/limits.md). */
+enum { SEMA_MAX_DIMS = 8 };
+
 typedef struct FnCtx {
     FxFunc *func;
     bool is_kernel;

@@ -45,11 +45,13 @@ static char *compile_for_diagnostics(const char *file)
     opt_defaults(&o);
     o.input = file;
     o.verify_each = true;
+    opt_finish(&o);
     FxCompilation c;
     pipe_init(&c, &o);
     diag_set_stream(m);
-    if (pipe_parse(&c))
-        pipe_lower(&c);
+    /* through code generation for gfx942: some limits are the target's */
+    if (pipe_parse(&c) && pipe_lower(&c))
+        cg_free(pipe_codegen(&c));
     diag_set_stream(NULL);
     pipe_free(&c);
     fclose(m);
