@@ -497,11 +497,60 @@ static mode_t file_mode(void)
     return 0666 & ~um;
 }
 
-/* Writes data to a temporary file next to path, then renames it over path. */
-static bool write_file(const char *path, const char *data, size_t len)
+/* Where writing `path` should land: a symbolic link's target (the link
+ * stays a link), else path itself. malloc'd. */
+static char *final_path(const char *path)
 {
-    if (strcmp(path, "-") == 0)
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
+        return strdup(path);
+    char *real = realpath(path, NULL);
+    if (real)
+        return real;
+    char target[4096];   /* a dangling link: its target, relative to the link's folder */
+    ssize_t n = readlink(path, target, sizeof target - 1);
+    if (n <= 0)
+        return strdup(path);
+    target[n] = 0;
+    const char *slash = strrchr(path, '/');
+    if (target[0] == '/' || !slash)
+        return strdup(target);
+    char *joined = malloc((size_t)(slash - path) + (size_t)n + 2);
+    if (!joined)
+        abort();
+    sprintf(joined, "%.*s/%s", (int)(slash - path), path, target);
+    return joined;
+}
+
+/* A device or FIFO (-o /dev/null, -o /dev/stdout) is written in place. */
+static bool write_in_place(const char *path, const char *data, size_t len)
+{
+    int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+    bool ok = fd >= 0 && write_all(fd, data, len);
+    int e = errno;
+    if (fd >= 0 && close(fd) != 0 && ok) {
+        ok = false;
+        e = errno;
+    }
+    if (!ok)
+        diag_error(no_loc, "cannot write '%s': %s", path, strerror(e));
+    return ok;
+}
+
+/* Writes data to a temporary file next to path, then renames it over path,
+ * so a failed write leaves no partial file (through a symbolic link: its
+ * target; a device or FIFO: in place). */
+static bool write_file(const char *given, const char *data, size_t len)
+{
+    if (strcmp(given, "-") == 0)
         return write_stdout(data, len);
+    char *path = final_path(given);
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        bool ok = write_in_place(path, data, len);
+        free(path);
+        return ok;
+    }
     char *tmp = temp_name_near(path, ".tmp");
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, file_mode());
     bool ok = fd >= 0;
@@ -521,8 +570,9 @@ static bool write_file(const char *path, const char *data, size_t len)
             unlink(tmp);
     }
     if (!ok)
-        diag_error(no_loc, "cannot write '%s': %s", path, strerror(e));
+        diag_error(no_loc, "cannot write '%s': %s", given, strerror(e));
     free(tmp);
+    free(path);
     return ok;
 }
 
@@ -625,6 +675,8 @@ static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
+/* Links in the temporary directory, then writes the code object as any
+ * other output (so a link, a device or standard output is treated alike). */
 static bool write_hsaco(CgModule *cm, const char *path)
 {
     if (cm->host) {
@@ -635,54 +687,34 @@ static bool write_hsaco(CgModule *cm, const char *path)
     LLVMMemoryBufferRef obj = emit(cm, LLVMObjectFile);
     if (!obj)
         return false;
-    bool to_stdout = strcmp(path, "-") == 0;
-    char *near;
-    if (to_stdout) {
-        const char *td = getenv("TMPDIR");
-        near = malloc(strlen(td && *td ? td : "/tmp") + 16);
-        if (!near)
-            abort();
-        sprintf(near, "%s/fxcc-out", td && *td ? td : "/tmp");
-    } else {
-        near = strdup(path);
-    }
+    const char *td = getenv("TMPDIR");
+    char near[4096];
+    snprintf(near, sizeof near, "%s/fxcc-out", td && *td ? td : "/tmp");
     char *objtmp = temp_name_near(near, ".o");
     char *outtmp = temp_name_near(near, ".hsaco");
     bool ok = false;
     int fd = open(objtmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        diag_error(no_loc, "cannot write '%s': %s", to_stdout ? objtmp : path, strerror(errno));
-    } else {
-        bool w = write_all(fd, LLVMGetBufferStart(obj), LLVMGetBufferSize(obj));
-        int e = errno;
-        if (close(fd) != 0 && w) {
-            w = false;
-            e = errno;
-        }
-        if (!w)
-            diag_error(no_loc, "cannot write '%s': %s", objtmp, strerror(e));
-        else if (run_lld(objtmp, outtmp)) {
-            if (to_stdout) {
-                size_t len;
-                char *data = slurp(outtmp, &len);
-                if (!data)
-                    diag_error(no_loc, "cannot read '%s': %s", outtmp, strerror(errno));
-                else
-                    ok = write_stdout(data, len);
-                free(data);
-            } else if (rename(outtmp, path) != 0) {
-                diag_error(no_loc, "cannot write '%s': %s", path, strerror(errno));
-            } else {
-                ok = true;
-            }
-        }
+    bool w = fd >= 0 && write_all(fd, LLVMGetBufferStart(obj), LLVMGetBufferSize(obj));
+    int e = errno;
+    if (fd >= 0 && close(fd) != 0 && w) {
+        w = false;
+        e = errno;
+    }
+    if (!w) {
+        diag_error(no_loc, "cannot write '%s': %s", objtmp, strerror(e));
+    } else if (run_lld(objtmp, outtmp)) {
+        size_t len;
+        char *data = slurp(outtmp, &len);
+        if (!data)
+            diag_error(no_loc, "cannot read '%s': %s", outtmp, strerror(errno));
+        else
+            ok = write_file(path, data, len);
+        free(data);
     }
     unlink(objtmp);
-    if (!ok || to_stdout)
-        unlink(outtmp);
+    unlink(outtmp);
     free(objtmp);
     free(outtmp);
-    free(near);
     LLVMDisposeMemoryBuffer(obj);
     return ok;
 }

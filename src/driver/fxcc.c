@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "driver/pipeline.h"
 #include "fx_config.h"
@@ -53,17 +54,29 @@ static const char *default_output(Arena *a, const char *input, CgOutputKind k)
     return arena_printf(a, "%.*s%s", (int)n, base, ext[k]);
 }
 
-/* -MD: "target: input imports..." as gcc writes it, to -MF or OUTPUT.d. */
-static bool write_depfile(FxCompilation *c, const char *output)
+/* Whether the output would overwrite the file `input` (a link to it too). */
+static bool same_file(const char *output, const char *input)
+{
+    struct stat a, b;
+    return strcmp(output, "-") != 0 && stat(output, &a) == 0 && stat(input, &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino;
+}
+
+/* -MF, or OUTPUT with its extension replaced by .d */
+static const char *depfile_path(FxCompilation *c, const char *output)
+{
+    if (c->opts->mf)
+        return c->opts->mf;
+    const char *dot = strrchr(output, '.');
+    size_t n = dot && !strchr(dot, '/') ? (size_t)(dot - output) : strlen(output);
+    return arena_printf(c->arena, "%.*s.d", (int)n, output);
+}
+
+/* -MD: "target: input imports..." as gcc writes it, to `path`. */
+static bool write_depfile(FxCompilation *c, const char *output, const char *path)
 {
     const FxOptions *o = c->opts;
     const char *target = o->mt ? o->mt : output;
-    const char *path = o->mf;
-    if (!path) {
-        const char *dot = strrchr(output, '.');
-        size_t n = dot && !strchr(dot, '/') ? (size_t)(dot - output) : strlen(output);
-        path = arena_printf(c->arena, "%.*s.d", (int)n, output);
-    }
     char *tmp = arena_printf(c->arena, "%s.tmp%d", path, (int)getpid());
     FILE *f = fopen(tmp, "w");
     if (!f) {
@@ -107,10 +120,19 @@ static int compile(FxCompilation *c)
         return 2;
     }
     const char *out = o->output ? o->output : default_output(c->arena, o->input, kind);
-    bool ok = cg_write(m, kind, out);
+    if (same_file(out, o->input)) {
+        cg_free(m);
+        opt_usage_error("the output '%s' is the input file", out);
+        return 2;
+    }
+    /* the dependency file first: when either write fails, neither is left */
+    bool md = o->md && strcmp(out, "-") != 0;
+    const char *dep = md ? depfile_path(c, out) : NULL;
+    bool ok = !md || write_depfile(c, out, dep);
+    ok = ok && cg_write(m, kind, out);
+    if (!ok && md)
+        remove(dep);
     cg_free(m);
-    if (ok && o->md && strcmp(out, "-") != 0)
-        ok = write_depfile(c, out);
     return ok ? 0 : 1;
 }
 
@@ -172,6 +194,6 @@ int main(int argc, char **argv)
     pipe_free(&c);
 done:
     arena_free(args);
-    fflush(stdout);
+    rc = opt_finish_stdout("fxcc", rc);
     return rc;
 }

@@ -100,6 +100,18 @@ static bool parse_dims(const char *s, unsigned out[3])
     return false;
 }
 
+/* b->data for count elements of b->elem's storage, zeroed; a located error
+ * when the size overflows or the memory is not there. */
+static bool buffer_alloc(Buffer *b, size_t count, Loc loc)
+{
+    size_t eb = elem_bytes(b->elem);
+    b->count = count;
+    b->data = count <= SIZE_MAX / eb ? calloc(count ? count : 1, eb) : NULL;
+    if (!b->data)
+        diag_error(loc, "cannot allocate a buffer of %zu %s elements", count, type_info(b->elem->scalar)->name);
+    return b->data != NULL;
+}
+
 static Val *static_value(Run *r, AstNode *e)
 {
     return sema_eval_static(r->comp.sema, e);
@@ -149,17 +161,25 @@ static bool generated_buffer(Run *r, AstNode *call, const char *fn, Buffer *b)
             return false;
         }
         bool is_int = v->type->kind == TY_LITINT || (v->type->kind == TY_SCALAR && type_is_int(v->type->scalar));
-        if (!is_int || big_sign(v->i) < 0 || !big_fits(v->i, 40, false)) {
+        if (!is_int || big_sign(v->i) < 0) {
             diag_error(d->loc, "%s() sizes and seeds are non-negative integers", fn);
             return false;
         }
+        if (!big_fits(v->i, is_seed ? 64 : 40, false)) {
+            diag_error(d->loc, "%s() %s", fn, is_seed ? "seeds fit in 64 bits" : "sizes are below 2**40");
+            return false;
+        }
+        uint64_t n = big_to_u64(v->i);
         if (is_seed)
-            seed = big_to_u64(v->i);
-        else
-            count *= big_to_u64(v->i);
+            seed = n;
+        else if (n && count > SIZE_MAX / n) {
+            diag_error(call->loc, "cannot allocate %s(): more elements than memory has bytes", fn);
+            return false;
+        } else
+            count *= n;
     }
-    b->count = count;
-    b->data = calloc(count ? count : 1, elem_bytes(b->elem));
+    if (!buffer_alloc(b, count, call->loc))
+        return false;
     ScalarId s = b->elem->scalar;
     bool flt = type_info(s)->fmt != NULL;
     for (size_t i = 0; i < count && strcmp(fn, "zeros") != 0; i++) {
@@ -189,8 +209,8 @@ static bool literal_buffer(Run *r, AstNode *e, Buffer *b)
         return false;
     }
     b->elem = tv->tval;
-    b->count = (size_t)e->list.len;
-    b->data = calloc(b->count ? b->count : 1, elem_bytes(b->elem));
+    if (!buffer_alloc(b, (size_t)e->list.len, e->loc))
+        return false;
     for (int i = 0; i < e->list.len; i++) {
         Val *v = static_value(r, e->list.items[i]);
         if (!v)
@@ -223,8 +243,10 @@ static bool file_buffer(Run *r, const char *path, const Type *want, Buffer *b)
         return false;
     }
     b->elem = want;
-    b->count = (size_t)n / eb;
-    b->data = calloc(b->count ? b->count : 1, eb);
+    if (!buffer_alloc(b, (size_t)n / eb, (Loc){ 0 })) {
+        fclose(f);
+        return false;
+    }
     bool ok = fread(b->data, 1, (size_t)n, f) == (size_t)n;
     fclose(f);
     if (!ok)
@@ -607,7 +629,7 @@ int main(int argc, char **argv)
     int rc = parse_command_line(&r, &o, a, argc, argv, &entry);
     if (rc < 0)
         rc = opt_finish(&o) ? run(&r, &o, entry) : 2;
-    fflush(stdout);
+    rc = opt_finish_stdout("fxrun", rc);
     free_run(&r);
     arena_free(a);
     return rc;

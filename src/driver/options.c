@@ -1,5 +1,6 @@
 /* options.c - parsing of fxcc's options; nothing here compiles anything. */
 #include "driver/options.h"
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -260,4 +261,14 @@ bool opt_finish(FxOptions *o)
     o->target = o->host ? tgt_host() : gpu;
     o->lowering = o->host && o->arch_given ? gpu : o->target;
     return true;
+}
+
+int opt_finish_stdout(const char *prog, int rc)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "%s: error: cannot write to standard output: %s\n", prog, strerror(errno));
+        if (rc == 0)
+            rc = 1;
+    }
+    return rc;
 }

@@ -48,5 +48,8 @@ int opt_parse_one(Arena *a, FxOptions *o, int argc, char **argv, int *i);
 bool opt_finish(FxOptions *o);
 void opt_print_help(const char *prog);
 void opt_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Flushes standard output at exit: a write that failed (a full disk, a
+ * closed pipe) makes a successful run's status 1, with a message. */
+int opt_finish_stdout(const char *prog, int rc);
 
 #endif

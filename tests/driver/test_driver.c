@@ -217,6 +217,62 @@ static void test_no_partial_output(void)
         closedir(d);
 }
 
+/* -o onto the input is refused; a symbolic link keeps pointing at the file
+ * it names, which gets the output; a FIFO is written in place; a depfile in
+ * a missing folder leaves neither file; a full standard output fails. */
+static void test_output_safety(void)
+{
+    char src[512], cmd[4096], path[512], *err = NULL;
+    snprintf(src, sizeof src, "%s/safe.fx", tmpdir);
+    fxt_write_file(src, "kernel k(p: Ptr[Float32]) {\n    p[0] = 1.0\n}\n");
+    snprintf(cmd, sizeof cmd, "%s %s -o %s", fxcc_path, src, src);
+    CU_ASSERT_EQUAL(run(cmd, NULL, &err), 2);
+    CU_ASSERT(err && strstr(err, "is the input file"));
+    free(err);
+    char *text = fxt_read_file(src);
+    CU_ASSERT(text && strncmp(text, "kernel k", 8) == 0);
+    free(text);
+
+    snprintf(cmd, sizeof cmd, "cd %s && rm -f real.o link.o && touch real.o && ln -s real.o link.o && "
+                              "%s safe.fx -o link.o && test -L link.o && test -s real.o", tmpdir, fxcc_path);
+    CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 0);
+    snprintf(cmd, sizeof cmd, "cd %s && rm -f fifo && mkfifo fifo && (cat fifo > fifo.out &) && "
+                              "%s safe.fx -S -o fifo && sleep 0.3 && test -p fifo && grep -q amdhsa fifo.out",
+             tmpdir, fxcc_path);
+    CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 0);
+
+    snprintf(cmd, sizeof cmd, "cd %s && rm -f nodep.o && %s safe.fx -c -o nodep.o -MD -MF missing/x.d",
+             tmpdir, fxcc_path);
+    CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 1);
+    snprintf(path, sizeof path, "%s/nodep.o", tmpdir);
+    struct stat st;
+    CU_ASSERT(stat(path, &st) != 0);
+    if (access("/dev/full", W_OK) == 0) {
+        snprintf(cmd, sizeof cmd, "(%s --eval 1+1 > /dev/full)", fxcc_path);
+        CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 1);
+        snprintf(cmd, sizeof cmd, "(%s %s -S -o - > /dev/full)", fxcc_path, src);
+        CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 1);
+        snprintf(cmd, sizeof cmd, "(%s %s k 'p=zeros(Float32, 1)' --print p > /dev/full)", fxrun_path, src);
+        CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 1);
+    }
+}
+
+/* A buffer larger than memory is a located error, not a null pointer. */
+static void test_fxrun_allocation(void)
+{
+    char src[512], cmd[4096], *err = NULL;
+    snprintf(src, sizeof src, "%s/alloc.fx", tmpdir);
+    fxt_write_file(src, "kernel k(p: Ptr[Float32]) {\n    p[0] = 1.0\n}\n");
+    const char *sizes[] = { "2**39, 2**39", "2**38" };   /* the count overflows; calloc fails */
+    for (int i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd, "ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=0 %s %s k 'p=zeros(Float32, %s)'",
+                 fxrun_path, src, sizes[i]);
+        CU_ASSERT_EQUAL(run(cmd, NULL, &err), 1);
+        CU_ASSERT(err && strstr(err, "error:") && strstr(err, "cannot allocate"));
+        free(err);
+    }
+}
+
 static void test_defines_and_depfile(void)
 {
     char src[512], inc[512], cmd[2048], *out = NULL;
@@ -269,6 +325,8 @@ static const FxtTest tests[] = {
     { "exit statuses", test_exit_statuses },
     { "no partial output", test_no_partial_output },
     { "-D, import and -MD", test_defines_and_depfile },
+    { "output safety: input, links, FIFOs, depfiles, full stdout", test_output_safety },
+    { "fxrun: buffers larger than memory", test_fxrun_allocation },
     { NULL, NULL },
 };
 

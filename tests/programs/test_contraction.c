@@ -112,7 +112,7 @@ static const char *multi_source(const Gemm *gs, int n)
     len += (size_t)snprintf(buf + len, sizeof buf - len, "program g(");
     for (int i = 0; i < n; i++) {
         const Gemm *g = &gs[i];
-        char x[8] = "", M[16], N[16], K[16];
+        char x[16] = "", M[16], N[16], K[16];
         if (n > 1)
             snprintf(x, sizeof x, "%d", i);
         snprintf(M, sizeof M, g->sym ? "M" : "%d", g->M);
@@ -127,7 +127,7 @@ static const char *multi_source(const Gemm *gs, int n)
     len += (size_t)snprintf(buf + len, sizeof buf - len, "%s) {\n", gs[0].sym ? ", M: Int32, N: Int32" : "");
     for (int i = 0; i < n; i++) {
         const Gemm *g = &gs[i];
-        char x[8] = "", al[64] = "", be[64] = "";
+        char x[16] = "", al[64] = "", be[64] = "";
         if (n > 1)
             snprintf(x, sizeof x, "%d", i);
         if (g->alpha)
