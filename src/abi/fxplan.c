@@ -161,18 +161,35 @@ static bool parse_args(FxPlan *p, const char *s)
     return true;
 }
 
+/* The next space-delimited word of *pp, copied (names have no length limit:
+ * a program's kernels are named after it); NULL when there is none. */
+static char *take_word(FxPlan *p, const char **pp)
+{
+    const char *s = *pp, *e = s;
+    while (*e && *e != ' ')
+        e++;
+    if (e == s)
+        return NULL;
+    *pp = *e ? e + 1 : e;
+    return dup_n(p, s, (size_t)(e - s));
+}
+
+/* transient NAME TYPE BYTES EXTENT */
 static bool parse_transient(FxPlan *p, const char *line)
 {
-    char name[256], type[64];
-    int bytes, used = 0;
-    if (sscanf(line, "transient %255s %63s %d %n", name, type, &bytes, &used) < 3 || bytes <= 0 || !used)
+    const char *s = line + strlen("transient ");
+    char *name = take_word(p, &s), *type = take_word(p, &s), *end;
+    if (!name || !type)
         return false;
+    long bytes = strtol(s, &end, 10);
+    if (end == s || *end != ' ' || bytes <= 0 || bytes > 4096)
+        return false;
+    s = end + 1;
     p->transients = grow(p, p->transients, p->ntransients, sizeof(FxPlanBuffer));
     FxPlanBuffer *t = &p->transients[p->ntransients++];
-    t->name = dup_n(p, name, strlen(name));
-    t->elem = dup_n(p, type, strlen(type));
-    t->elem_bytes = bytes;
-    const char *s = line + used;
+    t->name = name;
+    t->elem = type;
+    t->elem_bytes = (int)bytes;
     return parse_extent(p, &s, &t->count) && !*s;
 }
 
@@ -203,16 +220,17 @@ static bool parse_condition(FxPlan *p, FxPlanStep *st, const char *s)
     return !*s;
 }
 
+/* launch KERNEL grid(X, Y, Z) block(X, Y, Z)[ when ...][ note ...] */
 static bool parse_launch(FxPlan *p, const char *line)
 {
-    char kernel[256];
-    int used = 0;
-    if (sscanf(line, "launch %255s grid(%n", kernel, &used) < 1 || !used)
+    const char *s = line + strlen("launch ");
+    char *kernel = take_word(p, &s);
+    if (!kernel || strncmp(s, "grid(", 5) != 0)
         return false;
+    s += 5;
     p->steps = grow(p, p->steps, p->nsteps, sizeof(FxPlanStep));
     FxPlanStep *st = &p->steps[p->nsteps++];
-    st->kernel = dup_n(p, kernel, strlen(kernel));
-    const char *s = line + used;
+    st->kernel = kernel;
     for (int d = 0; d < 3; d++) {
         if (!parse_extent(p, &s, &st->grid[d]))
             return false;

@@ -1,6 +1,9 @@
 /* fxrun.c - runs a kernel on the host CPU: compiles FILE.fx for the host,
  * JITs it, builds the arguments from NAME=VALUE, launches, prints results. */
 #include <errno.h>
+#include <signal.h>
+#include <sys/time.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +41,7 @@ typedef struct Run {
     const char **saves;     /* NAME=FILE */
     int nsaves;
     unsigned grid[3], block[3];
+    double timeout;         /* --timeout seconds, 0 for none */
     Buffer *buffers;        /* per parameter (NULL data for scalars) */
     unsigned char (*scalars)[16];
     Val **scalar_vals;
@@ -318,12 +322,17 @@ static bool scalar_arg(Run *r, int idx, const FxParam *p, Arg *arg)
     return true;
 }
 
-static Arg *find_arg(Run *r, const char *name)
+static Arg *find_arg_n(Run *r, const char *name, size_t len)
 {
     for (int i = 0; i < r->nargs; i++)
-        if (strcmp(r->args[i].name, name) == 0)
+        if (strlen(r->args[i].name) == len && !strncmp(r->args[i].name, name, len))
             return &r->args[i];
     return NULL;
+}
+
+static Arg *find_arg(Run *r, const char *name)
+{
+    return find_arg_n(r, name, strlen(name));
 }
 
 static bool is_buffer_param(const FxParam *p)
@@ -454,8 +463,9 @@ static bool save_param(Run *r, const char *spec)
 static int usage(void)
 {
     fputs("usage: fxrun FILE.fx ENTRY [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [fxcc options]\n"
-          "             [--arch GFX] [NAME=VALUE ...] [--print NAME ...] [--save NAME=FILE]\n"
-          "  --arch GFX   run the kernels compiled for GFX, its waves emulated on the host\n", stderr);
+          "             [--arch GFX] [--timeout S] [NAME=VALUE ...] [--print NAME ...] [--save NAME=FILE]\n"
+          "  --arch GFX   run the kernels compiled for GFX, its waves emulated on the host\n"
+          "  --timeout S  stop a run still going after S seconds (exit status 124)\n", stderr);
     return 2;
 }
 
@@ -497,7 +507,21 @@ static int parse_command_line(Run *r, FxOptions *o, Arena *a, int argc, char **a
             return 2;
         if (rc > 0)
             continue;
+        if (!strncmp(s, "--timeout=", 10) || (!strcmp(s, "--timeout") && i + 1 < argc)) {
+            const char *t = s[9] == '=' ? s + 10 : argv[++i];
+            char *end;
+            r->timeout = strtod(t, &end);
+            if (end == t || *end || !(r->timeout > 0 && r->timeout <= 1e6)) {
+                fprintf(stderr, "fxrun: error: --timeout expects seconds between 0 and 1000000, got '%s'\n", t);
+                return 2;
+            }
+            continue;
+        }
         const char *eq = strchr(s, '=');
+        if (s[0] != '-' && eq && eq != s && find_arg_n(r, s, (size_t)(eq - s))) {
+            fprintf(stderr, "fxrun: error: argument '%.*s' is given twice\n", (int)(eq - s), s);
+            return 2;
+        }
         if (s[0] != '-' && eq && eq != s) {
             r->args[r->nargs].name = strndup(s, (size_t)(eq - s));
             r->args[r->nargs++].text = eq + 1;
@@ -537,6 +561,35 @@ static void find_entry(Run *r, FxCompilation *c, const char *entry)
             r->nparams = p->nparams;
         }
     }
+}
+
+/* --timeout: a kernel stuck in `while True` must not hang a CI run. The
+ * handler may only write and exit, so the message is formatted beforehand. */
+static char timeout_message[512];
+
+static void on_timeout(int sig)
+{
+    (void)sig;
+    ssize_t n = write(2, timeout_message, strlen(timeout_message));
+    (void)n;
+    _exit(124);
+}
+
+static void arm_timeout(const Run *r)
+{
+    if (r->timeout <= 0)
+        return;
+    snprintf(timeout_message, sizeof timeout_message, "fxrun: error: %s '%s' still running after --timeout=%g s\n",
+             r->what, r->entry, r->timeout);
+    signal(SIGALRM, on_timeout);
+    struct itimerval it = { { 0, 0 }, { (time_t)r->timeout, (suseconds_t)((r->timeout - (double)(time_t)r->timeout) * 1e6) } };
+    setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static void disarm_timeout(void)
+{
+    struct itimerval off = { { 0, 0 }, { 0, 0 } };
+    setitimer(ITIMER_REAL, &off, NULL);
 }
 
 /* A kernel runs over --grid/--block; a program runs the launch plan the
@@ -585,7 +638,10 @@ static int run(Run *r, const FxOptions *o, const char *entry)
     RtHostModule *hm = pipe_jit(c, &err);
     if (!hm && !err)
         goto out;   /* located errors were printed */
-    if (!hm || launch(r, hm, argv, &err) != 0) {
+    arm_timeout(r);
+    int launched = hm ? launch(r, hm, argv, &err) : 1;
+    disarm_timeout();
+    if (launched != 0) {
         fprintf(stderr, "fxrun: error: %s\n", err ? err : "launch failed");
         free(err);
         rt_host_free(hm);

@@ -437,6 +437,27 @@ static void test_map_fusion(void)
     prog_close(&p);
 }
 
+/* A program's name has no length limit: its kernels and the plan's launch
+ * lines are named after it, and the plan text is parsed back (prog_open). */
+static void test_long_program_name(void)
+{
+    char name[401], src[1024];
+    memset(name, 'q', 400);
+    name[400] = 0;
+    snprintf(src, sizeof src, "program %s(X: Tensor[Float32, 8], Y: Tensor[Float32, 8]) {\n    Y = X * 3.0\n}\n", name);
+    Prog p;
+    CU_ASSERT_FATAL(prog_open(&p, src, name, NULL));
+    float X[8], Y[8];
+    for (int i = 0; i < 8; i++)
+        X[i] = (float)i;
+    void *px = X, *py = Y;
+    void *args[] = { &px, &py };
+    CU_ASSERT_FATAL(prog_run(&p, args));
+    for (int i = 0; i < 8; i++)
+        CU_ASSERT(Y[i] == 3.0f * (float)i);
+    prog_close(&p);
+}
+
 /* The plan travels inside the code object: read it back without a device. */
 static void test_plan_in_artifact(void)
 {
@@ -576,6 +597,7 @@ static const FxtTest runs[] = {
     { "GEMM: Int8 x Int8 -> Int32, exact", test_gemm_int8 },
     { "maps with broadcasting and each reduction", test_maps_and_reductions },
     { "adjacent maps fuse", test_map_fusion },
+    { "a 400-character program name", test_long_program_name },
     { NULL, NULL },
 };
 

@@ -1,0 +1,1 @@
+spin 'p=zeros(Int32, 1)' --block 64 --timeout 0.5

@@ -1,0 +1,1 @@
+spin 'p=zeros(Int32, 1)' --block 64 --arch=gfx1100 --timeout=0.25
