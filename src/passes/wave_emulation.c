@@ -414,7 +414,8 @@ int pass_wave_emulation(FxModule *m, const PassOptions *o)
     int n = 0;
     int nfuncs = m->funcs.len;
     FxFunc **funcs = arena_alloc(m->arena, sizeof(FxFunc *) * (size_t)(nfuncs + 1));
-    memcpy(funcs, m->funcs.items, sizeof(FxFunc *) * (size_t)nfuncs);   /* helpers join the list */
+    if (nfuncs > 0)   /* an empty module has no list to copy (items NULL) */
+        memcpy(funcs, m->funcs.items, sizeof(FxFunc *) * (size_t)nfuncs);   /* helpers join the list */
     w.exchanging = arena_alloc(m->arena, sizeof(FxFunc *) * (size_t)(nfuncs + 1));
     for (int k = 0; k < nfuncs; k++) {   /* fns first, so callers know their callees */
         n += emulate_block(&w, m, funcs[k], &funcs[k]->body);

@@ -1,0 +1,35 @@
+/* fuzz_llvm.c - harness: source -> LLVM IR for the host, gfx942 and gfx1100,
+ * built (cg_build runs the LLVM verifier), optimized, and verified again.
+ * Diagnostics for bad input are fine; a verifier failure, an internal error,
+ * an LLVM fatal error (exit status 70, "fuzz target exited") or a crash is a
+ * finding. -O1: the optimizer runs, at a fraction of -O3's time per input. */
+#include "fuzz_common.h"
+#include <llvm-c/Analysis.h>
+#include <stdlib.h>
+
+static void codegen_for(const char *arch, const uint8_t *data, size_t size)
+{
+    FzCompile z;
+    fz_options(&z, arch, 1);
+    if (fz_parse(&z, data, size) && fz_lower(&z)) {
+        CgModule *m = pipe_codegen(&z.c);
+        fz_check_diag(&z);
+        char *msg = NULL;
+        if (m && LLVMVerifyModule(cg_llvm_module(m), LLVMReturnStatusAction, &msg)) {
+            fprintf(stderr, "fuzz: the LLVM verifier after optimization (%s):\n%s\n", arch ? arch : "host", msg);
+            fz_finding(&z, "LLVM IR that does not verify after optimization");
+        }
+        LLVMDisposeMessage(msg);
+        if (m)
+            cg_free(m);
+    }
+    fz_finish(&z);
+}
+
+int fz_one(const uint8_t *data, size_t size)
+{
+    codegen_for(NULL, data, size);
+    codegen_for("gfx942", data, size);
+    codegen_for("gfx1100", data, size);
+    return 0;
+}
