@@ -284,7 +284,7 @@ void cg_host_entry_points(CgCtx *c, CgFunc *cf)
     LLVMValueRef *rows = arena_alloc(c->fm->arena, sizeof(LLVMValueRef) * (size_t)(f->nparams + 1));
     for (int p = 0; p <= f->nparams; p++) {
         const Type *t = p < f->nparams ? f->params[p].type : NULL;
-        unsigned long long eb = t && t->kind == TY_PTR ? LLVMABISizeOfType(c->TD, cg_mem_type(c, t->elem)) : 0;
+        unsigned long long eb = t && t->kind == TY_PTR ? LLVMABISizeOfType(c->TD, cg_stride_type(c, t->elem)) : 0;
         LLVMValueRef fv[FX_PARAMINFO_NFIELDS];
         fv[FX_PARAMINFO_name] = t ? cg_cstring(c, f->params[p].name ? f->params[p].name : "?")
                                   : LLVMConstNull(LLVMPointerTypeInContext(c->C, 0));

@@ -108,6 +108,7 @@ LLVMTypeRef cg_scalar_reg(CgCtx *c, ScalarId s);
 LLVMTypeRef cg_scalar_mem(CgCtx *c, ScalarId s);
 LLVMTypeRef cg_reg_type(CgCtx *c, const Type *t);
 LLVMTypeRef cg_mem_type(CgCtx *c, const Type *t);
+LLVMTypeRef cg_stride_type(CgCtx *c, const Type *t);
 LLVMTypeRef cg_ptr_type(CgCtx *c, unsigned as);
 unsigned cg_global_as(CgCtx *c);
 LLVMValueRef cg_to_mem(CgCtx *c, LLVMValueRef v, const Type *t);

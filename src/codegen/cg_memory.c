@@ -304,7 +304,7 @@ static LLVMValueRef element_address(CgCtx *c, FxInst *at, FxInst *base, FxInst *
         LLVMValueRef ix = cg_index64(c, raw, type_elem_scalar(idx[0]->type));
         if (cg_host_abi(c))
             check_ptr_index(c, base, idx[0], raw, ix, op);
-        return LLVMBuildGEP2(c->B, cg_mem_type(c, bt->elem), p, &ix, 1, "");
+        return LLVMBuildGEP2(c->B, cg_stride_type(c, bt->elem), p, &ix, 1, "");
     }
     if (bt->kind == TY_ARRAY) {
         *elem = bt->elem;
@@ -330,7 +330,7 @@ static LLVMValueRef element_address(CgCtx *c, FxInst *at, FxInst *base, FxInst *
                 lin = ix[k];
             }
         }
-        return LLVMBuildGEP2(c->B, cg_mem_type(c, bt->elem), p, &lin, 1, "");
+        return LLVMBuildGEP2(c->B, cg_stride_type(c, bt->elem), p, &lin, 1, "");
     }
     cg_error(c, at->loc, "internal compiler error: memory access through %s", cg_tyname(c, bt));
     *elem = bt;
@@ -343,7 +343,7 @@ LLVMValueRef cg_load(CgCtx *c, FxInst *i)
     LLVMValueRef addr = element_address(c, i, i->ops[0], i->ops + 1, i->nops - 1, &elem, "load from");
     LLVMTypeRef mt = cg_mem_type(c, elem);
     LLVMValueRef v = LLVMBuildLoad2(c->B, mt, addr, "");
-    LLVMSetAlignment(v, LLVMABIAlignmentOfType(c->TD, mt));
+    LLVMSetAlignment(v, LLVMABIAlignmentOfType(c->TD, cg_stride_type(c, elem)));
     return cg_from_mem(c, v, elem);
 }
 
@@ -351,9 +351,8 @@ void cg_store(CgCtx *c, FxInst *i)
 {
     const Type *elem;
     LLVMValueRef addr = element_address(c, i, i->ops[0], i->ops + 2, i->nops - 2, &elem, "store to");
-    LLVMTypeRef mt = cg_mem_type(c, elem);
     LLVMValueRef v = cg_to_mem(c, cg_val(c, i->ops[1]), elem);
-    LLVMSetAlignment(LLVMBuildStore(c->B, v, addr), LLVMABIAlignmentOfType(c->TD, mt));
+    LLVMSetAlignment(LLVMBuildStore(c->B, v, addr), LLVMABIAlignmentOfType(c->TD, cg_stride_type(c, elem)));
 }
 
 /* ---- atomics: relaxed, device scope on Ptr, workgroup scope on shared arrays.

@@ -66,12 +66,23 @@ LLVMTypeRef cg_mem_type(CgCtx *c, const Type *t)
         uint64_t n = 1;
         for (int k = 0; k < t->ndims; k++)
             n *= (uint64_t)t->dims[k];
-        return LLVMArrayType2(cg_mem_type(c, t->elem), n);
+        return LLVMArrayType2(cg_stride_type(c, t->elem), n);
     }
     case TY_VOID: return LLVMVoidTypeInContext(c->C);
     default:
         return LLVMInt8TypeInContext(c->C);
     }
+}
+
+/* The type whose size is one element's stride in memory. Vectors are packed
+ * (docs/decisions.md): a 3-lane vector takes 3 elements, as HIP's float3
+ * does, where LLVM's <3 x float> would take 16 bytes and want 16-byte
+ * alignment; its stride type is the array [3 x T]. */
+LLVMTypeRef cg_stride_type(CgCtx *c, const Type *t)
+{
+    if (t->kind == TY_VECTOR && (t->lanes & (t->lanes - 1)) != 0)
+        return LLVMArrayType2(cg_scalar_mem(c, t->scalar), (uint64_t)t->lanes);
+    return cg_mem_type(c, t);
 }
 
 LLVMTypeRef cg_elem_llty(LLVMTypeRef ty)

@@ -51,8 +51,8 @@ void hex128(u128 v, char *buf, size_t cap);        /* 0x7fc00001 */
 /* Hex of the encoding, for reports: 0x7fc00001 */
 void hexbits(ScalarId s, u128 x, char *buf, size_t cap);
 
-/* Memory form: bytes of one lane, of a whole element (vectors: LLVM's alloc
- * size, e.g. Float32x3 takes 16 bytes). */
+/* Memory form: bytes of one lane, of a whole element (vectors packed:
+ * Float32x3 takes 12 bytes). */
 int lane_bytes(ScalarId s);
 int elem_bytes(const Type *t);
 void put_lane(unsigned char *p, ScalarId s, u128 x);

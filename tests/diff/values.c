@@ -341,14 +341,13 @@ int lane_bytes(ScalarId s)
     return type_storage_bits(type_scalar(s)) / 8;
 }
 
+/* A vector's bytes in memory: its lanes packed, 3 lanes taking 3 elements
+ * (docs/decisions.md, as HIP's float3). */
 int elem_bytes(const Type *t)
 {
     if (t->kind != TY_VECTOR)
         return lane_bytes(t->scalar);
-    int n = lane_bytes(t->scalar) * t->lanes, p = 1;
-    while (p < n)
-        p *= 2;
-    return p;
+    return lane_bytes(t->scalar) * t->lanes;
 }
 
 u128 storage_of(ScalarId s, u128 x)
