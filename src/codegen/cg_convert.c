@@ -470,6 +470,14 @@ static LLVMValueRef float_to_wide_int(CgCtx *c, LLVMValueRef v, ScalarId ts, LLV
     return LLVMBuildSelect(c->B, LLVMBuildFCmp(c->B, LLVMRealUNO, t, t, ""), LLVMConstNull(dst), r, "");
 }
 
+/* Boolean -> 1.0 / 0.0 as a select, not uitofp: at -O0 the AMDGPU backend
+ * cannot select `uitofp i1 to bfloat` when the i1 comes from another block
+ * (a register copy of i1, which -O3 would have folded into the compare). */
+static LLVMValueRef bool_to_float(CgCtx *c, LLVMValueRef v, LLVMTypeRef dst)
+{
+    return LLVMBuildSelect(c->B, v, cg_fconst(dst, 1.0), cg_fconst(dst, 0.0), "");
+}
+
 LLVMValueRef cg_cast(CgCtx *c, FxInst *i)
 {
     const Type *ft = i->ops[0]->type, *tt = i->type;
@@ -501,8 +509,8 @@ LLVMValueRef cg_cast(CgCtx *c, FxInst *i)
         if (!tfloat)
             return LLVMBuildZExt(c->B, v, dst, "");
         if (!type_is_narrow(ts))
-            return LLVMBuildUIToFP(c->B, v, dst, "");
-        LLVMValueRef f = LLVMBuildUIToFP(c->B, v, cg_same_shape(c, LLVMTypeOf(v), LLVMFloatTypeInContext(c->C)), "");
+            return bool_to_float(c, v, dst);
+        LLVMValueRef f = bool_to_float(c, v, cg_same_shape(c, LLVMTypeOf(v), LLVMFloatTypeInContext(c->C)));
         return fconvert_rm(c, f, SC_FLOAT32, ts, FF_RNE, false);
     }
     if (!ffloat && !tfloat) {

@@ -451,6 +451,38 @@ LLVMValueRef cg_fma(CgCtx *c, FxInst *i)
     return cg_fmf(cg_intrinsic(c, "llvm.fma", &ty, 1, args, 3), i->fmf);
 }
 
+/* A vector of 3 lanes padded to 4 (the extra lane poison) for a run-time
+ * lane index: at -O0 the AMDGPU backend cannot select extract_vector_elt or
+ * insert_vector_elt with a variable index on v3i32/v3f32/v3i64/v3f64 ("Cannot
+ * select"); -O3 happens to rewrite them first. Power-of-two lane counts are
+ * returned as they are. */
+static LLVMValueRef widen_lanes(CgCtx *c, LLVMValueRef v)
+{
+    unsigned n = LLVMGetVectorSize(LLVMTypeOf(v));
+    if ((n & (n - 1)) == 0)
+        return v;
+    unsigned wide = 1;
+    while (wide < n)
+        wide *= 2;
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c->C);
+    LLVMValueRef mask[64];
+    for (unsigned k = 0; k < wide; k++)
+        mask[k] = k < n ? LLVMConstInt(i32, k, 0) : LLVMGetPoison(i32);
+    return LLVMBuildShuffleVector(c->B, v, LLVMGetPoison(LLVMTypeOf(v)), LLVMConstVector(mask, wide), "");
+}
+
+/* The first n lanes of a vector widened by widen_lanes. */
+static LLVMValueRef narrow_lanes(CgCtx *c, LLVMValueRef v, unsigned n)
+{
+    if (LLVMGetVectorSize(LLVMTypeOf(v)) == n)
+        return v;
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c->C);
+    LLVMValueRef mask[64];
+    for (unsigned k = 0; k < n; k++)
+        mask[k] = LLVMConstInt(i32, k, 0);
+    return LLVMBuildShuffleVector(c->B, v, LLVMGetPoison(LLVMTypeOf(v)), LLVMConstVector(mask, n), "");
+}
+
 LLVMValueRef cg_vector_op(CgCtx *c, FxInst *i)
 {
     LLVMTypeRef ty = cg_reg_type(c, i->type);
@@ -461,13 +493,18 @@ LLVMValueRef cg_vector_op(CgCtx *c, FxInst *i)
      * so it cannot turn into undefined behaviour further on) */
     case FX_EXTRACT: {
         LLVMValueRef idx = cg_index64(c, cg_val(c, i->ops[1]), type_elem_scalar(i->ops[1]->type));
-        LLVMValueRef v = LLVMBuildExtractElement(c->B, cg_val(c, i->ops[0]), idx, "");
-        return LLVMIsConstant(idx) ? v : LLVMBuildFreeze(c->B, v, "");
+        if (LLVMIsConstant(idx))
+            return LLVMBuildExtractElement(c->B, cg_val(c, i->ops[0]), idx, "");
+        LLVMValueRef v = LLVMBuildExtractElement(c->B, widen_lanes(c, cg_val(c, i->ops[0])), idx, "");
+        return LLVMBuildFreeze(c->B, v, "");
     }
     case FX_INSERT: {
         LLVMValueRef idx = cg_index64(c, cg_val(c, i->ops[2]), type_elem_scalar(i->ops[2]->type));
-        LLVMValueRef v = LLVMBuildInsertElement(c->B, cg_val(c, i->ops[0]), cg_val(c, i->ops[1]), idx, "");
-        return LLVMIsConstant(idx) ? v : LLVMBuildFreeze(c->B, v, "");
+        LLVMValueRef vec = cg_val(c, i->ops[0]);
+        if (LLVMIsConstant(idx))
+            return LLVMBuildInsertElement(c->B, vec, cg_val(c, i->ops[1]), idx, "");
+        LLVMValueRef v = LLVMBuildInsertElement(c->B, widen_lanes(c, vec), cg_val(c, i->ops[1]), idx, "");
+        return LLVMBuildFreeze(c->B, narrow_lanes(c, v, LLVMGetVectorSize(LLVMTypeOf(vec))), "");
     }
     case FX_SELECT: {
         LLVMValueRef v = LLVMBuildSelect(c->B, cg_val(c, i->ops[0]), cg_val(c, i->ops[1]),

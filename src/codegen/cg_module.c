@@ -267,6 +267,28 @@ static bool link_helpers(CgCtx *c, const char *triple)
     return true;
 }
 
+/* Deletes the internal functions nothing calls (a helper whose only user was
+ * folded away, device-library functions pulled in beside the one needed),
+ * until none is left. At -O0 nothing else removes them, and LLVM 19's AMDGPU
+ * "Function register usage analysis" crashes (SIGSEGV) on an uncalled
+ * internal function that uses the stack. */
+static void drop_unused_internals(CgCtx *c)
+{
+    for (bool again = true; again;) {
+        again = false;
+        LLVMValueRef next;
+        for (LLVMValueRef f = LLVMGetFirstFunction(c->M); f; f = next) {
+            next = LLVMGetNextFunction(f);
+            LLVMLinkage l = LLVMGetLinkage(f);
+            if (LLVMIsDeclaration(f) || LLVMGetFirstUse(f)
+                || (l != LLVMInternalLinkage && l != LLVMPrivateLinkage))
+                continue;
+            LLVMDeleteFunction(f);
+            again = true;
+        }
+    }
+}
+
 /* ---- building ---- */
 
 static void describe(CgModule *cm, FxModule *m)
@@ -345,6 +367,8 @@ CgModule *cg_build(FxModule *m, const CgOptions *o)
     }
     cg_emit_data(c);
     bool ok = c->errors == 0 && link_helpers(c, triple) && cg_devlib_link(c);
+    if (ok)
+        drop_unused_internals(c);
     if (ok && cm->backend_error) {
         diag_error(no_loc, "internal compiler error: %s", cm->backend_error);
         ok = false;

@@ -440,5 +440,6 @@ FxFunc *fxk_saxpy_call(Kb *k)
 }
 
 FxFunc *fxk_loop(Kb *k) { return read_kernel(k, "loopy", "loopy"); }
+FxFunc *fxk_read(Kb *k, const char *file, const char *name) { return read_kernel(k, file, name); }
 FxFunc *fxk_reverse(Kb *k) { return read_kernel(k, "reverse", "reverse"); }
 FxFunc *fxk_early_return(Kb *k) { return read_kernel(k, "early_return", "early"); }

@@ -30,6 +30,8 @@ FxFunc *fxk_saxpy(Kb *k, const char *name);          /* the spec's saxpy, @launc
 FxFunc *fxk_saxpy_call(Kb *k);                       /* saxpy through fn axpy1(a, x, y) -> a*x + y */
 FxFunc *fxk_loop(Kb *k);                             /* loop with break/continue and var slots */
 FxFunc *fxk_reverse(Kb *k);                          /* reverse each block of 64 through shared memory */
+/* every function of kernels/FILE.fxir; returns the one called name */
+FxFunc *fxk_read(Kb *k, const char *file, const char *name);
 /* out[i] = a[i] OP b[i] over type s; op is an FxBinop or -1 for fx.ceildiv */
 FxFunc *fxk_binop_kernel(Kb *k, const char *name, ScalarId s, int op);
 /* out[i] = CAST(a[i]) from -> to */

@@ -884,6 +884,46 @@ static void test_conversions_compile(void)
     fxk_end(&k);
 }
 
+/* IR that LLVM's AMDGPU backend accepted at -O3 but not at -O0 (issue 15):
+ * each kernel file compiles for every processor at -O0 and -O3, and for the
+ * host at -O0. */
+static void test_o0_regressions(void)
+{
+    static const struct { const char *file, *kernel; } cases[] = {
+        { "o0_unused_fmod", "unused_fmod" },
+        { "o0_lane3", "lane3" },
+        { "o0_bool_bf16", "bool_bf16" },
+    };
+    for (size_t t = 0; t < sizeof cases / sizeof cases[0]; t++) {
+        Kb k = fxk_begin(cases[t].file);
+        fxk_read(&k, cases[t].file, cases[t].kernel);
+        for (int a = 0; a < NARCH; a++)
+            for (int opt = 0; opt <= 3; opt += 3) {
+                char p[256], sym[64];
+                snprintf(p, sizeof p, "%s/%s-%s-O%d.o", g_dir, cases[t].file, archs[a], opt);
+                int rc = compile_in_child(k.m, archs[a], opt, p);
+                if (rc)
+                    fprintf(stderr, "\n%s for %s at -O%d: exit %d", cases[t].file, archs[a], opt, rc);
+                CU_ASSERT_EQUAL(rc, 0);
+                snprintf(sym, sizeof sym, "%s.kd", cases[t].kernel);
+                CU_ASSERT(rc != 0 || has_symbol(p, sym));
+            }
+        PassOptions po = { .target = tgt_host(), .host_codegen = true };
+        CU_ASSERT(pass_run_one(k.m, "wave-emulation", &po));
+        CgOptions o = { .target = tgt_host(), .opt_level = 0 };
+        CgModule *cm = cg_build(k.m, &o);
+        CU_ASSERT_PTR_NOT_NULL(cm);
+        if (cm) {
+            char p[256];
+            snprintf(p, sizeof p, "%s/%s-host.o", g_dir, cases[t].file);
+            CU_ASSERT(cg_optimize(cm) && cg_write(cm, CG_OUT_OBJ, p));
+            cg_free(cm);
+        }
+        clear_dir(g_dir);
+        fxk_end(&k);
+    }
+}
+
 static int make_dir(void)
 {
     cg_install_fatal_handler();
@@ -918,6 +958,7 @@ static const FxtTest codegen_tests[] = {
     { "Float64 transcendentals on AMDGPU from ocml", test_f64_devlib },
     { "ISA on gfx942: add, rounding-mode conversion, shared memory", test_isa_golden },
     { "every conversion and rounding mode compiles for every processor", test_conversions_compile },
+    { "-O0 backend failures of issue 15 compile at -O0 and -O3", test_o0_regressions },
     { "every hand-built module verifies", test_modules_verified },
     { NULL, NULL },
 };
