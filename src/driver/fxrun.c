@@ -110,7 +110,7 @@ static bool buffer_alloc(Buffer *b, size_t count, Loc loc)
 {
     size_t eb = elem_bytes(b->elem);
     b->count = count;
-    b->data = count <= SIZE_MAX / eb ? calloc(count ? count : 1, eb) : NULL;
+    b->data = rt_buffer_alloc(count, eb);   /* aligned for the kernel's vector loads */
     if (!b->data)
         diag_error(loc, "cannot allocate a buffer of %zu %s elements", count, type_info(b->elem->scalar)->name);
     return b->data != NULL;

@@ -44,4 +44,13 @@ int rt_host_launch_checked(RtHostModule *m, const char *name, const unsigned gri
 
 void rt_host_free(RtHostModule *m);
 
+/* Alignment: a kernel loads a Ptr[T] element with T's alignment — the lane
+ * type's for scalars and 3-lane vectors, the vector's size for 2, 4, 8, 16,
+ * 32 and 64 lanes (a Ptr[Float32x8] wants 32 bytes). Every Ptr argument must
+ * be aligned so; rt_buffer_alloc's buffers are, for any element type that
+ * fits in them: zeroed, aligned to the buffer's size rounded up to a power of
+ * two, at least 64 and at most 4096 bytes. NULL when count * elem_bytes
+ * overflows or the memory is not there. Release with free(). */
+void *rt_buffer_alloc(size_t count, size_t elem_bytes);
+
 #endif

@@ -189,6 +189,22 @@ static bool snapshot_reserve(Snapshot *sn, size_t bytes, size_t value_bytes)
     return true;
 }
 
+void *rt_buffer_alloc(size_t count, size_t elem_bytes)
+{
+    if (elem_bytes && count > SIZE_MAX / elem_bytes)
+        return NULL;
+    size_t bytes = count * elem_bytes, align = 64;
+    while (align < bytes && align < 4096)
+        align *= 2;
+    if (bytes > SIZE_MAX - align)
+        return NULL;
+    size_t rounded = bytes ? (bytes + align - 1) & ~(align - 1) : align;
+    char *p = aligned_alloc(align, rounded);
+    if (p)
+        memset(p, 0, rounded);
+    return p;
+}
+
 /* A work-item running alone (waves of one lane): the snapshot is its own value. */
 static void *seq_exchange(FxHostCtx *ctx, int32_t site, const void *value, int64_t bytes)
 {

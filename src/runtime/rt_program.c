@@ -88,7 +88,12 @@ int rt_program_run_report(RtHostModule *m, const FxPlan *p, void **args, RtRunRe
         long long n;
         if (!evaluate(p, &p->transients[i].count, args, &n, err))
             goto out;
-        buffers[i] = calloc((size_t)(n ? n : 1), (size_t)p->transients[i].elem_bytes);
+        buffers[i] = rt_buffer_alloc((size_t)n, (size_t)p->transients[i].elem_bytes);
+        if (!buffers[i]) {
+            *err = rt_strdupf("program %s: cannot allocate transient '%s' of %lld elements", p->program,
+                              p->transients[i].name, n);
+            goto out;
+        }
         all[nparams + i] = &buffers[i];
     }
     for (int s = 0; s < p->nsteps; s++) {

@@ -1558,8 +1558,29 @@ static void test_modules_verified(void)
     CU_ASSERT_EQUAL(fxk_unverified, 0);
 }
 
+/* rt_buffer_alloc: zeroed, aligned to the buffer's size up to 4096 bytes
+ * (at least 64), NULL on an overflowing size. */
+static void test_buffer_alloc(void)
+{
+    static const size_t sizes[][3] = { { 1, 4, 64 }, { 16, 4, 64 }, { 32, 4, 128 }, { 100, 8, 1024 },
+                                       { 3, 4096, 4096 }, { 0, 4, 64 } };
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        unsigned char *p = rt_buffer_alloc(sizes[k][0], sizes[k][1]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+        CU_ASSERT(((uintptr_t)p & (sizes[k][2] - 1)) == 0);
+        size_t n = sizes[k][0] * sizes[k][1], zero = 0;
+        for (size_t i = 0; i < n; i++)
+            zero += p[i] == 0;
+        CU_ASSERT_EQUAL(zero, n);
+        free(p);
+    }
+    CU_ASSERT_PTR_NULL(rt_buffer_alloc(SIZE_MAX / 2, 4));
+    CU_ASSERT_PTR_NULL(rt_buffer_alloc(SIZE_MAX - 8, 1));
+}
+
 static const FxtTest tests[] = {
     { "saxpy gives exact numbers", test_saxpy },
+    { "rt_buffer_alloc: zeroed, aligned for vector loads, overflow checked", test_buffer_alloc },
     { "fn call", test_fn_call },
     { "loop with break/continue, var slots", test_loop },
     { "shared-memory reverse with barrier (block 64)", test_shared_reverse },
