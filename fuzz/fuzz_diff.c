@@ -18,7 +18,9 @@
 #include "diff.h"
 #include "support/floatfmt.h"
 
-enum { MAX_CASES = 4, MAX_INPUTS = 4, MAX_DEPTH = 5, MAX_NODES = 24, TEXT_CAP = 4096 };
+/* Up to MAX_EXPRS expressions share one kernel (its compile and JIT cost
+ * most of an iteration), each with its own result buffer. */
+enum { MAX_CASES = 4, MAX_INPUTS = 6, MAX_EXPRS = 4, MAX_DEPTH = 5, MAX_NODES = 24, TEXT_CAP = 4096 };
 
 /* The bytes, read front to back; zeros once they run out. */
 typedef struct {
@@ -322,12 +324,12 @@ static Folder *folder;
 /* FUZZ_DIFF_STATS=1: how far the inputs get, printed at exit (a harness
  * whose inputs never reach the comparison would pass without testing). */
 static struct {
-    long inputs, folded, compiled, cases;
+    long inputs, folded, compiled, cases;   /* folded: expressions */
 } stats;
 
 static void print_stats(void)
 {
-    fprintf(stderr, "fuzz_diff: %ld inputs, %ld folded, %ld compiled and run, %ld cases compared\n", stats.inputs,
+    fprintf(stderr, "fuzz_diff: %ld inputs, %ld expressions folded, %ld kernels compiled and run, %ld cases compared\n", stats.inputs,
             stats.folded, stats.compiled, stats.cases);
 }
 
@@ -356,7 +358,14 @@ static bool fold_cases(const Tree *t, const Text *e, Expected *x)
     return any;
 }
 
-static char *kernel_source(const Tree *t, const Text *e, ScalarId out)
+/* The expressions the folder answers for at least one case. */
+typedef struct {
+    int n;
+    Text *e[MAX_EXPRS];
+    Expected *x[MAX_EXPRS];
+} Kept;
+
+static char *kernel_source(const Tree *t, const Kept *k)
 {
     char *src = NULL;
     size_t len = 0;
@@ -364,8 +373,12 @@ static char *kernel_source(const Tree *t, const Text *e, ScalarId out)
     fprintf(m, "kernel k(");
     for (int j = 0; j < t->ninputs; j++)
         fprintf(m, "%c: Ptr[%s], ", 'a' + j, sc_name(t->in[j]));
-    fprintf(m, "r: Ptr[%s], n: Int32) {\n    let i = block_idx.x * block_dim.x + thread_idx.x\n"
-               "    if i < n {\n        r[i] = %s\n    }\n}\n", sc_name(out), e->kern);
+    for (int r = 0; r < k->n; r++)
+        fprintf(m, "r%d: Ptr[%s], ", r, sc_name(k->x[r]->type));
+    fprintf(m, "n: Int32) {\n    let i = block_idx.x * block_dim.x + thread_idx.x\n    if i < n {\n");
+    for (int r = 0; r < k->n; r++)
+        fprintf(m, "        r%d[i] = %s\n", r, k->e[r]->kern);
+    fprintf(m, "    }\n}\n");
     fclose(m);
     return src;
 }
@@ -396,42 +409,42 @@ static void compare(const Tree *t, const Text *e, const Expected *x, const unsig
     }
 }
 
-/* Runs the kernel over the cases, one work-item each. */
-static void run(RtHostModule *hm, const Tree *t, const Text *e, const Expected *x, const char *src)
+/* Runs the kernel over the cases, one work-item each, with every buffer's
+ * size known to the launch (an out-of-range access would be a finding). */
+static void run(RtHostModule *hm, const Tree *t, const Kept *k, const char *src)
 {
-    unsigned char *buf[MAX_INPUTS + 1];
-    void *ptrs[MAX_INPUTS + 1], *args[MAX_INPUTS + 2];
-    size_t bytes[MAX_INPUTS + 2];
-    for (int j = 0; j < t->ninputs; j++) {
+    enum { NBUF = MAX_INPUTS + MAX_EXPRS };
+    unsigned char *buf[NBUF];
+    void *ptrs[NBUF], *args[NBUF + 1];
+    size_t bytes[NBUF + 1];
+    int nbuf = t->ninputs + k->n;
+    for (int j = 0; j < nbuf; j++) {
+        ScalarId s = j < t->ninputs ? t->in[j] : k->x[j - t->ninputs]->type;
         buf[j] = calloc(MAX_CASES, 16);
-        for (int c = 0; c < t->ncases; c++)
-            put_lane(buf[j] + (size_t)c * lane_bytes(t->in[j]), t->in[j], t->val[c][j]);
-        bytes[j] = (size_t)t->ncases * lane_bytes(t->in[j]);
-    }
-    int o = t->ninputs;
-    buf[o] = calloc(MAX_CASES, 16);
-    bytes[o] = (size_t)t->ncases * lane_bytes(x->type);
-    for (int j = 0; j <= o; j++) {
+        for (int c = 0; j < t->ninputs && c < t->ncases; c++)
+            put_lane(buf[j] + (size_t)c * lane_bytes(s), s, t->val[c][j]);
+        bytes[j] = (size_t)t->ncases * lane_bytes(s);
         ptrs[j] = buf[j];
         args[j] = &ptrs[j];
     }
     int32_t n = t->ncases;
-    args[o + 1] = &n;
-    bytes[o + 1] = RT_UNKNOWN_SIZE;
+    args[nbuf] = &n;
+    bytes[nbuf] = RT_UNKNOWN_SIZE;
     unsigned grid[3] = { 1, 1, 1 }, block[3] = { MAX_CASES, 1, 1 };
     char *err = NULL;
     if (rt_host_launch_checked(hm, "k", grid, block, args, bytes, &err) != 0) {
         fprintf(stderr, "fuzz: the launch failed: %s\n%s", err ? err : "?", src);
         abort();
     }
-    compare(t, e, x, buf[o], src);
-    for (int j = 0; j <= o; j++)
+    for (int r = 0; r < k->n; r++)
+        compare(t, k->e[r], k->x[r], buf[t->ninputs + r], src);
+    for (int j = 0; j < nbuf; j++)
         free(buf[j]);
 }
 
-static void compile_and_run(const Tree *t, const Text *e, const Expected *x)
+static void compile_and_run(const Tree *t, const Kept *k)
 {
-    char *src = kernel_source(t, e, x->type);
+    char *src = kernel_source(t, k);
     FzCompile z;
     fz_options(&z, NULL, 2);
     if (fz_parse(&z, (const uint8_t *)src, strlen(src)) && fz_lower(&z)) {
@@ -440,7 +453,7 @@ static void compile_and_run(const Tree *t, const Text *e, const Expected *x)
         fz_check_diag(&z);
         if (hm) {
             stats.compiled++;
-            run(hm, t, e, x, src);
+            run(hm, t, k, src);
             rt_host_free(hm);
         } else if (err) {
             fprintf(stderr, "fuzz: the JIT failed: %s\n%s", err, src);
@@ -462,12 +475,24 @@ int fz_one(const uint8_t *data, size_t size)
     Bytes b = { data, size, 0 };
     Tree t = { 0 };
     t.ncases = 1 + (int)pick(&b, MAX_CASES);
-    Text e;
-    text_init(&e, t.ncases);
-    gen_expr(&b, &t, 0, &e);
-    Expected x = { 0 };
-    if (fold_cases(&t, &e, &x) && ++stats.folded)
-        compile_and_run(&t, &e, &x);
-    text_free(&e, t.ncases);
+    int nexpr = 1 + (int)pick(&b, MAX_EXPRS);
+    Text e[MAX_EXPRS];
+    Expected x[MAX_EXPRS];
+    Kept k = { 0 };
+    for (int i = 0; i < nexpr; i++) {
+        text_init(&e[i], t.ncases);
+        t.nodes = 0;
+        gen_expr(&b, &t, 0, &e[i]);
+        memset(&x[i], 0, sizeof x[i]);
+        if (fold_cases(&t, &e[i], &x[i])) {
+            k.e[k.n] = &e[i];
+            k.x[k.n++] = &x[i];
+        }
+    }
+    stats.folded += k.n;
+    if (k.n > 0)
+        compile_and_run(&t, &k);
+    for (int i = 0; i < nexpr; i++)
+        text_free(&e[i], t.ncases);
     return 0;
 }

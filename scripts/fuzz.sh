@@ -40,10 +40,10 @@ while IFS= read -r f; do
   cp "$f" "$seeds/$(echo "$f" | tr / _)"
 done < <(find tests examples -name '*.fx' -type f; find tests/fuzz/regress -type f)
 
-# LLVM's JIT keeps allocations for the life of the process: leak checking at
-# exit would report those; libFuzzer's own per-input leak check stays on.
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:allocator_may_return_null=1}
-export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# Leak checking on (whatever the caller's ASAN_OPTIONS say): libFuzzer
+# checks for memory an iteration leaks. FUZZ_ASAN_OPTIONS overrides.
+export ASAN_OPTIONS=${FUZZ_ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 keep=()
 if [ -n "${FUZZ_KEEP_GOING:-}" ]; then
   keep=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
@@ -68,12 +68,15 @@ for h in "${harnesses[@]}"; do
   if [ -z "$rate" ]; then   # fork mode prints no final stats: the last status line's rate
     rate=$(echo "$last" | grep -oE 'exec/s: [0-9]+' | grep -oE '[0-9]+' || true)
   fi
+  [ -n "$execs" ] || execs=$(echo "$last" | grep -oE '^#[0-9]+' | tr -d '#' || true)
   cov=$(echo "$last" | grep -oE 'cov: [0-9]+' | grep -oE '[0-9]+' || true)
   ft=$(echo "$last" | grep -oE 'ft: [0-9]+' | grep -oE '[0-9]+' || true)
   ncorp=$(find "$corpus" -type f | wc -l)
   nfind=$(find "$build/findings" -name "$h-*" -type f | wc -l)
+  kept=$(echo "$last" | grep -oE 'oom/timeout/crash: [0-9/]+' || true)   # fork mode
   line=$(printf '%-6s %8s execs/s  cov: %-6s ft: %-7s corpus: %-6s findings: %s' "$h" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$ncorp" "$nfind")
   [ -n "$execs" ] && line="$line  (executions: $execs)"
+  [ -n "$kept" ] && line="$line  $kept"
   if [ $rc -ne 0 ]; then
     status=1
     line="$line  FAILED (exit $rc):"
