@@ -159,7 +159,7 @@ static ScalarId gen_bitcast(Bytes *b, Tree *t, Text *out)
     ScalarId r = n ? to[pick(b, (unsigned)n)] : from;
     char fmt[96];
     snprintf(fmt, sizeof fmt, "($0).bitcast(%s)", sc_name(r));
-    text_apply(out, fmt, &leaf, 1, t->ncases);
+    text_apply(out, n ? fmt : "$0", &leaf, 1, t->ncases);   /* Boolean, Index: no partner */
     text_free(&leaf, t->ncases);
     return r;
 }
@@ -322,7 +322,8 @@ static ScalarId gen_expr(Bytes *b, Tree *t, int depth, Text *out)
 static Folder *folder;
 
 /* FUZZ_DIFF_STATS=1: how far the inputs get, printed at exit (a harness
- * whose inputs never reach the comparison would pass without testing). */
+ * whose inputs never reach the comparison would pass without testing);
+ * FUZZ_DIFF_STATS=2 also prints each kernel. */
 static struct {
     long inputs, folded, compiled, cases;   /* folded: expressions */
 } stats;
@@ -445,6 +446,9 @@ static void run(RtHostModule *hm, const Tree *t, const Kept *k, const char *src)
 static void compile_and_run(const Tree *t, const Kept *k)
 {
     char *src = kernel_source(t, k);
+    const char *show = getenv("FUZZ_DIFF_STATS");
+    if (show && atoi(show) >= 2)
+        fprintf(stderr, "%s", src);
     FzCompile z;
     fz_options(&z, NULL, 2);
     if (fz_parse(&z, (const uint8_t *)src, strlen(src)) && fz_lower(&z)) {
@@ -480,6 +484,10 @@ int fz_one(const uint8_t *data, size_t size)
     Expected x[MAX_EXPRS];
     Kept k = { 0 };
     for (int i = 0; i < nexpr; i++) {
+        if (i > 0 && b.at >= b.n) {   /* the bytes ran out: only copies of operands would follow */
+            nexpr = i;
+            break;
+        }
         text_init(&e[i], t.ncases);
         t.nodes = 0;
         gen_expr(&b, &t, 0, &e[i]);
