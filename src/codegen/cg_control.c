@@ -121,6 +121,8 @@ static LLVMValueRef cg_call(CgCtx *c, FxInst *i)
 static void cg_inst(CgCtx *c, FxInst *i)
 {
     LLVMValueRef v = NULL;
+    if (i->loc.line > 0)
+        cg_crash_line(i->loc.line);
     switch (i->op) {
     case FX_CONST: v = cg_const(c, i->type, i->cval); break;
     case FX_PARAM: v = cg_val(c, i); break;

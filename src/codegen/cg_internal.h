@@ -37,6 +37,19 @@ typedef struct CgFunc {
     int nhidden;            /* host fns: trailing i32 origins, one per Ptr parameter */
 } CgFunc;
 
+typedef struct CgArrayNote {
+    Loc loc;
+    const char *text;
+} CgArrayNote;
+
+/* A kernel's private memory, as cg_check_memory_limits() counted it. */
+typedef struct CgKernelInfo {
+    const FxFunc *f;
+    int64_t private_bytes;
+    CgArrayNote *notes;
+    int nnotes;
+} CgKernelInfo;
+
 struct CgModule {
     LLVMContextRef ctx;
     LLVMModuleRef mod;
@@ -45,6 +58,10 @@ struct CgModule {
     int opt_level;
     char *what;             /* "kernel(s) a, b" for internal-error messages */
     char *backend_error;    /* first error LLVM reported through the context */
+    const TgtTarget *target;
+    const FxModule *fm;     /* for the crash note (cg_crash.c); outlives the writes */
+    CgKernelInfo *kernels;  /* in the FxModule's arena, which outlives the writes */
+    int nkernels;
 };
 
 typedef struct CgCtx {
@@ -163,6 +180,13 @@ LLVMValueRef cg_devlib_call(CgCtx *c, FxInst *i, const char *what, const char *f
 /* Links what cg_devlib_call() used (at the end of cg_build). */
 bool cg_devlib_link(CgCtx *c);
 
+/* ---- cg_crash.c: "currently compiling" for fatal errors and crashes ---- */
+void cg_crash_begin(const FxModule *m);                     /* cg_build starts */
+void cg_crash_func(const FxFunc *f);                        /* its LLVM IR is built next */
+void cg_crash_line(int line);                               /* the source line being built */
+void cg_crash_phase(const FxModule *m, const char *phase);  /* LLVM works on every kernel */
+void cg_crash_end(void);                                    /* the module is freed or handed over */
+
 /* ---- cg_memory.c ---- */
 LLVMValueRef cg_alloca(CgCtx *c, FxInst *i);
 LLVMValueRef cg_load(CgCtx *c, FxInst *i);
@@ -176,6 +200,10 @@ void cg_barrier(CgCtx *c, FxInst *i);
  * errors naming the arrays otherwise. */
 enum { CG_PRIVATE_ARRAY_BYTES = 65536 };
 bool cg_check_memory_limits(CgCtx *c);
+/* Per kernel, its private arrays (inlined fns' copies included) with a
+ * located note for each, for the error when LLVM finds the kernel's scratch
+ * over the target's limit; in the FxModule's arena. */
+CgKernelInfo *cg_kernel_infos(CgCtx *c, int *n);
 /* Host: lays out every shared array (fns first, then each kernel's own). */
 void cg_layout_shared(CgCtx *c);
 

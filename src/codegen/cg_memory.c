@@ -449,73 +449,223 @@ void cg_barrier(CgCtx *c, FxInst *i)
     LLVMBuildCall2(c->B, fty, fn, NULL, 0, "");
 }
 
-/* ---- memory limits (docs/limits.md) ---- */
+/* ---- memory limits (docs/limits.md) ----
+ *
+ * fns are inlined, and every inlined call brings its own copy of the fn's
+ * private arrays (at -O0 nothing overlaps them; at -O3 LLVM may overlap or
+ * remove some, so the count is an upper bound that holds at every -O). A
+ * shared array is one LDS variable however often its fn is inlined. Both are
+ * counted through the call graph with memoization: walking the inlined call
+ * tree itself can take exponential time. */
 
-typedef struct MemUse {
-    int64_t shared, private_bytes;
-    const FxInst *arrays[64];   /* the arrays counted, for the notes */
-    int narrays;
-    const FxFunc *seen[64];     /* fns already counted: one allocation per kernel */
-    int nseen;
-} MemUse;
-
-static void count_block(CgCtx *c, const FxBlock *b, MemUse *u);
-
-static void count_fn(CgCtx *c, const FxFunc *f, MemUse *u)
+static int64_t sat_add(int64_t a, int64_t b)
 {
-    for (int i = 0; i < u->nseen; i++)
-        if (u->seen[i] == f)
-            return;
-    if (u->nseen < 64)
-        u->seen[u->nseen++] = f;
-    count_block(c, &f->body, u);
+    return a > INT64_MAX - b ? INT64_MAX : a + b;
 }
 
-static void count_block(CgCtx *c, const FxBlock *b, MemUse *u)
+static int64_t sat_mul(int64_t a, int64_t b)
+{
+    return a && b > INT64_MAX / a ? INT64_MAX : a * b;
+}
+
+static int64_t array_bytes(CgCtx *c, const FxInst *i)
+{
+    return (int64_t)LLVMABISizeOfType(c->TD, cg_mem_type(c, i->type));
+}
+
+static bool is_array_in(const FxInst *i, FxSpace space)
+{
+    return i->op == FX_ALLOCA && i->type->kind == TY_ARRAY && (i->space == FXSPACE_SHARED) == (space == FXSPACE_SHARED);
+}
+
+/* A memo of int64 per FxFunc (arena-allocated slots). */
+static int64_t *memo_slot(CgCtx *c, CgMap *memo, const FxFunc *f, bool *fresh)
+{
+    int64_t *m = cg_map_get(memo, f);
+    *fresh = m == NULL;
+    if (!m) {
+        m = arena_alloc(c->fm->arena, sizeof *m);
+        *m = 0;   /* while being computed: a recursive call (sema rejects them) counts 0 */
+        cg_map_put(memo, f, m);
+    }
+    return m;
+}
+
+static int64_t private_bytes_fn(CgCtx *c, const FxFunc *f, CgMap *memo);
+
+static int64_t private_bytes_block(CgCtx *c, const FxBlock *b, CgMap *memo)
+{
+    int64_t n = 0;
+    for (const FxInst *i = b->first; i; i = i->next) {
+        if (is_array_in(i, FXSPACE_PRIVATE))
+            n = sat_add(n, array_bytes(c, i));
+        if (i->op == FX_CALL && i->callee)
+            n = sat_add(n, private_bytes_fn(c, i->callee, memo));
+        for (int k = 0; k < i->nblocks; k++)
+            n = sat_add(n, private_bytes_block(c, &i->blocks[k], memo));
+    }
+    return n;
+}
+
+/* Bytes of private arrays one call of f allocates, its inlined calls' included. */
+static int64_t private_bytes_fn(CgCtx *c, const FxFunc *f, CgMap *memo)
+{
+    bool fresh;
+    int64_t *m = memo_slot(c, memo, f, &fresh);
+    if (fresh)
+        *m = private_bytes_block(c, &f->body, memo);
+    return *m;
+}
+
+static int64_t copies_fn(CgCtx *c, const FxFunc *f, const FxFunc *g, CgMap *memo);
+
+static int64_t copies_block(CgCtx *c, const FxBlock *b, const FxFunc *g, CgMap *memo)
+{
+    int64_t n = 0;
+    for (const FxInst *i = b->first; i; i = i->next) {
+        if (i->op == FX_CALL && i->callee)
+            n = sat_add(n, copies_fn(c, i->callee, g, memo));
+        for (int k = 0; k < i->nblocks; k++)
+            n = sat_add(n, copies_block(c, &i->blocks[k], g, memo));
+    }
+    return n;
+}
+
+/* How many copies of g's body inlining leaves in f: its call paths from f to g. */
+static int64_t copies_fn(CgCtx *c, const FxFunc *f, const FxFunc *g, CgMap *memo)
+{
+    if (f == g)
+        return 1;
+    bool fresh;
+    int64_t *m = memo_slot(c, memo, f, &fresh);
+    if (fresh)
+        *m = copies_block(c, &f->body, g, memo);
+    return *m;
+}
+
+/* The distinct arrays of one space in a kernel and the fns it calls. */
+enum { MEM_NOTES = 16 };
+typedef struct ArrayList {
+    const FxInst *array[MEM_NOTES];
+    const FxFunc *owner[MEM_NOTES];
+    int n, more;
+    int64_t bytes;      /* of every distinct array, one copy each */
+} ArrayList;
+
+static void list_block(CgCtx *c, const FxBlock *b, const FxFunc *owner, FxSpace space, CgMap *seen,
+                       ArrayList *l)
 {
     for (const FxInst *i = b->first; i; i = i->next) {
-        if (i->op == FX_ALLOCA && i->type->kind == TY_ARRAY) {
-            int64_t n = (int64_t)LLVMABISizeOfType(c->TD, cg_mem_type(c, i->type));
-            if (i->space == FXSPACE_SHARED)
-                u->shared += n;
-            else
-                u->private_bytes += n;
-            if (u->narrays < 64)
-                u->arrays[u->narrays++] = i;
+        if (is_array_in(i, space)) {
+            l->bytes = sat_add(l->bytes, array_bytes(c, i));
+            if (l->n < MEM_NOTES) {
+                l->array[l->n] = i;
+                l->owner[l->n++] = owner;
+            } else {
+                l->more++;
+            }
         }
-        if (i->op == FX_CALL && i->callee)
-            count_fn(c, i->callee, u);
+        if (i->op == FX_CALL && i->callee && !cg_map_get(seen, i->callee)) {
+            cg_map_put(seen, i->callee, (void *)i->callee);
+            list_block(c, &i->callee->body, i->callee, space, seen, l);
+        }
         for (int k = 0; k < i->nblocks; k++)
-            count_block(c, &i->blocks[k], u);
+            list_block(c, &i->blocks[k], owner, space, seen, l);
     }
 }
 
-static void over_limit(CgCtx *c, const FxFunc *k, const MemUse *u, FxSpace space, int64_t used, int64_t limit,
-                       const char *what)
+static ArrayList list_arrays(CgCtx *c, const FxFunc *k, FxSpace space)
+{
+    ArrayList l = { 0 };
+    CgMap seen = { 0 };
+    cg_map_put(&seen, k, (void *)k);
+    list_block(c, &k->body, k, space, &seen, &l);
+    cg_map_free(&seen);
+    return l;
+}
+
+/* One note per array: its size, and for a private array in an inlined fn the
+ * number of copies the kernel gets. */
+static CgArrayNote *array_notes(CgCtx *c, const FxFunc *k, const ArrayList *l, FxSpace space, int *n)
+{
+    CgArrayNote *notes = arena_alloc(c->fm->arena, sizeof *notes * (MEM_NOTES + 1));
+    *n = 0;
+    for (int a = 0; a < l->n; a++) {
+        const FxInst *i = l->array[a];
+        const char *name = i->name ? i->name : "?";
+        int64_t bytes = array_bytes(c, i), copies = 1;
+        if (space == FXSPACE_PRIVATE && l->owner[a] != k) {
+            CgMap memo = { 0 };
+            copies = copies_fn(c, k, l->owner[a], &memo);
+            cg_map_free(&memo);
+        }
+        notes[*n].loc = i->loc;
+        notes[*n].text = copies > 1
+            ? arena_printf(c->fm->arena, "'%s' takes %lld bytes; fn '%s' is inlined %lld times, so %lld bytes",
+                           name, (long long)bytes, l->owner[a]->name, (long long)copies,
+                           (long long)sat_mul(bytes, copies))
+            : arena_printf(c->fm->arena, "'%s' takes %lld bytes", name, (long long)bytes);
+        (*n)++;
+    }
+    if (l->more) {
+        notes[*n].loc = k->loc;
+        notes[*n].text = arena_printf(c->fm->arena, "and %d more arrays", l->more);
+        (*n)++;
+    }
+    return notes;
+}
+
+static void over_limit(CgCtx *c, const FxFunc *k, FxSpace space, int64_t used, int64_t limit, const char *what)
 {
     const char *whose = space == FXSPACE_SHARED ? arena_printf(c->fm->arena, "%s has per workgroup", c->tgt->name)
                                                 : "a work-item may have";
     cg_error(c, k->loc, "kernel '%s' needs %lld bytes of %s, more than the %lld bytes %s (docs/limits.md)", k->name,
              (long long)used, what, (long long)limit, whose);
-    for (int a = 0; a < u->narrays; a++)
-        if (u->arrays[a]->space == space)
-            diag_note(u->arrays[a]->loc, "'%s' takes %lld bytes", u->arrays[a]->name ? u->arrays[a]->name : "?",
-                      (long long)LLVMABISizeOfType(c->TD, cg_mem_type(c, u->arrays[a]->type)));
+    ArrayList l = list_arrays(c, k, space);
+    int n;
+    CgArrayNote *notes = array_notes(c, k, &l, space, &n);
+    for (int a = 0; a < n; a++)
+        diag_note(notes[a].loc, "%s", notes[a].text);
 }
 
 bool cg_check_memory_limits(CgCtx *c)
 {
     int errors = c->errors;
+    CgMap memo = { 0 };
     for (int k = 0; k < c->fm->funcs.len; k++) {
         const FxFunc *f = c->fm->funcs.items[k];
         if (f->kind != FXF_KERNEL)
             continue;
-        MemUse u = { 0 };
-        count_block(c, &f->body, &u);
-        if (u.shared > c->tgt->lds_bytes)
-            over_limit(c, f, &u, FXSPACE_SHARED, u.shared, c->tgt->lds_bytes, "shared memory");
-        if (u.private_bytes > CG_PRIVATE_ARRAY_BYTES)
-            over_limit(c, f, &u, FXSPACE_PRIVATE, u.private_bytes, CG_PRIVATE_ARRAY_BYTES, "private arrays");
+        int64_t shared = list_arrays(c, f, FXSPACE_SHARED).bytes;
+        int64_t priv = private_bytes_fn(c, f, &memo);
+        if (shared > c->tgt->lds_bytes)
+            over_limit(c, f, FXSPACE_SHARED, shared, c->tgt->lds_bytes, "shared memory");
+        if (priv > CG_PRIVATE_ARRAY_BYTES)
+            over_limit(c, f, FXSPACE_PRIVATE, priv, CG_PRIVATE_ARRAY_BYTES, "private arrays");
     }
+    cg_map_free(&memo);
     return c->errors == errors;
+}
+
+CgKernelInfo *cg_kernel_infos(CgCtx *c, int *n)
+{
+    CgKernelInfo *info = arena_alloc(c->fm->arena, sizeof *info * (size_t)(c->fm->funcs.len + 1));
+    CgMap memo = { 0 };
+    *n = 0;
+    for (int k = 0; k < c->fm->funcs.len; k++) {
+        const FxFunc *f = c->fm->funcs.items[k];
+        if (f->kind != FXF_KERNEL)
+            continue;
+        CgKernelInfo *ki = &info[(*n)++];
+        ki->f = f;
+        ki->private_bytes = private_bytes_fn(c, f, &memo);
+        ki->nnotes = 0;
+        ki->notes = NULL;
+        if (ki->private_bytes > 0) {
+            ArrayList l = list_arrays(c, f, FXSPACE_PRIVATE);
+            ki->notes = array_notes(c, f, &l, FXSPACE_PRIVATE, &ki->nnotes);
+        }
+    }
+    cg_map_free(&memo);
+    return info;
 }

@@ -114,21 +114,6 @@ const char *cg_tyname(CgCtx *c, const Type *t)
     return type_name(c->fm->arena, t);
 }
 
-static char g_what[512];   /* what is being compiled, for fatal-error messages */
-
-static void fatal_handler(const char *reason)
-{
-    fprintf(stderr, "fxcc: internal compiler error: %s%s%s\n", reason,
-            g_what[0] ? " while compiling " : "", g_what);
-    fflush(stderr);
-    _exit(70);
-}
-
-void cg_install_fatal_handler(void)
-{
-    LLVMInstallFatalErrorHandler(fatal_handler);
-}
-
 /* Errors the backend reports through the context (e.g. "no libcall
  * available") would otherwise print and exit(1): keep the first one, and let
  * the emission fail with an internal compiler error instead. */
@@ -336,7 +321,8 @@ CgModule *cg_build(FxModule *m, const CgOptions *o)
         abort();
     }
     describe(cm, m);
-    snprintf(g_what, sizeof g_what, "%s", cm->what ? cm->what : "");
+    cm->fm = m;
+    cg_crash_begin(m);
     c->C = LLVMContextCreate();
     LLVMContextSetDiagnosticHandler(c->C, diag_handler, cm);
     c->M = LLVMModuleCreateWithNameInContext(m->source_name ? m->source_name : "fx", c->C);
@@ -354,11 +340,14 @@ CgModule *cg_build(FxModule *m, const CgOptions *o)
     c->B = LLVMCreateBuilderInContext(c->C);
 
     cg_declare_funcs(c);
-    cg_check_memory_limits(c);
+    if (cg_check_memory_limits(c))
+        cm->kernels = cg_kernel_infos(c, &cm->nkernels);
+    cm->target = o->target;
     if (cg_host_abi(c))
         cg_layout_shared(c);
     for (int k = 0; k < m->funcs.len; k++) {
         CgFunc *cf = cg_map_get(&c->funcs, m->funcs.items[k]);
+        cg_crash_func(cf->f);
         cg_begin_func(c, cf);
         cg_emit_body(c, &cf->f->body);
         cg_end_func(c);
@@ -405,6 +394,7 @@ CgModule *cg_build(FxModule *m, const CgOptions *o)
     cg_map_free(&c->shared);
     free(c->helper_ir);
     if (!ok) {
+        cg_crash_end();
         LLVMDisposeModule(c->M);
         LLVMContextDispose(c->C);
         LLVMDisposeTargetMachine(c->TM);
@@ -426,7 +416,7 @@ bool cg_optimize(CgModule *cm)
     char passes[32];
     int o = cm->opt_level < 0 ? 0 : cm->opt_level > 3 ? 3 : cm->opt_level;
     snprintf(passes, sizeof passes, "default<O%d>", o);
-    snprintf(g_what, sizeof g_what, "%s", cm->what ? cm->what : "");
+    cg_crash_phase(cm->fm, "LLVM optimization");
     LLVMPassBuilderOptionsRef opts = LLVMCreatePassBuilderOptions();
     LLVMErrorRef err = LLVMRunPasses(cm->mod, passes, cm->tm, opts);
     LLVMDisposePassBuilderOptions(opts);
@@ -454,6 +444,7 @@ void cg_release(CgModule *cm, LLVMModuleRef *mod, LLVMContextRef *ctx)
     *mod = cm->mod;
     *ctx = cm->ctx;
     LLVMContextSetDiagnosticHandler(cm->ctx, NULL, NULL);
+    cg_crash_end();
     LLVMDisposeTargetMachine(cm->tm);
     free(cm->what);
     free(cm->backend_error);
@@ -464,6 +455,7 @@ void cg_free(CgModule *cm)
 {
     if (!cm)
         return;
+    cg_crash_end();
     LLVMDisposeModule(cm->mod);
     LLVMContextDispose(cm->ctx);
     LLVMDisposeTargetMachine(cm->tm);
@@ -600,9 +592,58 @@ static bool write_file(const char *given, const char *data, size_t len)
     return ok;
 }
 
+static const CgKernelInfo *kernel_named(const CgModule *cm, const char *name)
+{
+    for (int k = 0; k < cm->nkernels; k++)
+        if (strcmp(cm->kernels[k].f->name, name) == 0)
+            return &cm->kernels[k];
+    return NULL;
+}
+
+/* LLVM found a kernel's stack frame (its scratch memory) over what the
+ * target can give a work-item: what fxcc counted cannot explain all of it
+ * (spills, -O0's variables in memory), so say what it knows. */
+static void report_scratch(const CgModule *cm, const CgKernelInfo *k, long long size, long long limit)
+{
+    diag_error(k->f->loc, "kernel '%s' needs %lld bytes of scratch memory per work-item, more than the %lld bytes "
+               "%s allows (docs/limits.md)", k->f->name, size, limit, cm->target->name);
+    if (k->private_bytes > 0)
+        diag_note(k->f->loc, "%lld bytes of it are private arrays, the rest registers spilled to memory%s",
+                  (long long)k->private_bytes, cm->opt_level == 0 ? " and variables that -O0 keeps in memory" : "");
+    else
+        diag_note(k->f->loc, "it holds no private array: it is registers spilled to memory%s; smaller unrolled "
+                  "loops or fewer inlined calls need less", cm->opt_level == 0 ? " and variables that -O0 keeps in "
+                  "memory" : "");
+    for (int n = 0; n < k->nnotes; n++)
+        diag_note(k->notes[n].loc, "%s", k->notes[n].text);
+}
+
+/* An error LLVM reported through the context while generating code. Its
+ * descriptions name the function ("... in function 'k'"): located at that
+ * kernel when it is one. */
+static void report_backend_error(const CgModule *cm)
+{
+    const char *d = cm->backend_error;
+    char fn[256] = "";
+    const char *in = strstr(d, "in function '");
+    if (in)
+        sscanf(in, "in function '%255[^']'", fn);
+    const CgKernelInfo *k = kernel_named(cm, fn);
+    long long size, limit;
+    const char *stack = strstr(d, "stack frame size (");
+    if (k && stack && sscanf(stack, "stack frame size (%lld) exceeds limit (%lld)", &size, &limit) == 2) {
+        report_scratch(cm, k, size, limit);
+        return;
+    }
+    if (k)
+        diag_error(k->f->loc, "internal compiler error: %s", d);
+    else
+        diag_error(no_loc, "internal compiler error: %s while compiling %s", d, cm->what ? cm->what : "the module");
+}
+
 static LLVMMemoryBufferRef emit(CgModule *cm, LLVMCodeGenFileType type)
 {
-    snprintf(g_what, sizeof g_what, "%s", cm->what ? cm->what : "");
+    cg_crash_phase(cm->fm, "LLVM code generation");
     /* the AMDGPU backend changes the module it emits: always emit a copy */
     TimerMark t = timer_mark();
     LLVMModuleRef clone = LLVMCloneModule(cm->mod);
@@ -615,8 +656,7 @@ static LLVMMemoryBufferRef emit(CgModule *cm, LLVMCodeGenFileType type)
         LLVMDisposeMessage(err);
         buf = NULL;
     } else if (cm->backend_error) {
-        diag_error(no_loc, "internal compiler error: %s while compiling %s", cm->backend_error,
-                   cm->what ? cm->what : "the module");
+        report_backend_error(cm);
         LLVMDisposeMemoryBuffer(buf);
         buf = NULL;
     }

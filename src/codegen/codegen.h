@@ -46,9 +46,11 @@ LLVMModuleRef cg_llvm_module(CgModule *cm);
 void cg_release(CgModule *cm, LLVMModuleRef *mod, LLVMContextRef *ctx);
 void cg_free(CgModule *cm);
 
-/* LLVMInstallFatalErrorHandler: an LLVM fatal error prints
- * "fxcc: internal compiler error: ..." (naming the kernels being compiled) and
- * exits with status 70. */
+/* An LLVM fatal error, or a crash (SIGSEGV, SIGABRT, SIGBUS, SIGFPE,
+ * SIGILL) while a module is being compiled, prints "fxcc: internal compiler
+ * error: ..." and the note "currently compiling: kernel 'k', line L of F
+ * (phase)", and exits with status 70 (docs/codegen.md). Signal handlers that
+ * are already installed (sanitizers, libFuzzer) are left in place. */
 void cg_install_fatal_handler(void);
 
 #endif

@@ -5,6 +5,7 @@
  * constructs get located errors instead of wrong code or a crash. */
 #include "fxtest.h"
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -924,6 +925,135 @@ static void test_o0_regressions(void)
     }
 }
 
+/* ---- LLVM's errors and crashes reach the user located (issue 15) ---- */
+
+/* saxpy for gfx942 at -O0, its kernel declared at line 3 of `src`. */
+static CgModule *located_saxpy(Kb *k, SrcFile *src)
+{
+    FxFunc *f = fxk_saxpy(k, "saxpy");
+    f->loc = (Loc){ src, 3, 1, 3, 7 };
+    k->m->source_name = "crash.fx";
+    CgOptions o = { .target = tgt_lookup("gfx942"), .opt_level = 0 };
+    return cg_build(k->m, &o);
+}
+
+/* Runs what(cm) in a child whose stderr goes to a file; returns the exit
+ * status (128 + signal) and the child's stderr in *err. */
+static int in_child(CgModule *cm, void (*what)(CgModule *), char **err)
+{
+    FILE *e = tmpfile();
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(fileno(e), 2);
+        what(cm);
+        _exit(0);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    long n = ftell(e) >= 0 ? (fseek(e, 0, SEEK_END), ftell(e)) : 0;
+    rewind(e);
+    *err = calloc(1, (size_t)n + 1);
+    if (fread(*err, 1, (size_t)n, e) != (size_t)n)
+        (*err)[0] = 0;
+    fclose(e);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void segfault_while_optimizing(CgModule *cm)
+{
+    cg_optimize(cm);
+    raise(SIGSEGV);
+}
+
+/* An instruction gfx942 cannot select (gfx908's Int8 MFMA), its result
+ * stored so that nothing removes it: LLVM's fatal "Cannot select". */
+static void unselectable(CgModule *cm)
+{
+    LLVMModuleRef m = cg_llvm_module(cm);
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    LLVMValueRef fn = LLVMGetNamedFunction(m, "saxpy");
+    const char *name = "llvm.amdgcn.mfma.i32.16x16x16i8";
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef decl = LLVMGetIntrinsicDeclaration(m, id, NULL, 0);
+    LLVMTypeRef fty = LLVMIntrinsicGetType(ctx, id, NULL, 0);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(ctx);
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(LLVMGetLastBasicBlock(fn)));
+    LLVMValueRef zero = LLVMConstInt(i32, 0, 0);
+    LLVMValueRef args[6] = { zero, zero, LLVMConstNull(LLVMVectorType(i32, 4)), zero, zero, zero };
+    LLVMValueRef r = LLVMBuildCall2(b, fty, decl, args, 6, "");
+    LLVMSetVolatile(LLVMBuildStore(b, LLVMBuildExtractElement(b, r, zero, ""), LLVMGetParam(fn, 1)), 1);
+    LLVMDisposeBuilder(b);
+    cg_write(cm, CG_OUT_OBJ, "/dev/null");
+}
+
+static void test_crash_notes(void)
+{
+    SrcFile *src = diag_file_from_string("crash.fx", "# crash\n\nkernel saxpy() {\n}\n");
+    Kb k = fxk_begin("crash.fx");
+    CgModule *cm = located_saxpy(&k, src);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+    char *err;
+    int rc = in_child(cm, segfault_while_optimizing, &err);
+    CU_ASSERT_EQUAL(rc, 70);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "fxcc: internal compiler error: a segmentation fault (SIGSEGV) inside the "
+                                       "compiler\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "fxcc: note: currently compiling: kernel 'saxpy' (line 3) in crash.fx "
+                                       "(LLVM optimization)\n"));
+    if (rc != 70 || !strstr(err, "(line 3)"))
+        fprintf(stderr, "\nexit %d:\n%s", rc, err);
+    free(err);
+    rc = in_child(cm, unselectable, &err);
+    CU_ASSERT_EQUAL(rc, 70);
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "fxcc: internal compiler error: Cannot select"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "fxcc: note: currently compiling: kernel 'saxpy' (line 3) in crash.fx "
+                                       "(LLVM code generation)\n"));
+    if (rc != 70 || !strstr(err, "(LLVM code generation)"))
+        fprintf(stderr, "\nexit %d:\n%s", rc, err);
+    free(err);
+    cg_free(cm);
+    fxk_end(&k);
+    diag_free_file(src);
+}
+
+/* A stack frame over gfx942's 131056 bytes of scratch per work-item (here
+ * an alloca fxcc did not count, as spills would be) is a located error at
+ * the kernel, not an internal error at <unknown>:0:0. */
+static void test_scratch_over_limit(void)
+{
+    SrcFile *src = diag_file_from_string("crash.fx", "# crash\n\nkernel saxpy() {\n}\n");
+    Kb k = fxk_begin("crash.fx");
+    CgModule *cm = located_saxpy(&k, src);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+    LLVMModuleRef m = cg_llvm_module(cm);
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    LLVMValueRef fn = LLVMGetNamedFunction(m, "saxpy");
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(fn)));
+    LLVMTypeRef f32 = LLVMFloatTypeInContext(ctx);
+    LLVMValueRef big = LLVMBuildAlloca(b, LLVMArrayType2(f32, 35000), "spills");
+    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(LLVMGetLastBasicBlock(fn)));
+    LLVMValueRef at = LLVMBuildGEP2(b, f32, big, (LLVMValueRef[]){ LLVMGetParam(fn, 3) }, 1, "");
+    LLVMSetVolatile(LLVMBuildStore(b, LLVMConstReal(f32, 1.0), at), 1);
+    LLVMDisposeBuilder(b);
+    capture_diags();
+    CU_ASSERT_FALSE(cg_write(cm, CG_OUT_OBJ, "/dev/null"));
+    char *d = captured();
+    CU_ASSERT_PTR_NOT_NULL(strstr(d, "crash.fx:3:1: error: kernel 'saxpy' needs "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d, " bytes of scratch memory per work-item, more than the 131056 bytes gfx942 "
+                                     "allows (docs/limits.md)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d, "note: it holds no private array: it is registers spilled to memory"));
+    CU_ASSERT_PTR_NULL(strstr(d, "internal compiler error"));
+    CU_ASSERT_PTR_NULL(strstr(d, "<unknown>"));
+    if (!strstr(d, "crash.fx:3:1: error"))
+        fprintf(stderr, "\ngot:\n%s", d);
+    free(d);
+    cg_free(cm);
+    fxk_end(&k);
+    diag_free_file(src);
+}
+
 static int make_dir(void)
 {
     cg_install_fatal_handler();
@@ -959,6 +1089,8 @@ static const FxtTest codegen_tests[] = {
     { "ISA on gfx942: add, rounding-mode conversion, shared memory", test_isa_golden },
     { "every conversion and rounding mode compiles for every processor", test_conversions_compile },
     { "-O0 backend failures of issue 15 compile at -O0 and -O3", test_o0_regressions },
+    { "LLVM fatal errors and crashes name the kernel and line (exit 70)", test_crash_notes },
+    { "scratch over the target's limit: a located error", test_scratch_over_limit },
     { "every hand-built module verifies", test_modules_verified },
     { NULL, NULL },
 };
