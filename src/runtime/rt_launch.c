@@ -26,6 +26,8 @@
 #include "runtime/rt_internal.h"
 #include <inttypes.h>
 #include <setjmp.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,7 +100,7 @@ static void switch_end(void *fake_stack, const void **from, size_t *size)
 #endif
 }
 
-enum { RT_MAX_BLOCK = 1024, RT_FIBER_STACK = 512 * 1024 };
+enum { RT_MAX_BLOCK = 1024, RT_FIBER_STACK = 512 * 1024, RT_STACK_GUARD = 128 * 1024 };
 enum { F_RUNNABLE, F_AT_BARRIER, F_AT_WAVE, F_DONE };
 
 /* A wave's snapshot of its lanes' values at the last exchange. */
@@ -125,7 +127,7 @@ typedef struct Sched {
     Fiber *fibers;
     size_t nfibers;
     char *stacks;
-    size_t stack_size, page;
+    size_t stack_size, guard;
     RtEntry entry;
     void **args;
     Fiber *current;
@@ -133,6 +135,7 @@ typedef struct Sched {
     const RtKernel *k;
     const uint64_t *bounds;
     char *error;            /* the first out-of-bounds access: the launch stops */
+    sigjmp_buf overflow;    /* where a work-item's stack overflow leaves the launch */
     Snapshot *snaps;        /* one per wave of a block */
     size_t nwaves;
 } Sched;
@@ -304,11 +307,14 @@ static int snaps_init(Sched *s, size_t n, char **err)
 
 static int sched_init(Sched *s, size_t n, char **err)
 {
-    s->page = (size_t)sysconf(_SC_PAGESIZE);
+    /* the guard below each stack is wider than any frame fxcc emits can step
+     * over (private arrays are at most 64 KiB a work-item: docs/limits.md),
+     * so an overflow faults in it instead of writing into the next stack */
+    s->guard = RT_STACK_GUARD;
     s->stack_size = RT_FIBER_STACK;
     s->nfibers = n;
     s->fibers = calloc(n, sizeof *s->fibers);
-    size_t total = n * (s->stack_size + s->page);
+    size_t total = n * (s->stack_size + s->guard);
     s->stacks = mmap(NULL, total, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     if (!s->fibers || s->stacks == MAP_FAILED) {
@@ -320,7 +326,7 @@ static int sched_init(Sched *s, size_t n, char **err)
     }
     /* a guard page below every stack turns an overflow into a fault */
     for (size_t k = 0; k < n; k++)
-        mprotect(s->stacks + k * (s->stack_size + s->page), s->page, PROT_NONE);
+        mprotect(s->stacks + k * (s->stack_size + s->guard), s->guard, PROT_NONE);
     return 0;
 }
 
@@ -330,13 +336,13 @@ static void sched_free(Sched *s)
         free(s->snaps[w].bytes);
     free(s->snaps);
     if (s->stacks)
-        munmap(s->stacks, s->nfibers * (s->stack_size + s->page));
+        munmap(s->stacks, s->nfibers * (s->stack_size + s->guard));
     free(s->fibers);
 }
 
 static char *fiber_stack(const Sched *s, size_t n)
 {
-    return s->stacks + n * (s->stack_size + s->page) + s->page;
+    return s->stacks + n * (s->stack_size + s->guard) + s->guard;
 }
 
 static void fiber_setup(Sched *s, Fiber *f, size_t n)
@@ -435,6 +441,84 @@ static int run_block_fibers(Sched *s, const FxHostCtx *proto, const unsigned blo
     }
 }
 
+/* Runs every block of the grid, one after the other. */
+static int run_grid(Sched *s, FxHostCtx *ctx, const unsigned grid[3], const unsigned block[3], char **err)
+{
+    Fiber *item = ctx->rt;
+    int rc = 0;
+    for (unsigned bz = 0; bz < grid[2] && rc == 0; bz++)
+        for (unsigned by = 0; by < grid[1] && rc == 0; by++)
+            for (unsigned bx = 0; bx < grid[0] && rc == 0; bx++) {
+                ctx->block_idx[0] = (int32_t)bx;
+                ctx->block_idx[1] = (int32_t)by;
+                ctx->block_idx[2] = (int32_t)bz;
+                if (ctx->shared)
+                    memset(ctx->shared, 0, (size_t)s->k->shared_bytes);
+                if (s->k->waits) {
+                    rc = run_block_fibers(s, ctx, block, err);
+                    continue;
+                }
+                for (unsigned z = 0; z < block[2] && !s->error; z++)
+                    for (unsigned y = 0; y < block[1] && !s->error; y++)
+                        for (unsigned x = 0; x < block[0] && !s->error; x++) {
+                            ctx->thread_idx[0] = (int32_t)x;
+                            ctx->thread_idx[1] = (int32_t)y;
+                            ctx->thread_idx[2] = (int32_t)z;
+                            run_item(s, item);
+                        }
+                if (s->error)
+                    rc = -1;
+            }
+    return rc;
+}
+
+/* A work-item that overflows its fiber stack faults in the guard page below
+ * it. The handler runs on a stack of its own (the faulting one is used up)
+ * and leaves the launch, which then reports the overflow as an error. A
+ * fault anywhere else goes back to the handler that was there before. */
+static struct sigaction saved_segv;
+
+static bool in_guard_page(const Sched *s, const char *a)
+{
+    size_t span = s->stack_size + s->guard;
+    return s->stacks && a >= s->stacks && a < s->stacks + s->nfibers * span &&
+           (size_t)(a - s->stacks) % span < s->guard;
+}
+
+static void on_segv(int sig, siginfo_t *si, void *uc)
+{
+    (void)sig, (void)uc;
+    if (g_sched && in_guard_page(g_sched, si->si_addr))
+        siglongjmp(g_sched->overflow, 1);
+    sigaction(SIGSEGV, &saved_segv, NULL);   /* returning re-runs the access under it */
+}
+
+static int run_grid_guarded(Sched *s, FxHostCtx *ctx, const unsigned grid[3], const unsigned block[3], char **err)
+{
+    enum { ALT_STACK = 256 * 1024 };
+    stack_t alt = { .ss_sp = malloc(ALT_STACK), .ss_size = ALT_STACK }, saved_alt;
+    struct sigaction sa = { .sa_sigaction = on_segv, .sa_flags = SA_SIGINFO | SA_ONSTACK };
+    sigemptyset(&sa.sa_mask);
+    bool guarded = alt.ss_sp && sigaltstack(&alt, &saved_alt) == 0 && sigaction(SIGSEGV, &sa, &saved_segv) == 0;
+    volatile int rc;
+    if (sigsetjmp(s->overflow, 1) == 0) {
+        rc = run_grid(s, ctx, grid, block, err);
+    } else {
+        const int32_t *t = s->current ? s->current->ctx.thread_idx : ctx->thread_idx;
+        free(*err);
+        *err = rt_strdupf("a work-item of kernel '%s' overflowed its %zu KiB stack (thread_idx %d, %d, %d of "
+                          "block_idx %d, %d, %d)", s->kernel, s->stack_size / 1024, t[0], t[1], t[2],
+                          ctx->block_idx[0], ctx->block_idx[1], ctx->block_idx[2]);
+        rc = -1;
+    }
+    if (guarded) {
+        sigaction(SIGSEGV, &saved_segv, NULL);
+        sigaltstack(&saved_alt, NULL);
+    }
+    free(alt.ss_sp);
+    return rc;
+}
+
 int rt_host_launch_checked(RtHostModule *m, const char *name, const unsigned grid[3],
                            const unsigned block[3], void **args, const size_t *arg_bytes, char **err)
 {
@@ -508,30 +592,7 @@ int rt_host_launch_checked(RtHostModule *m, const char *name, const unsigned gri
     ctx->rt = &item;
     ctx->bounds = bounds;
     ctx->oob = rt_oob;
-    int rc = 0;
-    for (unsigned bz = 0; bz < grid[2] && rc == 0; bz++)
-        for (unsigned by = 0; by < grid[1] && rc == 0; by++)
-            for (unsigned bx = 0; bx < grid[0] && rc == 0; bx++) {
-                ctx->block_idx[0] = (int32_t)bx;
-                ctx->block_idx[1] = (int32_t)by;
-                ctx->block_idx[2] = (int32_t)bz;
-                if (shared)
-                    memset(shared, 0, (size_t)k.shared_bytes);
-                if (k.waits) {
-                    rc = run_block_fibers(&s, ctx, block, err);
-                    continue;
-                }
-                for (unsigned z = 0; z < block[2] && !s.error; z++)
-                    for (unsigned y = 0; y < block[1] && !s.error; y++)
-                        for (unsigned x = 0; x < block[0] && !s.error; x++) {
-                            ctx->thread_idx[0] = (int32_t)x;
-                            ctx->thread_idx[1] = (int32_t)y;
-                            ctx->thread_idx[2] = (int32_t)z;
-                            run_item(&s, &item);
-                        }
-                if (s.error)
-                    rc = -1;
-            }
+    int rc = k.waits ? run_grid_guarded(&s, ctx, grid, block, err) : run_grid(&s, ctx, grid, block, err);
     if (s.error) {
         free(*err);
         *err = s.error;

@@ -21,6 +21,7 @@
 #include "runtime/fxrt_hip.h"
 #include "runtime/fxrt_program.h"
 #include "prog.h"
+#include <llvm-c/IRReader.h>
 
 /* ---- compiled programs, kept per source for the suite (shapes are run-time
  * parameters, so one compilation serves every shape) ---- */
@@ -458,6 +459,68 @@ static void test_long_program_name(void)
     prog_close(&p);
 }
 
+/* A work-item whose frame outgrows its fiber stack faults in the guard below
+ * it, and the launch reports it instead of crashing. fxcc keeps private
+ * arrays to 64 KiB, so the test enlarges one in the LLVM IR after codegen. */
+static void test_fiber_stack_overflow(void)
+{
+    const char *src = "kernel deep(p: Ptr[Float32]) {\n"
+                      "    var a: Array[Float32, 16384]\n"
+                      "    shared s: Array[Float32, 4]\n"
+                      "    let t = thread_idx.x\n"
+                      "    a[t * 4000] = 1.0\n"
+                      "    s[t] = a[t * 4000]\n"
+                      "    fx.barrier()\n"
+                      "    p[t] = s[3 - t]\n}\n";
+    const char *opts[] = { "-O0", NULL };
+    Prog p;
+    CU_ASSERT_FATAL(prog_lower(&p, src, NULL, true, opts));
+    CgModule *m = pipe_codegen(&p.c);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    char *ir = LLVMPrintModuleToString(cg_llvm_module(m));
+    cg_free(m);
+    prog_close(&p);
+    /* 16384 floats become 140000 (547 KiB): past the 512 KiB stack, into the
+     * 128 KiB guard below it */
+    char *big = malloc(strlen(ir) * 2 + 64), *o = big;
+    for (const char *q = ir; *q;) {
+        if (!strncmp(q, "[16384 x float]", 15)) {
+            o += sprintf(o, "[140000 x float]");
+            q += 15;
+        } else if (!strncmp(q, "i64 65536,", 10)) {
+            o += sprintf(o, "i64 560000,");
+            q += 10;
+        } else {
+            *o++ = *q++;
+        }
+    }
+    *o = 0;
+    LLVMDisposeMessage(ir);
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(big, strlen(big), "deep.ll");
+    LLVMModuleRef mod = NULL;
+    char *msg = NULL;
+    CU_ASSERT_FATAL(!LLVMParseIRInContext(ctx, buf, &mod, &msg));
+    free(big);
+    char *err = NULL;
+    RtHostModule *hm = rt_host_load(mod, ctx, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hm);
+    float out[4] = { 0 };
+    void *po = out;
+    void *args[] = { &po };
+    unsigned grid[3] = { 1, 1, 1 }, block[3] = { 4, 1, 1 };
+    CU_ASSERT_EQUAL(rt_host_launch(hm, "deep", grid, block, args, &err), -1);
+    CU_ASSERT(err && strstr(err, "a work-item of kernel 'deep' overflowed its 512 KiB stack"));
+    if (err)
+        fprintf(stderr, "\n  %s", err);
+    free(err);
+    /* the module still launches (the handler and its stack are gone again) */
+    err = NULL;
+    CU_ASSERT_EQUAL(rt_host_launch(hm, "deep", grid, block, args, &err), -1);
+    free(err);
+    rt_host_free(hm);
+}
+
 /* The plan travels inside the code object: read it back without a device. */
 static void test_plan_in_artifact(void)
 {
@@ -607,6 +670,7 @@ static const FxtTest tests[] = {
     { "the plan travels inside the .hsaco", test_plan_in_artifact },
     { "a host artifact (bitcode) runs its embedded plan, also with waves of gfx942", test_host_artifact },
     { "HIP backend without a device", test_hip_no_device },
+    { "a work-item's stack overflow is an error, not a crash", test_fiber_stack_overflow },
     { NULL, NULL },
 };
 
