@@ -1,0 +1,1 @@
+k 'p=zeros(Float32, 2)' a=0.01 --print p
