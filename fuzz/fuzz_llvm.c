@@ -2,7 +2,9 @@
  * built (cg_build runs the LLVM verifier), optimized, and verified again.
  * Diagnostics for bad input are fine; a verifier failure, an internal error,
  * an LLVM fatal error (exit status 70, "fuzz target exited") or a crash is a
- * finding. -O1: the optimizer runs, at a fraction of -O3's time per input. */
+ * finding. -O1: the optimizer runs, at a fraction of -O3's time per input.
+ * FUZZ_LLVM_ISA=1 also runs the backend (instruction selection, register
+ * allocation: the assembly as text), several times slower per input. */
 #include "fuzz_common.h"
 #include <llvm-c/Analysis.h>
 #include <stdlib.h>
@@ -20,6 +22,10 @@ static void codegen_for(const char *arch, const uint8_t *data, size_t size)
             fz_finding(&z, "LLVM IR that does not verify after optimization");
         }
         LLVMDisposeMessage(msg);
+        if (m && getenv("FUZZ_LLVM_ISA")) {
+            free(cg_assembly(m));   /* NULL after located errors: fine */
+            fz_check_diag(&z);
+        }
         if (m)
             cg_free(m);
     }
