@@ -1,6 +1,7 @@
 /* fxrun.c - runs a kernel on the host CPU: compiles FILE.fx for the host,
  * JITs it, builds the arguments from NAME=VALUE, launches, prints results. */
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -41,6 +42,7 @@ typedef struct Run {
     const char **saves;     /* NAME=FILE */
     int nsaves;
     unsigned grid[3], block[3];
+    bool grid_given, block_given;
     double timeout;         /* --timeout seconds, 0 for none */
     Buffer *buffers;        /* per parameter (NULL data for scalars) */
     unsigned char (*scalars)[16];
@@ -299,21 +301,67 @@ static bool buffer_arg(Run *r, const FxParam *p, Arg *arg, Buffer *b)
     return true;
 }
 
+/* Whether the text names a buffer (a literal list, zeros/iota/rand, @file). */
+static bool looks_like_buffer(const AstNode *e, const char *text)
+{
+    if (text[0] == '@' || (e && e->kind == AST_INDEX))
+        return true;
+    const char *fn = e && e->kind == AST_CALL && e->a->kind == AST_NAME ? e->a->name : NULL;
+    return fn && (!strcmp(fn, "zeros") || !strcmp(fn, "iota") || !strcmp(fn, "rand"));
+}
+
+/* The constructor rules of docs/decisions.md for a value given to a scalar
+ * parameter: an integer parameter takes an integral value in its range (no
+ * silent wrap: n=2**40 for an Int32 is an error), a Boolean True, False, 0
+ * or 1, a float any number (rounded to nearest). */
+static bool scalar_value_fits(const Val *v, ScalarId to)
+{
+    const ScalarInfo *ti = type_info(to);
+    bool from_float = v->type->kind == TY_LITFLOAT || (v->type->kind == TY_SCALAR && type_info(v->type->scalar)->fmt);
+    if (ti->fmt)
+        return true;
+    BigInt b;
+    if (from_float) {
+        double d = fold_as_double(v);
+        if (isnan(d) || isinf(d) || d != trunc(d))
+            return false;
+        b = big_from_double_trunc(d);
+    } else if (v->type->kind == TY_SCALAR && v->type->scalar == SC_BOOLEAN) {
+        return to == SC_BOOLEAN;
+    } else {
+        b = v->i;
+    }
+    if (to == SC_BOOLEAN)
+        return big_fits(b, 1, false);
+    return big_fits(b, ti->width, ti->is_signed);
+}
+
 static bool scalar_arg(Run *r, int idx, const FxParam *p, Arg *arg)
 {
+    const char *tn = type_name(r->comp.arena, p->type);
     if (p->type->kind != TY_SCALAR) {
         fprintf(stderr, "fxrun: error: parameter '%s' of type %s cannot be given on the command line yet\n",
-                p->name, type_name(r->comp.arena, p->type));
+                p->name, tn);
         return false;
     }
     SrcFile *f = diag_file_from_string(arena_printf(r->comp.arena, "<argument %s>", arg->name), arg->text);
     ptrvec_push(r->comp.arena, &r->comp.extra_files, f);
-    AstNode *e = parse_expression(r->comp.arena, f);
+    AstNode *e = arg->text[0] == '@' ? NULL : parse_expression(r->comp.arena, f);
+    if (looks_like_buffer(e, arg->text)) {
+        fprintf(stderr, "fxrun: error: parameter '%s' is %s, not a buffer: give a number such as %s=%s\n",
+                p->name, tn, p->name, p->type->scalar == SC_BOOLEAN ? "True" : "1");
+        return false;
+    }
     Val *v = e ? static_value(r, e) : NULL;
     if (!v)
         return false;
     if (!sema_value_is_number(v)) {
-        diag_error(e->loc, "parameter '%s' is %s: expected a number", p->name, type_name(r->comp.arena, p->type));
+        diag_error(e->loc, "parameter '%s' is %s: expected a number", p->name, tn);
+        return false;
+    }
+    if (!scalar_value_fits(v, p->type->scalar)) {
+        diag_error(e->loc, "parameter '%s' is %s: the value is not %s", p->name, tn,
+                   type_is_int(p->type->scalar) ? "an integer in its range" : "True, False, 0 or 1");
         return false;
     }
     v = fold_convert(r->comp.arena, v, p->type->scalar, FF_RNE, v->loc);
@@ -460,13 +508,36 @@ static bool save_param(Run *r, const char *spec)
 
 /* ---- main ---- */
 
+static const char usage_text[] =
+    "usage: fxrun FILE.fx ENTRY --grid X[,Y[,Z]] --block X[,Y[,Z]] [fxcc options]\n"
+    "             [--arch GFX] [--timeout S] [NAME=VALUE ...] [--print NAME ...] [--save NAME=FILE]\n";
+
+/* A usage error's reminder, on stderr. */
 static int usage(void)
 {
-    fputs("usage: fxrun FILE.fx ENTRY [--grid X[,Y[,Z]]] [--block X[,Y[,Z]]] [fxcc options]\n"
-          "             [--arch GFX] [--timeout S] [NAME=VALUE ...] [--print NAME ...] [--save NAME=FILE]\n"
-          "  --arch GFX   run the kernels compiled for GFX, its waves emulated on the host\n"
-          "  --timeout S  stop a run still going after S seconds (exit status 124)\n", stderr);
+    fputs(usage_text, stderr);
+    fputs("(run 'fxrun --help' for the arguments)\n", stderr);
     return 2;
+}
+
+/* --help: on stdout, with the argument syntax. */
+static void print_help(void)
+{
+    fputs(usage_text, stdout);
+    fputs("\nRuns kernel or program ENTRY of FILE.fx on the host CPU.\n"
+          "  --grid X[,Y[,Z]]   blocks of the launch (kernels; programs launch by their plan)\n"
+          "  --block X[,Y[,Z]]  work-items per block, at most the kernel's @launch_bounds (1024)\n"
+          "  --arch GFX         run the kernels compiled for GFX, its waves emulated on the host\n"
+          "  --timeout S        stop a run still going after S seconds (exit status 124)\n"
+          "  NAME=VALUE         an argument by parameter name:\n"
+          "                       scalars: a static expression, n=1000  a=2.5  b=True\n"
+          "                       buffers: Float32[1, 2, 3]  zeros(Float32, 1024)  iota(Int32, 64)\n"
+          "                                rand(Float64, 64, 64, seed=1)  @file.bin (raw little-endian)\n"
+          "  --print NAME       print a buffer after the run\n"
+          "  --save NAME=FILE   write a buffer to FILE (raw little-endian)\n"
+          "  fxcc options       -O0..-O3, -D NAME=VALUE, -I DIR, --fp-contract=..., ... (fxcc --help)\n"
+          "Exit status: 0 success, 1 a compile or run error, 2 a usage error, 124 --timeout.\n",
+          stdout);
 }
 
 static int parse_command_line(Run *r, FxOptions *o, Arena *a, int argc, char **argv, const char **entry)
@@ -479,10 +550,18 @@ static int parse_command_line(Run *r, FxOptions *o, Arena *a, int argc, char **a
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
         if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
-            usage();
+            print_help();
+            return 0;
+        }
+        if (!strcmp(s, "--version")) {
+            printf("fxrun %s (LLVM 19 host JIT)\n", FX_VERSION);
             return 0;
         }
         if ((!strcmp(s, "--grid") || !strcmp(s, "--block")) && i + 1 < argc) {
+            if (s[2] == 'g')
+                r->grid_given = true;
+            else
+                r->block_given = true;
             if (!parse_dims(argv[i + 1], s[2] == 'g' ? r->grid : r->block)) {
                 fprintf(stderr, "fxrun: error: %s expects X[,Y[,Z]] with positive sizes, got '%s'\n", s, argv[i + 1]);
                 return 2;
@@ -538,6 +617,71 @@ static int parse_command_line(Run *r, FxOptions *o, Arena *a, int argc, char **a
         return usage();
     o->host = true;
     return -1;
+}
+
+/* Levenshtein distance, capped: names longer than 64 are never "near". */
+static int edit_distance(const char *a, const char *b)
+{
+    size_t n = strlen(a), m = strlen(b);
+    if (n > 64 || m > 64)
+        return 1000;
+    int row[65];
+    for (size_t j = 0; j <= m; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= n; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= m; j++) {
+            int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            diag = up;
+            row[j] = best;
+        }
+    }
+    return row[m];
+}
+
+/* The kernel or program whose name is closest to `entry` (at most a third
+ * of its letters off), for "did you mean". */
+static const char *nearest_entry(FxCompilation *c, const char *entry)
+{
+    const char *best = NULL;
+    int bestd = (int)strlen(entry) / 3 + 1;
+    for (int i = 0; i < c->module->funcs.len; i++) {
+        FxFunc *f = c->module->funcs.items[i];
+        int d = f->kind == FXF_KERNEL ? edit_distance(entry, f->name) : 1000;
+        if (d < bestd)
+            bestd = d, best = f->name;
+    }
+    for (int i = 0; i < c->module->programs.len; i++) {
+        FxProgram *p = c->module->programs.items[i];
+        int d = edit_distance(entry, p->name);
+        if (d < bestd)
+            bestd = d, best = p->name;
+    }
+    return best;
+}
+
+/* A kernel runs over the grid the command line gives (one work-item by
+ * default hid a forgotten --block), within its @launch_bounds. */
+static bool launch_shape_ok(const Run *r)
+{
+    if (!r->grid_given || !r->block_given) {
+        fprintf(stderr, "fxrun: error: kernel '%s' needs %s: the launch shape, e.g. --grid 4 --block 256\n", r->entry,
+                !r->grid_given && !r->block_given ? "--grid and --block" : !r->grid_given ? "--grid" : "--block");
+        return false;
+    }
+    unsigned long long n = (unsigned long long)r->block[0] * r->block[1] * r->block[2];
+    if (n > (unsigned long long)r->kernel->launch_bounds) {
+        fprintf(stderr, "fxrun: error: --block %u,%u,%u is %llu work-items, more than kernel '%s' allows (%d%s)\n",
+                r->block[0], r->block[1], r->block[2], n, r->entry, r->kernel->launch_bounds,
+                r->kernel->launch_bounds == 1024 ? "" : ", its @launch_bounds");
+        return false;
+    }
+    return true;
 }
 
 static void find_entry(Run *r, FxCompilation *c, const char *entry)
@@ -627,9 +771,15 @@ static int run(Run *r, const FxOptions *o, const char *entry)
         return 1;
     find_entry(r, c, entry);
     if (!r->params) {
-        fprintf(stderr, "fxrun: error: '%s' has no kernel or program named '%s'\n", o->input, entry);
+        const char *near = nearest_entry(c, entry);
+        fprintf(stderr, "fxrun: error: '%s' has no kernel or program named '%s'", o->input, entry);
+        if (near)
+            fprintf(stderr, "; did you mean '%s'?", near);
+        fputc('\n', stderr);
         return 1;
     }
+    if (r->kernel && !launch_shape_ok(r))
+        return 1;
     void **argv = calloc((size_t)r->nparams + 1, sizeof(void *));
     int rc = 1;
     if (!build_args(r, argv))

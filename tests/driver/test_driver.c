@@ -192,6 +192,16 @@ static void test_exit_statuses(void)
     CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 1);
     snprintf(cmd, sizeof cmd, "%s --eval 'Int32(7) // Int32(0)'", fxcc_path);
     CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 1);
+    snprintf(cmd, sizeof cmd, "%s --version", fxrun_path);
+    CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
+    CU_ASSERT(out && strncmp(out, "fxrun ", 6) == 0);
+    free(out);
+    snprintf(cmd, sizeof cmd, "%s --help", fxrun_path);   /* on stdout, with the buffer syntax */
+    CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
+    CU_ASSERT(out && strstr(out, "zeros(Float32, 1024)") && strstr(out, "--timeout"));
+    free(out);
+    snprintf(cmd, sizeof cmd, "%s", fxrun_path);
+    CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 2);
     snprintf(cmd, sizeof cmd, "%s --eval 'Int32(3) + Int32(4)'", fxcc_path);
     CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
     CU_ASSERT(out && strcmp(out, "Int32(7)\n") == 0);
@@ -252,7 +262,7 @@ static void test_output_safety(void)
         CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 1);
         snprintf(cmd, sizeof cmd, "(%s %s -S -o - > /dev/full)", fxcc_path, src);
         CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 1);
-        snprintf(cmd, sizeof cmd, "(%s %s k 'p=zeros(Float32, 1)' --print p > /dev/full)", fxrun_path, src);
+        snprintf(cmd, sizeof cmd, "(%s %s k --grid 1 --block 1 'p=zeros(Float32, 1)' --print p > /dev/full)", fxrun_path, src);
         CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 1);
     }
 }
@@ -265,7 +275,7 @@ static void test_fxrun_allocation(void)
     fxt_write_file(src, "kernel k(p: Ptr[Float32]) {\n    p[0] = 1.0\n}\n");
     const char *sizes[] = { "2**39, 2**39", "2**38" };   /* the count overflows; calloc fails */
     for (int i = 0; i < 2; i++) {
-        snprintf(cmd, sizeof cmd, "ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=0 %s %s k 'p=zeros(Float32, %s)'",
+        snprintf(cmd, sizeof cmd, "ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=0 %s %s k --grid 1 --block 1 'p=zeros(Float32, %s)'",
                  fxrun_path, src, sizes[i]);
         CU_ASSERT_EQUAL(run(cmd, NULL, &err), 1);
         CU_ASSERT(err && strstr(err, "error:") && strstr(err, "cannot allocate"));

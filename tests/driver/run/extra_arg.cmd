@@ -1,1 +1,1 @@
-k 'p=zeros(Int32, 1)' n=3 m=4
+k --grid 1 --block 1 'p=zeros(Int32, 1)' n=3 m=4

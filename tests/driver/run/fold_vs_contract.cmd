@@ -1,1 +1,1 @@
-k 'p=zeros(Float32, 2)' a=0.01 --print p
+k --grid 1 --block 1 'p=zeros(Float32, 2)' a=0.01 --print p

@@ -1,1 +1,1 @@
-k 'p=zeros(Float32, 1)' n=3
+k --grid 1 --block 1 'p=zeros(Float32, 1)' n=3
