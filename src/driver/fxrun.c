@@ -25,6 +25,7 @@ typedef struct Buffer {
     const Type *elem;       /* scalar element type */
     size_t count;
     unsigned char *data;
+    bool alias;             /* y=@x: x's data, freed with x */
 } Buffer;
 
 typedef struct Run {
@@ -416,6 +417,43 @@ static bool check_tensor_sizes(Run *r)
     return true;
 }
 
+/* y=@x: the index of the buffer parameter x that argument y names, or -1
+ * (then @x is a file; write @./x for a file named like a parameter). */
+static int aliased_param(Run *r, const Arg *arg)
+{
+    if (arg->text[0] != '@')
+        return -1;
+    for (int i = 0; i < r->nparams; i++)
+        if (is_buffer_param(&r->params[i]) && !strcmp(r->params[i].name, arg->text + 1))
+            return i;
+    return -1;
+}
+
+/* Gives parameter i the buffer of the parameter its argument names: two Ptr
+ * parameters of a kernel may point at one buffer, as on the GPU. */
+static bool share_buffer(Run *r, int i)
+{
+    const FxParam *p = &r->params[i];
+    int j = aliased_param(r, find_arg(r, p->name));
+    if (j < 0)
+        return true;
+    const char *what = NULL;
+    if (r->plan)
+        what = "a program's tensors cannot share a buffer (its plan may write one while reading the other)";
+    else if (aliased_param(r, find_arg(r, r->params[j].name)) >= 0)
+        what = "it must name a parameter that has a buffer of its own";
+    else if (r->params[j].type->elem->scalar != p->type->elem->scalar)
+        what = "the element types differ";
+    if (what) {
+        fprintf(stderr, "fxrun: error: parameter '%s' cannot share the buffer of '%s': %s\n", p->name,
+                r->params[j].name, what);
+        return false;
+    }
+    r->buffers[i] = r->buffers[j];
+    r->buffers[i].alias = true;
+    return true;
+}
+
 static bool build_args(Run *r, void **argv)
 {
     r->buffers = calloc((size_t)r->nparams + 1, sizeof(Buffer));
@@ -430,7 +468,9 @@ static bool build_args(Run *r, void **argv)
             return false;
         }
         arg->used = true;
-        if (is_buffer_param(p)) {
+        if (is_buffer_param(p) && aliased_param(r, arg) >= 0) {
+            argv[i] = &r->buffers[i].data;   /* after every own buffer exists */
+        } else if (is_buffer_param(p)) {
             if (!buffer_arg(r, p, arg, &r->buffers[i]))
                 return false;
             argv[i] = &r->buffers[i].data;
@@ -445,6 +485,9 @@ static bool build_args(Run *r, void **argv)
             fprintf(stderr, "fxrun: error: %s '%s' has no parameter named '%s'\n", r->what, r->entry, r->args[i].name);
             return false;
         }
+    for (int i = 0; i < r->nparams; i++)
+        if (is_buffer_param(&r->params[i]) && !share_buffer(r, i))
+            return false;
     return check_tensor_sizes(r);
 }
 
@@ -811,7 +854,8 @@ out:
 static void free_run(Run *r)
 {
     for (int i = 0; r->buffers && i < r->nparams; i++)
-        free(r->buffers[i].data);
+        if (!r->buffers[i].alias)
+            free(r->buffers[i].data);
     for (int i = 0; i < r->nargs; i++)
         free((char *)r->args[i].name);
     free(r->buffers);
