@@ -144,10 +144,46 @@ static uint64_t rng_next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
+/* Element i of iota(T, ...) or rand(T, ..., seed=S) (which advances *seed). */
+static Val *generated_element(Arena *a, const char *fn, ScalarId s, size_t i, uint64_t *seed, Loc loc)
+{
+    if (strcmp(fn, "iota") == 0)
+        return fold_convert(a, fold_make_litint(a, big_from_u64(i), loc), s, FF_RNE, loc);
+    if (type_info(s)->fmt) {   /* uniform in [-1, 1) */
+        double d = (double)(rng_next(seed) >> 11) * 0x1p-53 * 2.0 - 1.0;
+        return fold_convert(a, fold_make_litfloat(a, d, loc), s, FF_RNE, loc);
+    }
+    int64_t x = (int64_t)(rng_next(seed) % 200) - 100;   /* integers: uniform in [-100, 100) */
+    return fold_make_int(a, s, big_from_i64(x), loc);
+}
+
+/* The same with the host's arithmetic where it is the folder's: Float32 and
+ * Float64 (conversions round to nearest) and integers of 8 to 64 bits (the
+ * value wraps to the width, stored little-endian); false for other types. */
+static bool native_element(const char *fn, ScalarId s, size_t i, uint64_t *seed, unsigned char *dst)
+{
+    bool iota = strcmp(fn, "iota") == 0;
+    const ScalarInfo *ti = type_info(s);
+    if (s == SC_FLOAT32 || s == SC_FLOAT64) {
+        double d = iota ? (double)i : (double)(rng_next(seed) >> 11) * 0x1p-53 * 2.0 - 1.0;
+        float f = iota ? (float)i : (float)d;   /* one rounding from the exact value */
+        if (s == SC_FLOAT64)
+            memcpy(dst, &d, 8);
+        else
+            memcpy(dst, &f, 4);
+        return true;
+    }
+    if (ti->fmt || s == SC_BOOLEAN || ti->width < 8 || ti->width > 64 || ti->width % 8)
+        return false;
+    uint64_t v = iota ? (uint64_t)i : (uint64_t)((int64_t)(rng_next(seed) % 200) - 100);
+    for (int k = 0; k < ti->width / 8; k++)
+        dst[k] = (unsigned char)(v >> (8 * k));
+    return true;
+}
+
 /* zeros(T, n...), iota(T, n...), rand(T, n..., seed=S) */
 static bool generated_buffer(Run *r, AstNode *call, const char *fn, Buffer *b)
 {
-    Arena *a = r->comp.arena;
     if (call->list.len < 2) {
         diag_error(call->loc, "%s() needs an element type and at least one size: %s(Float32, 1024)", fn, fn);
         return false;
@@ -187,21 +223,20 @@ static bool generated_buffer(Run *r, AstNode *call, const char *fn, Buffer *b)
     }
     if (!buffer_alloc(b, count, call->loc))
         return false;
-    ScalarId s = b->elem->scalar;
-    bool flt = type_info(s)->fmt != NULL;
+    /* each element is made by the folder (the constructor's conversion); its
+     * values live in a scratch arena renewed every 4096 elements, so a 4M
+     * buffer costs its bytes, not 400 per element */
+    Arena *scratch = arena_new();
     for (size_t i = 0; i < count && strcmp(fn, "zeros") != 0; i++) {
-        Val *v;
-        if (strcmp(fn, "iota") == 0) {
-            v = fold_convert(a, fold_make_litint(a, big_from_u64(i), call->loc), s, FF_RNE, call->loc);
-        } else if (flt) { /* uniform in [-1, 1) */
-            double d = (double)(rng_next(&seed) >> 11) * 0x1p-53 * 2.0 - 1.0;
-            v = fold_convert(a, fold_make_litfloat(a, d, call->loc), s, FF_RNE, call->loc);
-        } else {          /* integers: uniform in [-100, 100), wrapped to the type */
-            int64_t x = (int64_t)(rng_next(&seed) % 200) - 100;
-            v = fold_make_int(a, s, big_from_i64(x), call->loc);
+        if (i % 4096 == 4095) {
+            arena_free(scratch);
+            scratch = arena_new();
         }
-        store_scalar(v, b->data + i * elem_bytes(b->elem));
+        unsigned char *dst = b->data + i * elem_bytes(b->elem);
+        if (!native_element(fn, b->elem->scalar, i, &seed, dst))
+            store_scalar(generated_element(scratch, fn, b->elem->scalar, i, &seed, call->loc), dst);
     }
+    arena_free(scratch);
     return true;
 }
 

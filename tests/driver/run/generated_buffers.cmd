@@ -1,0 +1,1 @@
+g --grid 1 --block 1 'a=rand(Int8, 6, seed=3)' 'b=rand(Uint16, 6)' 'c=rand(Float32, 2, 3, seed=5)' 'd=rand(Float64, 4)' 'e=rand(Float16, 4)' 'f=iota(Int64, 5)' --print a --print b --print c --print d --print e --print f
