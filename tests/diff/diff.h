@@ -111,6 +111,10 @@ typedef struct Kern {
     int line;               /* its statement's line in the module's source */
     bool skipped;           /* codegen: "not supported yet" */
     char *skip_msg;
+    /* the expected result of every case, computed once (test_diff.c) and
+     * reused when the kernel runs again at another -O */
+    u128 *expect;
+    unsigned char *expect_st;   /* 0: not computed yet, else ExpectStatus + 1 */
 } Kern;
 
 typedef struct Group {

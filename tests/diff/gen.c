@@ -795,6 +795,8 @@ void groups_free(Group *g, int n)
                 for (int l = 0; l < 3; l++)
                     free(k->ops[l]);
             free(k->skip_msg);
+            free(k->expect);
+            free(k->expect_st);
             free(k);
         }
         free(g[i].k);
