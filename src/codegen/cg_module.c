@@ -618,6 +618,18 @@ static void report_scratch(const CgModule *cm, const CgKernelInfo *k, long long 
         diag_note(k->notes[n].loc, "%s", k->notes[n].text);
 }
 
+/* LLVM found a kernel's LDS over the target's: fxcc counted its shared
+ * arrays within the limit, so the rest is LLVM's own use of LDS. */
+static void report_lds(const CgModule *cm, const CgKernelInfo *k, long long size, long long limit)
+{
+    diag_error(k->f->loc, "kernel '%s' needs %lld bytes of shared memory (LDS), more than the %lld bytes %s has per "
+               "workgroup (docs/limits.md)", k->f->name, size, limit, cm->target->name);
+    diag_note(k->f->loc, "%lld bytes of it are shared arrays, the rest is LDS the code generator uses",
+              (long long)k->shared_bytes);
+    for (int n = 0; n < k->nshared_notes; n++)
+        diag_note(k->shared_notes[n].loc, "%s", k->shared_notes[n].text);
+}
+
 /* An error LLVM reported through the context while generating code. Its
  * descriptions name the function ("... in function 'k'"): located at that
  * kernel when it is one. */
@@ -633,6 +645,11 @@ static void report_backend_error(const CgModule *cm)
     const char *stack = strstr(d, "stack frame size (");
     if (k && stack && sscanf(stack, "stack frame size (%lld) exceeds limit (%lld)", &size, &limit) == 2) {
         report_scratch(cm, k, size, limit);
+        return;
+    }
+    const char *lds = strstr(d, "local memory (");
+    if (k && lds && sscanf(lds, "local memory (%lld) exceeds limit (%lld)", &size, &limit) == 2) {
+        report_lds(cm, k, size, limit);
         return;
     }
     if (k)
@@ -739,24 +756,22 @@ static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
-/* Links in the temporary directory, then writes the code object as any
- * other output (so a link, a device or standard output is treated alike). */
-static bool write_hsaco(CgModule *cm, const char *path)
+char *cg_hsaco(CgModule *cm, size_t *len)
 {
     if (cm->host) {
         diag_error(no_loc, "a linked code object (.hsaco) needs the AMDGPU target; "
                            "use -c or -S with --target=host");
-        return false;
+        return NULL;
     }
     LLVMMemoryBufferRef obj = emit(cm, LLVMObjectFile);
     if (!obj)
-        return false;
+        return NULL;
     const char *td = getenv("TMPDIR");
     char near[4096];
     snprintf(near, sizeof near, "%s/fxcc-out", td && *td ? td : "/tmp");
     char *objtmp = temp_name_near(near, ".o");
     char *outtmp = temp_name_near(near, ".hsaco");
-    bool ok = false;
+    char *data = NULL;
     int fd = open(objtmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     bool w = fd >= 0 && write_all(fd, LLVMGetBufferStart(obj), LLVMGetBufferSize(obj));
     int e = errno;
@@ -767,19 +782,31 @@ static bool write_hsaco(CgModule *cm, const char *path)
     if (!w) {
         diag_error(no_loc, "cannot write '%s': %s", objtmp, strerror(e));
     } else if (run_lld(objtmp, outtmp)) {
-        size_t len;
-        char *data = slurp(outtmp, &len);
+        data = slurp(outtmp, len);
         if (!data)
             diag_error(no_loc, "cannot read '%s': %s", outtmp, strerror(errno));
-        else
-            ok = write_file(path, data, len);
-        free(data);
     }
     unlink(objtmp);
     unlink(outtmp);
     free(objtmp);
     free(outtmp);
     LLVMDisposeMemoryBuffer(obj);
+    return data;
+}
+
+bool cg_write_bytes(const char *path, const void *data, size_t len)
+{
+    return write_file(path, data, len);
+}
+
+/* Links in the temporary directory, then writes the code object as any
+ * other output (so a link, a device or standard output is treated alike). */
+static bool write_hsaco(CgModule *cm, const char *path)
+{
+    size_t len;
+    char *data = cg_hsaco(cm, &len);
+    bool ok = data && write_file(path, data, len);
+    free(data);
     return ok;
 }
 

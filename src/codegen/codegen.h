@@ -36,6 +36,12 @@ bool cg_optimize(CgModule *cm);
  * name in the same directory and renamed on success; on failure nothing is left
  * behind. CG_OUT_HSACO links the object with FX_LLD (device target only). */
 bool cg_write(CgModule *cm, CgOutputKind kind, const char *path);
+/* The linked code object (.hsaco) in memory, malloc'd, its size in *len;
+ * NULL after a located error. For offload bundles of several processors. */
+char *cg_hsaco(CgModule *cm, size_t *len);
+/* Writes bytes to path as cg_write writes an output (temporary file and
+ * rename; a symbolic link's target; a device or FIFO in place; "-" stdout). */
+bool cg_write_bytes(const char *path, const void *data, size_t len);
 /* The target's assembly as text (malloc'd), as -S writes it; NULL after a
  * located or internal error. For tools and tests that read the ISA. */
 char *cg_assembly(CgModule *cm);

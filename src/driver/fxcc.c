@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "driver/pipeline.h"
+#include "abi/fxbundle.h"
 #include "fx_config.h"
 #include "passes/passes.h"
 #include "abi/fxplan.h"
@@ -96,6 +97,25 @@ static bool write_depfile(FxCompilation *c, const char *output, const char *path
     return ok;
 }
 
+/* Writes the output — module m as `kind`, or the given bytes — and -MD's
+ * file, that one first: when either write fails, neither is left. */
+static int write_outputs(FxCompilation *c, CgOutputKind kind, CgModule *m, const void *bytes, size_t len)
+{
+    const FxOptions *o = c->opts;
+    const char *out = o->output ? o->output : default_output(c->arena, o->input, kind);
+    if (same_file(out, o->input)) {
+        opt_usage_error("the output '%s' is the input file", out);
+        return 2;
+    }
+    bool md = o->md && strcmp(out, "-") != 0;
+    const char *dep = md ? depfile_path(c, out) : NULL;
+    bool ok = !md || write_depfile(c, out, dep);
+    ok = ok && (m ? cg_write(m, kind, out) : cg_write_bytes(out, bytes, len));
+    if (!ok && md)
+        remove(dep);
+    return ok ? 0 : 1;
+}
+
 static int compile(FxCompilation *c)
 {
     const FxOptions *o = c->opts;
@@ -119,21 +139,53 @@ static int compile(FxCompilation *c)
         opt_usage_error("a linked .hsaco needs the AMDGPU target; use -c, -S or --emit-llvm with --target=host");
         return 2;
     }
-    const char *out = o->output ? o->output : default_output(c->arena, o->input, kind);
-    if (same_file(out, o->input)) {
-        cg_free(m);
-        opt_usage_error("the output '%s' is the input file", out);
-        return 2;
-    }
-    /* the dependency file first: when either write fails, neither is left */
-    bool md = o->md && strcmp(out, "-") != 0;
-    const char *dep = md ? depfile_path(c, out) : NULL;
-    bool ok = !md || write_depfile(c, out, dep);
-    ok = ok && cg_write(m, kind, out);
-    if (!ok && md)
-        remove(dep);
+    int rc = write_outputs(c, kind, m, NULL, 0);
     cg_free(m);
-    return ok ? 0 : 1;
+    return rc;
+}
+
+/* Several --offload-arch: the whole pipeline once per processor (each has
+ * its own wave size, LDS and matrix instructions), then one offload bundle
+ * of the linked code objects. The first compilation names the -MD file's
+ * dependencies (every processor reads the same files). */
+static int compile_bundle(FxOptions *o)
+{
+    int n = o->archs.len, rc = 0;
+    FxBundleEntry *entries = calloc((size_t)n, sizeof *entries);
+    char **objects = calloc((size_t)n, sizeof *objects);
+    FxOptions *each = calloc((size_t)n, sizeof *each);
+    FxCompilation *first = calloc(1, sizeof *first);
+    for (int i = 0; i < n && rc == 0; i++) {
+        each[i] = *o;
+        opt_select_arch(&each[i], o->archs.items[i]);
+        FxCompilation own, *c = i == 0 ? first : &own;
+        pipe_init(c, &each[i]);
+        CgModule *m = pipe_parse(c) && pipe_lower(c) ? pipe_codegen(c) : NULL;
+        objects[i] = m ? cg_hsaco(m, &entries[i].size) : NULL;
+        cg_free(m);
+        entries[i].id = arena_printf(first->arena, FXBUNDLE_HIP_PREFIX "%s", (const char *)o->archs.items[i]);
+        entries[i].data = objects[i];
+        rc = objects[i] ? 0 : 1;
+        if (i > 0)
+            pipe_free(c);
+    }
+    size_t len = 0;
+    unsigned char *bundle = rc == 0 ? fxbundle_write(entries, n, &len) : NULL;
+    if (rc == 0 && !bundle) {
+        diag_error((Loc){ 0 }, "out of memory writing the offload bundle");
+        rc = 1;
+    }
+    if (rc == 0)
+        rc = write_outputs(first, CG_OUT_HSACO, NULL, bundle, len);
+    free(bundle);
+    for (int i = 0; i < n; i++)
+        free(objects[i]);
+    pipe_free(first);
+    free(first);
+    free(each);
+    free(objects);
+    free(entries);
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -178,6 +230,10 @@ int main(int argc, char **argv)
         goto done;
     if (o.print_after && !pass_name_known(o.print_after)) {
         opt_usage_error("--print-after: unknown pass '%s'; the passes are: %s", o.print_after, pass_names());
+        goto done;
+    }
+    if (o.archs.len > 1 && !o.eval && !o.emit_ast) {
+        rc = compile_bundle(&o);
         goto done;
     }
     FxCompilation c;

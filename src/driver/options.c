@@ -127,8 +127,14 @@ static int parse_value_option(Arena *a, FxOptions *o, int argc, char **argv, int
         o->output = v;
     } else if (matches(arg, "--offload-arch")) {
         if (!VALUE("--offload-arch")) return -1;
-        o->arch = v;
         o->arch_given = true;
+        /* repeated or a comma list, as hipcc takes them: one code object each */
+        for (const char *p = v; *p;) {
+            size_t n = strcspn(p, ",");
+            ptrvec_push(a, &o->archs, arena_strndup(a, p, n));
+            p += n + (p[n] == ',');
+        }
+        o->arch = o->archs.items[o->archs.len - 1];
     } else if (matches(arg, "--target")) {
         if (!VALUE("--target")) return -1;
         if (strcmp(v, "host") == 0)
@@ -245,6 +251,25 @@ int opt_parse_one(Arena *a, FxOptions *o, int argc, char **argv, int *i)
     return parse_value_option(a, o, argc, argv, i);
 }
 
+/* Several --offload-arch make one offload bundle of linked code objects,
+ * each processor named once; other outputs take one processor. */
+static bool several_archs_ok(const FxOptions *o)
+{
+    for (int i = 0; i < o->archs.len; i++)
+        for (int j = 0; j < i; j++)
+            if (!strcmp(o->archs.items[i], o->archs.items[j])) {
+                opt_usage_error("--offload-arch=%s is given twice", (const char *)o->archs.items[i]);
+                return false;
+            }
+    const char *other = o->host ? "--target=host" : o->opt_S ? "-S" : o->opt_c ? "-c" : o->emit_llvm ? "--emit-llvm"
+                      : o->print_after ? "--print-after" : o->print_plan ? "--print-plan" : NULL;
+    if (other) {
+        opt_usage_error("%s takes one --offload-arch; several make one offload bundle of .hsaco code objects", other);
+        return false;
+    }
+    return true;
+}
+
 bool opt_finish(FxOptions *o)
 {
     if (o->opt_c && o->opt_S) {
@@ -253,11 +278,22 @@ bool opt_finish(FxOptions *o)
     }
     if (o->fast_fp_math && !o->fastmath_set)
         o->fastmath = 0x7f;
-    const TgtTarget *gpu = tgt_lookup(o->arch);
+    if (o->archs.len > 1 && !several_archs_ok(o))
+        return false;
+    for (int i = 0; i < o->archs.len; i++)
+        if (!opt_select_arch(o, o->archs.items[i]))
+            return false;
+    return opt_select_arch(o, o->archs.len ? o->archs.items[0] : o->arch);
+}
+
+bool opt_select_arch(FxOptions *o, const char *arch)
+{
+    const TgtTarget *gpu = tgt_lookup(arch);
     if ((!o->host || o->arch_given) && (!gpu || gpu->kind != TGT_AMDGPU)) {
-        opt_usage_error("unknown --offload-arch '%s'; the AMDGPU processors are: %s", o->arch, tgt_known_names());
+        opt_usage_error("unknown --offload-arch '%s'; the AMDGPU processors are: %s", arch, tgt_known_names());
         return false;
     }
+    o->arch = arch;
     o->target = o->host ? tgt_host() : gpu;
     o->lowering = o->host && o->arch_given ? gpu : o->target;
     return true;

@@ -10,7 +10,8 @@ typedef struct FxOptions {
     const char *input;
     const char *output;           /* -o; NULL: derived from the input name */
     bool opt_S, opt_c, emit_llvm;
-    const char *arch;             /* --offload-arch as written */
+    const char *arch;             /* --offload-arch as written (the one being compiled) */
+    PtrVec archs;                 /* char*: every --offload-arch, in order (a bundle when > 1) */
     bool arch_given;              /* --offload-arch was on the command line */
     bool host;                    /* --target=host */
     const TgtTarget *target;      /* what both select, resolved by opt_finish */
@@ -46,6 +47,9 @@ void opt_defaults(FxOptions *o);
 int opt_parse_one(Arena *a, FxOptions *o, int argc, char **argv, int *i);
 /* Checks combinations after parsing; prints a usage error and returns false. */
 bool opt_finish(FxOptions *o);
+/* Makes `arch` the processor compiled for (target, lowering), or prints a
+ * usage error. For compiling the processors of a bundle one by one. */
+bool opt_select_arch(FxOptions *o, const char *arch);
 void opt_print_help(const char *prog);
 void opt_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Flushes standard output at exit: a write that failed (a full disk, a

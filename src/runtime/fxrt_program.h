@@ -26,5 +26,10 @@ char *rt_host_plan(RtHostModule *m, const char *program, char **err);
 /* From the bytes of a code object (.hsaco) or any ELF64 object fxcc wrote,
  * without a device. Both return a malloc'd string, or NULL and *err. */
 char *rt_artifact_plan(const void *image, size_t size, const char *program, char **err);
+/* The code object of processor `arch` (as given to --offload-arch, e.g.
+ * gfx942) inside an offload bundle that `fxcc --offload-arch=A,B` wrote
+ * (abi/fxbundle.h), its size in *out_size; a plain code object is returned
+ * as it is. NULL with *err (malloc'd) when the bundle has no such entry. */
+const void *rt_code_object(const void *image, size_t size, const char *arch, size_t *out_size, char **err);
 
 #endif

@@ -5,6 +5,7 @@
 #include "runtime/fxrt_program.h"
 #include <elf.h>
 #include "runtime/rt_internal.h"
+#include "abi/fxbundle.h"
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -163,6 +164,20 @@ static char *elf_symbol_bytes(const unsigned char *img, size_t size, const Elf64
         return text;
     }
     return NULL;
+}
+
+const void *rt_code_object(const void *image, size_t size, const char *arch, size_t *out_size, char **err)
+{
+    if (size < strlen(FXBUNDLE_MAGIC) || memcmp(image, FXBUNDLE_MAGIC, strlen(FXBUNDLE_MAGIC)) != 0) {
+        *out_size = size;
+        return image;
+    }
+    char *id = rt_strdupf(FXBUNDLE_HIP_PREFIX "%s", arch);
+    const void *obj = fxbundle_find(image, size, id, out_size);
+    free(id);
+    if (!obj)
+        *err = rt_strdupf("the offload bundle has no code object for %s", arch);
+    return obj;
 }
 
 char *rt_artifact_plan(const void *image, size_t size, const char *program, char **err)

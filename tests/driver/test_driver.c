@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "driver/pipeline.h"
+#include "runtime/fxrt_program.h"
 
 #ifndef TEST_DIR
 #define TEST_DIR "."
@@ -306,6 +307,75 @@ static void test_defines_and_depfile(void)
     free(d);
 }
 
+static char *read_bytes(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    *len = fread(b, 1, (size_t)n, f);
+    fclose(f);
+    return b;
+}
+
+/* --offload-arch=gfx90a --offload-arch=gfx942,gfx1100 writes one clang
+ * offload bundle holding exactly the code objects a single-processor compile
+ * writes (and clang-offload-bundler reads it, when installed); a program's
+ * plan is found in the entry of a processor. */
+static void test_offload_bundle(void)
+{
+    char src[512], cmd[4096], path[512];
+    snprintf(src, sizeof src, "%s/fat.fx", tmpdir);
+    fxt_write_file(src, "kernel k(p: Ptr[Float32]) {\n    p[thread_idx.x] = 1.0\n}\n"
+                        "program twice(X: Tensor[Float32, 64], Y: Tensor[Float32, 64]) {\n    Y = X * 2.0\n}\n");
+    snprintf(cmd, sizeof cmd, "cd %s && %s fat.fx --offload-arch=gfx90a --offload-arch=gfx942,gfx1100 -o fat.co -MD",
+             tmpdir, fxcc_path);
+    CU_ASSERT_EQUAL_FATAL(run(cmd, NULL, NULL), 0);
+    size_t blen, olen, elen;
+    snprintf(path, sizeof path, "%s/fat.co", tmpdir);
+    char *bundle = read_bytes(path, &blen);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(bundle);
+    const char *archs[] = { "gfx90a", "gfx942", "gfx1100" };
+    for (int i = 0; i < 3; i++) {
+        snprintf(cmd, sizeof cmd, "cd %s && %s fat.fx --offload-arch=%s -o one.hsaco", tmpdir, fxcc_path, archs[i]);
+        CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 0);
+        snprintf(path, sizeof path, "%s/one.hsaco", tmpdir);
+        char *one = read_bytes(path, &olen), *err = NULL;
+        const void *entry = rt_code_object(bundle, blen, archs[i], &elen, &err);
+        CU_ASSERT(one && entry && elen == olen && memcmp(entry, one, olen) == 0);
+        CU_ASSERT((uintptr_t)((const char *)entry - bundle) % 4096 == 0);
+        char *plan = entry ? rt_artifact_plan(entry, elen, "twice", &err) : NULL;
+        CU_ASSERT(plan && strstr(plan, "plan twice"));
+        free(plan);
+        free(err);
+        free(one);
+    }
+    char *err = NULL;
+    CU_ASSERT_PTR_NULL(rt_code_object(bundle, blen, "gfx1201", &elen, &err));
+    CU_ASSERT(err && strstr(err, "no code object for gfx1201"));
+    free(err);
+    free(bundle);
+    snprintf(path, sizeof path, "%s/fat.d", tmpdir);
+    char *dep = fxt_read_file(path);
+    CU_ASSERT(dep && strncmp(dep, "fat.co: fat.fx", 14) == 0);
+    free(dep);
+    if (system("command -v clang-offload-bundler-19 > /dev/null 2>&1") == 0) {
+        char *out = NULL;
+        snprintf(cmd, sizeof cmd, "clang-offload-bundler-19 --list --type=o --input=%s/fat.co | sort", tmpdir);
+        CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
+        CU_ASSERT(out && strcmp(out, "hipv4-amdgcn-amd-amdhsa--gfx1100\nhipv4-amdgcn-amd-amdhsa--gfx90a\n"
+                                     "hipv4-amdgcn-amd-amdhsa--gfx942\nhost-x86_64-unknown-linux-gnu-\n") == 0);
+        free(out);
+    }
+    snprintf(cmd, sizeof cmd, "cd %s && %s fat.fx --offload-arch=gfx90a,gfx90a", tmpdir, fxcc_path);
+    CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 2);
+    snprintf(cmd, sizeof cmd, "cd %s && %s fat.fx --offload-arch=gfx90a,gfx942 -S", tmpdir, fxcc_path);
+    CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 2);
+}
+
 /* The suite drives the two programs given on its command line. */
 static int set_up(void)
 {
@@ -337,6 +407,7 @@ static const FxtTest tests[] = {
     { "-D, import and -MD", test_defines_and_depfile },
     { "output safety: input, links, FIFOs, depfiles, full stdout", test_output_safety },
     { "fxrun: buffers larger than memory", test_fxrun_allocation },
+    { "several --offload-arch: one offload bundle", test_offload_bundle },
     { NULL, NULL },
 };
 
