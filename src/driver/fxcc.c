@@ -48,6 +48,8 @@ static CgOutputKind output_kind(const FxOptions *o)
 static const char *default_output(Arena *a, const char *input, CgOutputKind k)
 {
     static const char *const ext[] = { ".ll", ".bc", ".s", ".o", ".hsaco" };
+    if (strcmp(input, "-") == 0)
+        input = "stdin";   /* fxcc - -c writes stdin.o */
     const char *base = strrchr(input, '/');
     base = base ? base + 1 : input;
     const char *dot = strrchr(base, '.');
@@ -73,22 +75,61 @@ static const char *depfile_path(FxCompilation *c, const char *output)
     return arena_printf(c->arena, "%.*s.d", (int)n, output);
 }
 
-/* -MD: "target: input imports..." as gcc writes it, to `path`. */
-static bool write_depfile(FxCompilation *c, const char *output, const char *path)
+/* `path` (absolute) relative to the current directory, as "../lib/a.fx":
+ * how a relative input names its neighbours. Arena-allocated. */
+static const char *relative_to_cwd(Arena *a, const char *path)
+{
+    char cwd[4096];
+    if (path[0] != '/' || !getcwd(cwd, sizeof cwd))
+        return path;
+    size_t common = 0;   /* the length of the shared leading directories */
+    for (size_t i = 0; cwd[i] && cwd[i] == path[i]; i++)
+        if (path[i + 1] == '/' || (!cwd[i + 1] && path[i + 1] == '/'))
+            common = i + 1;
+    if (!cwd[common] && path[common] == '/')
+        return arena_strdup(a, path + common + 1);   /* under the current directory */
+    if (common == 0)
+        common = 1;
+    const char *rel = arena_strdup(a, "");
+    for (const char *p = cwd + common; *p; p++)
+        if (*p == '/' || p == cwd + common)
+            rel = arena_printf(a, "%s../", rel);
+    return arena_printf(a, "%s%s", rel, path + common + (path[common] == '/'));
+}
+
+/* "target: input imports..." as gcc writes it (standard input is no file to
+ * depend on), and with -MP an empty rule per import, so that make does not
+ * stop when an import is deleted. */
+static void print_dep_rule(FILE *f, FxCompilation *c, const char *output)
 {
     const FxOptions *o = c->opts;
-    const char *target = o->mt ? o->mt : output;
+    fprintf(f, "%s:", o->mt ? o->mt : output);
+    if (strcmp(o->input, "-") != 0)
+        fprintf(f, " %s", o->input);
+    /* imports are named as the input is: relative when it is relative */
+    bool relative = o->input[0] != '/';
+    int n = sema_dependency_count(c->sema);
+    const char **deps = arena_alloc(c->arena, sizeof(char *) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) {
+        deps[i] = sema_dependency(c->sema, i);
+        deps[i] = relative ? relative_to_cwd(c->arena, deps[i]) : deps[i];
+        fprintf(f, " \\\n  %s", deps[i]);
+    }
+    fputc('\n', f);
+    for (int i = 0; o->mp && i < n; i++)
+        fprintf(f, "\n%s:\n", deps[i]);
+}
+
+/* -MD: the rule, to `path`. */
+static bool write_depfile(FxCompilation *c, const char *output, const char *path)
+{
     char *tmp = arena_printf(c->arena, "%s.tmp%d", path, (int)getpid());
     FILE *f = fopen(tmp, "w");
     if (!f) {
         diag_error((Loc){ 0 }, "cannot write dependency file '%s'", path);
         return false;
     }
-    fprintf(f, "%s: %s", target, o->input);
-    int n = sema_dependency_count(c->sema);
-    for (int i = 0; i < n; i++)
-        fprintf(f, " \\\n  %s", sema_dependency(c->sema, i));
-    fputc('\n', f);
+    print_dep_rule(f, c, output);
     bool ok = fclose(f) == 0 && rename(tmp, path) == 0;
     if (!ok) {
         remove(tmp);
@@ -114,6 +155,47 @@ static int write_outputs(FxCompilation *c, CgOutputKind kind, CgModule *m, const
     if (!ok && md)
         remove(dep);
     return ok ? 0 : 1;
+}
+
+/* -M: the rule alone, to -MF or standard output; nothing is compiled. */
+static int dependencies_only(FxCompilation *c)
+{
+    const FxOptions *o = c->opts;
+    const char *out = o->output ? o->output : default_output(c->arena, o->input, output_kind(o));
+    if (o->mf)
+        return write_depfile(c, out, o->mf) ? 0 : 1;
+    print_dep_rule(stdout, c, out);
+    return 0;
+}
+
+/* The input "-": all of standard input, read once (a bundle compiles it once
+ * per processor). */
+static bool read_stdin(Arena *a, FxOptions *o)
+{
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    for (size_t r; buf && (r = fread(buf + n, 1, cap - n, stdin)) > 0;) {
+        n += r;
+        if (n == cap) {
+            char *nb = cap < ((size_t)1 << 30) ? realloc(buf, 2 * cap + 1) : NULL;
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+    }
+    if (!buf || ferror(stdin)) {
+        fprintf(stderr, "fxcc: error: cannot read standard input%s\n", buf ? "" : ": larger than 1 GiB");
+        free(buf);
+        return false;
+    }
+    buf[n] = 0;
+    o->stdin_text = arena_strndup(a, buf, n);
+    free(buf);
+    return true;
 }
 
 static int compile(FxCompilation *c)
@@ -212,7 +294,7 @@ int main(int argc, char **argv)
             goto done;
         if (r > 0)
             continue;
-        if (a[0] == '-') {
+        if (a[0] == '-' && a[1]) {
             opt_usage_error("unknown option '%s'", a);
             goto done;
         }
@@ -232,7 +314,11 @@ int main(int argc, char **argv)
         opt_usage_error("--print-after: unknown pass '%s'; the passes are: %s", o.print_after, pass_names());
         goto done;
     }
-    if (o.archs.len > 1 && !o.eval && !o.emit_ast) {
+    if (o.input && !strcmp(o.input, "-") && !read_stdin(args, &o)) {
+        rc = 1;
+        goto done;
+    }
+    if (o.archs.len > 1 && !o.eval && !o.emit_ast && !o.deps_only) {
         rc = compile_bundle(&o);
         goto done;
     }
@@ -245,6 +331,8 @@ int main(int argc, char **argv)
         rc = 0;
     } else if (o.eval)
         rc = eval_expression(&c, o.eval);
+    else if (o.deps_only)
+        rc = dependencies_only(&c);
     else
         rc = compile(&c);
     pipe_free(&c);

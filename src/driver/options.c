@@ -47,7 +47,10 @@ void opt_print_help(const char *prog)
            "Source:\n"
            "  -D NAME=VALUE          override const NAME\n"
            "  -I DIR                 search DIR for imports\n"
-           "  -MD -MF FILE -MT TARGET   write a Make dependency file\n"
+           "  -MD -MF FILE -MT TARGET   write a Make dependency file (-MMD: the same)\n"
+           "  -M, -MM                print the dependency rule (to -MF) instead of compiling\n"
+           "  -MP                    add a phony rule per imported file\n"
+           "  -x fx                  the input's language (the only one); '-' reads stdin\n"
            "Floating point:\n"
            "  --fp-contract=on|off   FMA contraction pass (default on)\n"
            "  --fastmath=SPEC        ambient fast-math flags, e.g. nnan,ninf or fast\n"
@@ -155,6 +158,12 @@ static int parse_value_option(Arena *a, FxOptions *o, int argc, char **argv, int
     } else if (matches(arg, "-I")) {
         if (!VALUE("-I")) return -1;
         ptrvec_push(a, &o->includes, (void *)v);
+    } else if (matches(arg, "-x")) {
+        if (!VALUE("-x")) return -1;
+        if (strcmp(v, "fx") != 0) {
+            opt_usage_error("-x %s: fxcc compiles only the fx language (-x fx)", v);
+            return -1;
+        }
     } else if (matches(arg, "-MF")) {
         if (!VALUE("-MF")) return -1;
         o->mf = v;
@@ -225,6 +234,10 @@ int opt_parse_one(Arena *a, FxOptions *o, int argc, char **argv, int *i)
         { "-c", offsetof(FxOptions, opt_c) },
         { "--emit-llvm", offsetof(FxOptions, emit_llvm) },
         { "-MD", offsetof(FxOptions, md) },
+        { "-MMD", offsetof(FxOptions, md) },   /* no system files to leave out */
+        { "-M", offsetof(FxOptions, deps_only) },
+        { "-MM", offsetof(FxOptions, deps_only) },
+        { "-MP", offsetof(FxOptions, mp) },
         { "--fast-fp-math", offsetof(FxOptions, fast_fp_math) },
         { "--emit-ast", offsetof(FxOptions, emit_ast) },
         { "--print-plan", offsetof(FxOptions, print_plan) },

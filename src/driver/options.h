@@ -22,7 +22,10 @@ typedef struct FxOptions {
     int opt_level;
     PtrVec defines;               /* char*: NAME=VALUE */
     PtrVec includes;              /* char*: -I dirs */
-    bool md;                      /* -MD */
+    bool md;                      /* -MD, -MMD */
+    bool deps_only;               /* -M, -MM: the dependency rule instead of a compile */
+    bool mp;                      /* -MP: a phony rule per import */
+    const char *stdin_text;       /* the input "-", read once by fxcc */
     const char *mf, *mt;          /* -MF, -MT */
     bool fp_contract;
     unsigned fastmath;            /* ambient flags from --fastmath / --fast-fp-math */

@@ -38,7 +38,15 @@ bool pipe_parse(FxCompilation *c)
 {
     if (!c->opts->input)
         return true;
-    c->file = diag_load_file(c->opts->input);
+    /* "-": standard input, which fxcc read before (o->stdin_text) */
+    bool from_stdin = strcmp(c->opts->input, "-") == 0;
+    c->file = from_stdin ? diag_file_from_string("<stdin>", c->opts->stdin_text ? c->opts->stdin_text : "")
+                         : diag_load_file(c->opts->input);
+    if (!c->file && errno == EFBIG) {
+        diag_error((Loc){ 0 }, "cannot read '%s': the file is larger than %ld MiB, the most fxcc reads "
+                   "(docs/limits.md)", c->opts->input, DIAG_MAX_SOURCE_BYTES >> 20);
+        return false;
+    }
     if (!c->file) {
         diag_error((Loc){ 0 }, "cannot read '%s': %s", c->opts->input, strerror(errno));
         return false;

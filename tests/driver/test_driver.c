@@ -26,7 +26,7 @@ static int run(const char *cmd, char **out, char **err)
     char full[8192], ofile[512], efile[512];
     snprintf(ofile, sizeof ofile, "%s/out.txt", tmpdir);
     snprintf(efile, sizeof efile, "%s/err.txt", tmpdir);
-    snprintf(full, sizeof full, "%s >%s 2>%s", cmd, ofile, efile);
+    snprintf(full, sizeof full, "(%s) >%s 2>%s", cmd, ofile, efile);   /* the whole chain: cd X && ... */
     int st = system(full);
     if (out)
         *out = fxt_read_file(ofile);
@@ -376,6 +376,40 @@ static void test_offload_bundle(void)
     CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 2);
 }
 
+/* -M/-MM print the rule instead of compiling, -MMD is -MD, -MP adds a phony
+ * rule per import; imports are named as the input is (relative here); -x fx
+ * and '-' (standard input, written as stdin.o) as gcc spells them. */
+static void test_dependency_options(void)
+{
+    char cmd[4096], *out = NULL, *err = NULL, path[512];
+    snprintf(path, sizeof path, "%s/dep", tmpdir);
+    mkdir(path, 0777);
+    snprintf(path, sizeof path, "%s/dep/lib.fx", tmpdir);
+    fxt_write_file(path, "const SCALE = 3\n");
+    snprintf(path, sizeof path, "%s/dep/top.fx", tmpdir);
+    fxt_write_file(path, "import \"lib.fx\"\nkernel k(p: Ptr[Float32]) {\n    p[0] = Float32(SCALE)\n}\n");
+    snprintf(cmd, sizeof cmd, "cd %s && %s dep/top.fx -M -c", tmpdir, fxcc_path);
+    CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
+    CU_ASSERT(out && strcmp(out, "top.o: dep/top.fx \\\n  dep/lib.fx\n") == 0);
+    free(out);
+    snprintf(cmd, sizeof cmd, "cd %s/dep && %s top.fx -MM -MP -MT obj", tmpdir, fxcc_path);
+    CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
+    CU_ASSERT(out && strcmp(out, "obj: top.fx \\\n  lib.fx\n\nlib.fx:\n") == 0);
+    free(out);
+    snprintf(cmd, sizeof cmd, "cd %s/dep && %s top.fx -MMD -c -o t.o && cat t.d && test -s t.o", tmpdir, fxcc_path);
+    CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
+    CU_ASSERT(out && strcmp(out, "t.o: top.fx \\\n  lib.fx\n") == 0);
+    free(out);
+    snprintf(cmd, sizeof cmd, "cd %s/dep && %s -x fx - -c < top.fx && test -s stdin.o", tmpdir, fxcc_path);
+    CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 0);
+    snprintf(cmd, sizeof cmd, "printf 'kernel k(p: Ptr[Int32]) {\\n    p[0] = nope\\n}\\n' | %s - -c -o /dev/null", fxcc_path);
+    CU_ASSERT_EQUAL(run(cmd, NULL, &err), 1);
+    CU_ASSERT(err && strstr(err, "<stdin>:2:12: error: undefined name 'nope'"));
+    free(err);
+    snprintf(cmd, sizeof cmd, "%s -x c %s/dep/top.fx", fxcc_path, tmpdir);
+    CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 2);
+}
+
 /* The suite drives the two programs given on its command line. */
 static int set_up(void)
 {
@@ -408,6 +442,7 @@ static const FxtTest tests[] = {
     { "output safety: input, links, FIFOs, depfiles, full stdout", test_output_safety },
     { "fxrun: buffers larger than memory", test_fxrun_allocation },
     { "several --offload-arch: one offload bundle", test_offload_bundle },
+    { "-M, -MM, -MMD, -MP, -x fx, - for standard input", test_dependency_options },
     { NULL, NULL },
 };
 
