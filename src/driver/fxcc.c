@@ -157,6 +157,33 @@ static int write_outputs(FxCompilation *c, CgOutputKind kind, CgModule *m, const
     return ok ? 0 : 1;
 }
 
+/* --save-temps: the compilation's intermediate forms beside the output,
+ * named OUTPUT-without-extension + tag + .fxir/.ll/.s/.o (tag: "-gfx942" in
+ * a bundle), the output's own kind left to the output. */
+static bool save_temps(FxCompilation *c, CgModule *m, const char *out, const char *tag, CgOutputKind own)
+{
+    const char *dot = strrchr(out, '.');
+    int n = dot && !strchr(dot, '/') ? (int)(dot - out) : (int)strlen(out);
+    if (strcmp(out, "-") == 0)
+        out = default_output(c->arena, c->opts->input, own), n = (int)(strrchr(out, '.') - out);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    bool ok = f != NULL;
+    if (f) {
+        fxir_print_module(f, c->module);
+        ok = fclose(f) == 0 && cg_write_bytes(arena_printf(c->arena, "%.*s%s.fxir", n, out, tag), text, len);
+    }
+    free(text);
+    static const struct { CgOutputKind kind; const char *ext; } kinds[] = {
+        { CG_OUT_LL, ".ll" }, { CG_OUT_ASM, ".s" }, { CG_OUT_OBJ, ".o" },
+    };
+    for (size_t k = 0; k < sizeof kinds / sizeof kinds[0] && ok; k++)
+        if (kinds[k].kind != own)
+            ok = cg_write(m, kinds[k].kind, arena_printf(c->arena, "%.*s%s%s", n, out, tag, kinds[k].ext));
+    return ok;
+}
+
 /* -M: the rule alone, to -MF or standard output; nothing is compiled. */
 static int dependencies_only(FxCompilation *c)
 {
@@ -221,7 +248,10 @@ static int compile(FxCompilation *c)
         opt_usage_error("a linked .hsaco needs the AMDGPU target; use -c, -S or --emit-llvm with --target=host");
         return 2;
     }
-    int rc = write_outputs(c, kind, m, NULL, 0);
+    int rc = 0;
+    if (o->save_temps && !save_temps(c, m, o->output ? o->output : default_output(c->arena, o->input, kind), "", kind))
+        rc = 1;
+    rc = rc ? rc : write_outputs(c, kind, m, NULL, 0);
     cg_free(m);
     return rc;
 }
@@ -243,7 +273,10 @@ static int compile_bundle(FxOptions *o)
         FxCompilation own, *c = i == 0 ? first : &own;
         pipe_init(c, &each[i]);
         CgModule *m = pipe_parse(c) && pipe_lower(c) ? pipe_codegen(c) : NULL;
-        objects[i] = m ? cg_hsaco(m, &entries[i].size) : NULL;
+        const char *out = o->output ? o->output : default_output(c->arena, o->input, CG_OUT_HSACO);
+        const char *tag = arena_printf(c->arena, "-%s", (const char *)o->archs.items[i]);
+        bool temps = !m || !o->save_temps || save_temps(c, m, out, tag, CG_OUT_HSACO);
+        objects[i] = m && temps ? cg_hsaco(m, &entries[i].size) : NULL;
         cg_free(m);
         entries[i].id = arena_printf(first->arena, FXBUNDLE_HIP_PREFIX "%s", (const char *)o->archs.items[i]);
         entries[i].data = objects[i];

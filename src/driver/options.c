@@ -50,6 +50,9 @@ void opt_print_help(const char *prog)
            "  -MD -MF FILE -MT TARGET   write a Make dependency file (-MMD: the same)\n"
            "  -M, -MM                print the dependency rule (to -MF) instead of compiling\n"
            "  -MP                    add a phony rule per imported file\n"
+           "  --save-temps           keep the FXIR (.fxir), LLVM IR (.ll), assembly (.s) and\n"
+           "                         object (.o) beside the output (-GFX added per processor\n"
+           "                         of a bundle)\n"
            "  -x fx                  the input's language (the only one); '-' reads stdin\n"
            "Floating point:\n"
            "  --fp-contract=on|off   FMA contraction pass (default on)\n"
@@ -238,6 +241,8 @@ int opt_parse_one(Arena *a, FxOptions *o, int argc, char **argv, int *i)
         { "-M", offsetof(FxOptions, deps_only) },
         { "-MM", offsetof(FxOptions, deps_only) },
         { "-MP", offsetof(FxOptions, mp) },
+        { "--save-temps", offsetof(FxOptions, save_temps) },
+        { "-save-temps", offsetof(FxOptions, save_temps) },
         { "--fast-fp-math", offsetof(FxOptions, fast_fp_math) },
         { "--emit-ast", offsetof(FxOptions, emit_ast) },
         { "--print-plan", offsetof(FxOptions, print_plan) },

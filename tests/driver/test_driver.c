@@ -410,6 +410,21 @@ static void test_dependency_options(void)
     CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 2);
 }
 
+/* --save-temps keeps .fxir, .ll, .s and .o beside the output (per processor
+ * in a bundle), and the output is the same as without it. */
+static void test_save_temps(void)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "cd %s/dep && mkdir -p st && %s top.fx --save-temps -o st/k.hsaco && "
+             "%s top.fx -o plain.hsaco && cmp plain.hsaco st/k.hsaco && "
+             "grep -q '^kernel k' st/k.fxir && grep -q 'define amdgpu_kernel' st/k.ll && "
+             "grep -q 'amdhsa' st/k.s && test -s st/k.o && "
+             "%s top.fx --save-temps --offload-arch=gfx90a,gfx1100 -o st/fat.co && "
+             "test -s st/fat-gfx90a.s && test -s st/fat-gfx1100.o && test -s st/fat-gfx1100.fxir",
+             tmpdir, fxcc_path, fxcc_path, fxcc_path);
+    CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 0);
+}
+
 /* The suite drives the two programs given on its command line. */
 static int set_up(void)
 {
@@ -443,6 +458,7 @@ static const FxtTest tests[] = {
     { "fxrun: buffers larger than memory", test_fxrun_allocation },
     { "several --offload-arch: one offload bundle", test_offload_bundle },
     { "-M, -MM, -MMD, -MP, -x fx, - for standard input", test_dependency_options },
+    { "--save-temps", test_save_temps },
     { NULL, NULL },
 };
 
