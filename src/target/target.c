@@ -66,70 +66,74 @@ static const TgtCodegenFacts host_facts = {
 
 /* ---- the processors ---- */
 
-#define GPU(n, fam, wave, lds, cov, isa, dot, mi) \
-    { n, TGT_AMDGPU, fam, wave, lds, cov, isa, dot, mi, &amdgpu_facts }
+/* the last column: the target-id features the processor takes (LLVM 19
+ * marks exactly these as supported in the code object's flags) */
+#define GPU(n, fam, wave, lds, cov, isa, dot, mi, idf) \
+    { n, TGT_AMDGPU, fam, wave, lds, cov, isa, dot, mi, &amdgpu_facts, idf }
+#define XN TGT_ID_XNACK
+#define XS (TGT_ID_XNACK | TGT_ID_SRAMECC)
 #define S4 TGT_DOT_SDOT4
 #define SU4 (TGT_DOT_SDOT4 | TGT_DOT_SUDOT4)
 
 static const TgtTarget gpus[] = {
-    GPU("gfx600", "GCN1", 64, 32768, 500, "600", 0, mi_none),
-    GPU("gfx601", "GCN1", 64, 32768, 500, "601", 0, mi_none),
-    GPU("gfx602", "GCN1", 64, 32768, 500, "602", 0, mi_none),
-    GPU("gfx700", "GCN2", 64, 65536, 500, "700", 0, mi_none),
-    GPU("gfx701", "GCN2", 64, 65536, 500, "701", 0, mi_none),
-    GPU("gfx702", "GCN2", 64, 65536, 500, "702", 0, mi_none),
-    GPU("gfx703", "GCN2", 64, 65536, 500, "703", 0, mi_none),
-    GPU("gfx704", "GCN2", 64, 65536, 500, "704", 0, mi_none),
-    GPU("gfx705", "GCN2", 64, 65536, 500, "705", 0, mi_none),
-    GPU("gfx801", "GCN3", 64, 65536, 500, "801", 0, mi_none),
-    GPU("gfx802", "GCN3", 64, 65536, 500, "802", 0, mi_none),
-    GPU("gfx803", "GCN4", 64, 65536, 500, "803", 0, mi_none),
-    GPU("gfx805", "GCN4", 64, 65536, 500, "805", 0, mi_none),
-    GPU("gfx810", "GCN3", 64, 65536, 500, "810", 0, mi_none),
-    GPU("gfx9-generic", "GCN5", 64, 65536, 600, NULL, 0, mi_none),
-    GPU("gfx900", "GCN5", 64, 65536, 500, "900", 0, mi_none),
-    GPU("gfx902", "GCN5", 64, 65536, 500, "902", 0, mi_none),
-    GPU("gfx904", "GCN5", 64, 65536, 500, "904", 0, mi_none),
-    GPU("gfx906", "GCN5", 64, 65536, 500, "906", S4, mi_none),
+    GPU("gfx600", "GCN1", 64, 32768, 500, "600", 0, mi_none, 0),
+    GPU("gfx601", "GCN1", 64, 32768, 500, "601", 0, mi_none, 0),
+    GPU("gfx602", "GCN1", 64, 32768, 500, "602", 0, mi_none, 0),
+    GPU("gfx700", "GCN2", 64, 65536, 500, "700", 0, mi_none, 0),
+    GPU("gfx701", "GCN2", 64, 65536, 500, "701", 0, mi_none, 0),
+    GPU("gfx702", "GCN2", 64, 65536, 500, "702", 0, mi_none, 0),
+    GPU("gfx703", "GCN2", 64, 65536, 500, "703", 0, mi_none, 0),
+    GPU("gfx704", "GCN2", 64, 65536, 500, "704", 0, mi_none, 0),
+    GPU("gfx705", "GCN2", 64, 65536, 500, "705", 0, mi_none, 0),
+    GPU("gfx801", "GCN3", 64, 65536, 500, "801", 0, mi_none, XN),
+    GPU("gfx802", "GCN3", 64, 65536, 500, "802", 0, mi_none, 0),
+    GPU("gfx803", "GCN4", 64, 65536, 500, "803", 0, mi_none, 0),
+    GPU("gfx805", "GCN4", 64, 65536, 500, "805", 0, mi_none, 0),
+    GPU("gfx810", "GCN3", 64, 65536, 500, "810", 0, mi_none, XN),
+    GPU("gfx9-generic", "GCN5", 64, 65536, 600, NULL, 0, mi_none, XN),
+    GPU("gfx900", "GCN5", 64, 65536, 500, "900", 0, mi_none, XN),
+    GPU("gfx902", "GCN5", 64, 65536, 500, "902", 0, mi_none, XN),
+    GPU("gfx904", "GCN5", 64, 65536, 500, "904", 0, mi_none, XN),
+    GPU("gfx906", "GCN5", 64, 65536, 500, "906", S4, mi_none, XS),
     /* gfx908 (CDNA1) has MFMA, but the vendor tables this project tests
      * against do not cover it: no matrix instructions are used there. */
-    GPU("gfx908", "CDNA1", 64, 65536, 500, "908", S4, mi_none),
-    GPU("gfx909", "GCN5", 64, 65536, 500, "909", 0, mi_none),
-    GPU("gfx90a", "CDNA2", 64, 65536, 500, "90a", S4, mi_cdna2),
-    GPU("gfx90c", "GCN5", 64, 65536, 500, "90c", 0, mi_none),
-    GPU("gfx940", "CDNA3", 64, 65536, 500, "940", S4, mi_cdna3),
-    GPU("gfx941", "CDNA3", 64, 65536, 500, "940", S4, mi_cdna3),
-    GPU("gfx942", "CDNA3", 64, 65536, 500, "940", S4, mi_cdna3),
-    GPU("gfx10-1-generic", "RDNA1", 32, 65536, 600, NULL, 0, mi_none),
-    GPU("gfx1010", "RDNA1", 32, 65536, 500, "1010", 0, mi_none),
-    GPU("gfx1011", "RDNA1", 32, 65536, 500, "1011", S4, mi_none),
-    GPU("gfx1012", "RDNA1", 32, 65536, 500, "1012", S4, mi_none),
-    GPU("gfx1013", "RDNA1", 32, 65536, 500, "1013", 0, mi_none),
-    GPU("gfx10-3-generic", "RDNA2", 32, 65536, 600, NULL, 0, mi_none),
-    GPU("gfx1030", "RDNA2", 32, 65536, 500, "1030", S4, mi_none),
-    GPU("gfx1031", "RDNA2", 32, 65536, 500, "1031", S4, mi_none),
-    GPU("gfx1032", "RDNA2", 32, 65536, 500, "1032", S4, mi_none),
-    GPU("gfx1033", "RDNA2", 32, 65536, 500, "1033", S4, mi_none),
-    GPU("gfx1034", "RDNA2", 32, 65536, 500, "1034", S4, mi_none),
-    GPU("gfx1035", "RDNA2", 32, 65536, 500, "1035", S4, mi_none),
-    GPU("gfx1036", "RDNA2", 32, 65536, 500, "1036", S4, mi_none),
+    GPU("gfx908", "CDNA1", 64, 65536, 500, "908", S4, mi_none, XS),
+    GPU("gfx909", "GCN5", 64, 65536, 500, "909", 0, mi_none, XN),
+    GPU("gfx90a", "CDNA2", 64, 65536, 500, "90a", S4, mi_cdna2, XS),
+    GPU("gfx90c", "GCN5", 64, 65536, 500, "90c", 0, mi_none, XN),
+    GPU("gfx940", "CDNA3", 64, 65536, 500, "940", S4, mi_cdna3, XS),
+    GPU("gfx941", "CDNA3", 64, 65536, 500, "940", S4, mi_cdna3, XS),
+    GPU("gfx942", "CDNA3", 64, 65536, 500, "940", S4, mi_cdna3, XS),
+    GPU("gfx10-1-generic", "RDNA1", 32, 65536, 600, NULL, 0, mi_none, XN),
+    GPU("gfx1010", "RDNA1", 32, 65536, 500, "1010", 0, mi_none, XN),
+    GPU("gfx1011", "RDNA1", 32, 65536, 500, "1011", S4, mi_none, XN),
+    GPU("gfx1012", "RDNA1", 32, 65536, 500, "1012", S4, mi_none, XN),
+    GPU("gfx1013", "RDNA1", 32, 65536, 500, "1013", 0, mi_none, XN),
+    GPU("gfx10-3-generic", "RDNA2", 32, 65536, 600, NULL, 0, mi_none, 0),
+    GPU("gfx1030", "RDNA2", 32, 65536, 500, "1030", S4, mi_none, 0),
+    GPU("gfx1031", "RDNA2", 32, 65536, 500, "1031", S4, mi_none, 0),
+    GPU("gfx1032", "RDNA2", 32, 65536, 500, "1032", S4, mi_none, 0),
+    GPU("gfx1033", "RDNA2", 32, 65536, 500, "1033", S4, mi_none, 0),
+    GPU("gfx1034", "RDNA2", 32, 65536, 500, "1034", S4, mi_none, 0),
+    GPU("gfx1035", "RDNA2", 32, 65536, 500, "1035", S4, mi_none, 0),
+    GPU("gfx1036", "RDNA2", 32, 65536, 500, "1036", S4, mi_none, 0),
     /* ROCm 5.2's device library has no gfx11/gfx12 ISA version. The vendor
      * tables list WMMA for gfx1100-1102 and gfx1200-1201 only. */
-    GPU("gfx11-generic", "RDNA3", 32, 65536, 600, NULL, 0, mi_none),
-    GPU("gfx1100", "RDNA3", 32, 65536, 500, NULL, SU4, mi_rdna3),
-    GPU("gfx1101", "RDNA3", 32, 65536, 500, NULL, SU4, mi_rdna3),
-    GPU("gfx1102", "RDNA3", 32, 65536, 500, NULL, SU4, mi_rdna3),
-    GPU("gfx1103", "RDNA3", 32, 65536, 500, NULL, SU4, mi_none),
-    GPU("gfx1150", "RDNA3.5", 32, 65536, 500, NULL, SU4, mi_none),
-    GPU("gfx1151", "RDNA3.5", 32, 65536, 500, NULL, SU4, mi_none),
-    GPU("gfx1152", "RDNA3.5", 32, 65536, 500, NULL, SU4, mi_none),
-    GPU("gfx12-generic", "RDNA4", 32, 65536, 600, NULL, 0, mi_none),
-    GPU("gfx1200", "RDNA4", 32, 65536, 500, NULL, SU4, mi_rdna4),
-    GPU("gfx1201", "RDNA4", 32, 65536, 500, NULL, SU4, mi_rdna4),
+    GPU("gfx11-generic", "RDNA3", 32, 65536, 600, NULL, 0, mi_none, 0),
+    GPU("gfx1100", "RDNA3", 32, 65536, 500, NULL, SU4, mi_rdna3, 0),
+    GPU("gfx1101", "RDNA3", 32, 65536, 500, NULL, SU4, mi_rdna3, 0),
+    GPU("gfx1102", "RDNA3", 32, 65536, 500, NULL, SU4, mi_rdna3, 0),
+    GPU("gfx1103", "RDNA3", 32, 65536, 500, NULL, SU4, mi_none, 0),
+    GPU("gfx1150", "RDNA3.5", 32, 65536, 500, NULL, SU4, mi_none, 0),
+    GPU("gfx1151", "RDNA3.5", 32, 65536, 500, NULL, SU4, mi_none, 0),
+    GPU("gfx1152", "RDNA3.5", 32, 65536, 500, NULL, SU4, mi_none, 0),
+    GPU("gfx12-generic", "RDNA4", 32, 65536, 600, NULL, 0, mi_none, 0),
+    GPU("gfx1200", "RDNA4", 32, 65536, 500, NULL, SU4, mi_rdna4, 0),
+    GPU("gfx1201", "RDNA4", 32, 65536, 500, NULL, SU4, mi_rdna4, 0),
 };
 enum { NUM_GPUS = sizeof gpus / sizeof gpus[0] };
 
-static const TgtTarget host = { "host", TGT_HOST, "host", 1, 65536, 0, NULL, 0, mi_none, &host_facts };
+static const TgtTarget host = { "host", TGT_HOST, "host", 1, 65536, 0, NULL, 0, mi_none, &host_facts, 0 };
 
 const TgtTarget *tgt_lookup(const char *name)
 {
@@ -141,6 +145,77 @@ const TgtTarget *tgt_lookup(const char *name)
         if (strcmp(gpus[i].name, name) == 0)
             return &gpus[i];
     return NULL;
+}
+
+/* ---- target ids: gfx90a:sramecc-:xnack+ ---- */
+
+static const struct { const char *name; unsigned bit; } id_features[] = {
+    { "sramecc", TGT_ID_SRAMECC },   /* alphabetical: the canonical order */
+    { "xnack", TGT_ID_XNACK },
+};
+enum { NUM_ID_FEATURES = sizeof id_features / sizeof id_features[0] };
+
+/* One ":feature+" or ":feature-" of a target id into id; false with *why. */
+static bool parse_id_feature(const char *f, size_t n, TgtTargetId *id, const char **why)
+{
+    for (int k = 0; k < NUM_ID_FEATURES; k++) {
+        size_t fn = strlen(id_features[k].name);
+        if (n != fn + 1 || strncmp(f, id_features[k].name, fn) != 0 || (f[fn] != '+' && f[fn] != '-'))
+            continue;
+        if (!(id->proc->id_features & id_features[k].bit)) {
+            *why = id_features[k].bit == TGT_ID_XNACK ? "the processor has no xnack setting"
+                                                        : "the processor has no sramecc setting";
+            return false;
+        }
+        if (id->on & id_features[k].bit || id->off & id_features[k].bit) {
+            *why = "a feature is given twice";
+            return false;
+        }
+        *(f[fn] == '+' ? &id->on : &id->off) |= id_features[k].bit;
+        return true;
+    }
+    *why = "the features are xnack+, xnack-, sramecc+ and sramecc-";
+    return false;
+}
+
+bool tgt_parse_target_id(const char *s, TgtTargetId *id, const char **why)
+{
+    memset(id, 0, sizeof *id);
+    size_t n = strcspn(s, ":");
+    char name[64];
+    if (n >= sizeof name) {
+        *why = "no such processor";
+        return false;
+    }
+    memcpy(name, s, n);
+    name[n] = 0;
+    id->proc = tgt_lookup(name);
+    if (!id->proc || id->proc->kind != TGT_AMDGPU) {
+        *why = "no such processor";
+        return false;
+    }
+    for (const char *f = s + n; *f == ':';) {
+        size_t fn = strcspn(f + 1, ":");
+        if (!parse_id_feature(f + 1, fn, id, why))
+            return false;
+        f += 1 + fn;
+    }
+    int len = snprintf(id->canonical, sizeof id->canonical, "%s", id->proc->name);
+    for (int k = 0; k < NUM_ID_FEATURES; k++)
+        if ((id->on | id->off) & id_features[k].bit)
+            len += snprintf(id->canonical + len, sizeof id->canonical - (size_t)len, ":%s%c", id_features[k].name,
+                            id->on & id_features[k].bit ? '+' : '-');
+    return true;
+}
+
+void tgt_llvm_features(const TgtTargetId *id, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (int k = 0; k < NUM_ID_FEATURES && len < n; k++)
+        if ((id->on | id->off) & id_features[k].bit)
+            len += (size_t)snprintf(buf + len, n - len, "%s%c%s", len ? "," : "",
+                                    id->on & id_features[k].bit ? '+' : '-', id_features[k].name);
 }
 
 const TgtTarget *tgt_host(void) { return &host; }

@@ -12,6 +12,7 @@
 #ifndef FX_TARGET_H
 #define FX_TARGET_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef enum { TGT_HOST, TGT_AMDGPU } TgtKind;
@@ -92,7 +93,24 @@ typedef struct TgtTarget {
     unsigned dot;             /* TGT_DOT_* */
     const TgtMatrixId *matrix;/* matrix instructions, ended by TGT_MI_COUNT */
     const TgtCodegenFacts *cg;
+    unsigned id_features;     /* TGT_ID_*: the target-id settings it takes */
 } TgtTarget;
+
+/* Target-id features (clang's gfx90a:sramecc-:xnack+): on, off, or
+ * unsaid (any: the code runs either way). */
+enum { TGT_ID_XNACK = 1, TGT_ID_SRAMECC = 2 };
+
+typedef struct TgtTargetId {
+    const TgtTarget *proc;
+    unsigned on, off;         /* TGT_ID_* said + and said - */
+    char canonical[96];       /* processor, then the features said, alphabetically */
+} TgtTargetId;
+
+/* Parses a target id as clang spells it ("gfx942", "gfx942:xnack+",
+ * "gfx90a:xnack-:sramecc+"); false with *why (a static message). */
+bool tgt_parse_target_id(const char *s, TgtTargetId *id, const char **why);
+/* The LLVM target-machine features of the id's settings ("+xnack,-sramecc"). */
+void tgt_llvm_features(const TgtTargetId *id, char *buf, size_t n);
 
 /* The processor `name` ("gfx942"), or NULL. */
 const TgtTarget *tgt_lookup(const char *name);

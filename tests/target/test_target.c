@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <llvm-c/Target.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/IRReader.h>
 #include <llvm-c/TargetMachine.h>
 #include "target/target.h"
 
@@ -113,12 +115,86 @@ static void test_llvm_accepts_every_processor(void)
     }
 }
 
+/* The ELF flags of an empty kernel compiled for g with `features`. */
+static unsigned code_object_flags(LLVMTargetRef t, const TgtTarget *g, const char *features)
+{
+    char ir[512];
+    snprintf(ir, sizeof ir, "define amdgpu_kernel void @k() { ret void }\n!llvm.module.flags = !{!0}\n"
+             "!0 = !{i32 1, !\"amdhsa_code_object_version\", i32 %d}\n", g->code_object_version);
+    LLVMContextRef ctx = LLVMContextCreate();
+    LLVMMemoryBufferRef src = LLVMCreateMemoryBufferWithMemoryRangeCopy(ir, strlen(ir), "k.ll");
+    LLVMModuleRef m = NULL;
+    char *err = NULL;
+    unsigned flags = ~0u;
+    if (!LLVMParseIRInContext(ctx, src, &m, &err)) {
+        LLVMTargetMachineRef tm = LLVMCreateTargetMachine(t, "amdgcn-amd-amdhsa", g->name, features,
+                                                          LLVMCodeGenLevelDefault, LLVMRelocPIC, LLVMCodeModelDefault);
+        LLVMMemoryBufferRef obj = NULL;
+        if (tm && !LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &err, &obj)) {
+            const unsigned char *b = (const unsigned char *)LLVMGetBufferStart(obj);
+            flags = (unsigned)b[48] | (unsigned)b[49] << 8 | (unsigned)b[50] << 16 | (unsigned)b[51] << 24;
+            LLVMDisposeMemoryBuffer(obj);
+        }
+        if (tm)
+            LLVMDisposeTargetMachine(tm);
+        LLVMDisposeModule(m);
+    }
+    LLVMDisposeMessage(err);
+    LLVMContextDispose(ctx);
+    return flags;
+}
+
+/* Each processor's target-id features, cell by cell, against what LLVM 19
+ * writes into the code object: xnack/sramecc "any" (0x100/0x400) exactly
+ * where the table says the processor takes the setting, and on/off where
+ * an id says so. */
+static void test_target_id_features(void)
+{
+    LLVMInitializeAMDGPUTargetInfo();
+    LLVMInitializeAMDGPUTarget();
+    LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUAsmPrinter();
+    LLVMTargetRef t;
+    char *err = NULL;
+    CU_ASSERT_FATAL(LLVMGetTargetFromTriple("amdgcn-amd-amdhsa", &t, &err) == 0);
+    for (int i = 0; i < tgt_count(); i++) {
+        const TgtTarget *g = tgt_at(i);
+        unsigned f = code_object_flags(t, g, "");
+        CU_ASSERT(f != ~0u);
+        bool xnack = (f & 0x300) == 0x100, sramecc = (f & 0xc00) == 0x400;
+        if (xnack != !!(g->id_features & TGT_ID_XNACK) || sramecc != !!(g->id_features & TGT_ID_SRAMECC))
+            fprintf(stderr, "\n  %s: LLVM's flags 0x%x", g->name, f);
+        CU_ASSERT_EQUAL(xnack, !!(g->id_features & TGT_ID_XNACK));
+        CU_ASSERT_EQUAL(sramecc, !!(g->id_features & TGT_ID_SRAMECC));
+    }
+    TgtTargetId id;
+    const char *why = NULL;
+    char feats[64];
+    CU_ASSERT_FATAL(tgt_parse_target_id("gfx90a:xnack+:sramecc-", &id, &why));
+    CU_ASSERT_STRING_EQUAL(id.canonical, "gfx90a:sramecc-:xnack+");
+    tgt_llvm_features(&id, feats, sizeof feats);
+    CU_ASSERT_STRING_EQUAL(feats, "-sramecc,+xnack");
+    CU_ASSERT_EQUAL(code_object_flags(t, id.proc, feats) & 0xf00, 0x300 | 0x800);
+    CU_ASSERT(tgt_parse_target_id("gfx942", &id, &why) && strcmp(id.canonical, "gfx942") == 0 && !id.on && !id.off);
+    CU_ASSERT(tgt_parse_target_id("gfx942:xnack-", &id, &why) && id.off == TGT_ID_XNACK);
+    static const char *const bad[][2] = {
+        { "gfx1100:xnack+", "no xnack setting" }, { "gfx900:sramecc+", "no sramecc setting" },
+        { "gfx942:xnack+:xnack-", "twice" }, { "gfx942:xnack", "the features are" },
+        { "gfx942:tgsplit+", "the features are" }, { "gfx999", "no such processor" }, { "host", "no such processor" },
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        why = NULL;
+        CU_ASSERT(!tgt_parse_target_id(bad[k][0], &id, &why) && why && strstr(why, bad[k][1]));
+    }
+}
+
 static const FxtTest tests[] = {
     { "processor names", test_lookup },
     { "wave sizes, LDS, code object versions", test_wave_and_lds },
     { "matrix instructions as the vendor tables list them", test_matrix_instructions },
     { "matrix layouts: bit formulas and the f64/f32 difference", test_matrix_layouts },
     { "LLVM 19 knows every processor of the table", test_llvm_accepts_every_processor },
+    { "target-id features per processor as LLVM 19 writes them; ids parsed", test_target_id_features },
     { NULL, NULL },
 };
 
