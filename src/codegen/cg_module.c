@@ -180,7 +180,7 @@ static LLVMTargetMachineRef make_tm(const CgOptions *o, char **triple_out)
     } else {
         triple = LLVMCreateMessage("amdgcn-amd-amdhsa");
         cpu = LLVMCreateMessage(o->target->name);
-        features = LLVMCreateMessage("");
+        features = LLVMCreateMessage(o->features ? o->features : "");   /* the code object's xnack/sramecc flags */
     }
     LLVMTargetRef target;
     char *err = NULL;

@@ -19,6 +19,7 @@ typedef struct CgOptions {
     const TgtTarget *target;  /* an AMDGPU processor or the host (target/target.h) */
     int opt_level;            /* 0..3 */
     int wave_size;            /* host: lanes per emulated wave (the runtime groups work-items so) */
+    const char *features;     /* AMDGPU: the target id's settings as LLVM features ("+xnack,-sramecc"), or NULL */
 } CgOptions;
 
 /* Owns its LLVMContext, module and target machine. */

@@ -278,7 +278,7 @@ static int compile_bundle(FxOptions *o)
         bool temps = !m || !o->save_temps || save_temps(c, m, out, tag, CG_OUT_HSACO);
         objects[i] = m && temps ? cg_hsaco(m, &entries[i].size) : NULL;
         cg_free(m);
-        entries[i].id = arena_printf(first->arena, FXBUNDLE_HIP_PREFIX "%s", (const char *)o->archs.items[i]);
+        entries[i].id = arena_printf(first->arena, FXBUNDLE_HIP_PREFIX "%s", each[i].target_id.canonical);
         entries[i].data = objects[i];
         rc = objects[i] ? 0 : 1;
         if (i > 0)

@@ -274,11 +274,23 @@ int opt_parse_one(Arena *a, FxOptions *o, int argc, char **argv, int *i)
 static bool several_archs_ok(const FxOptions *o)
 {
     for (int i = 0; i < o->archs.len; i++)
-        for (int j = 0; j < i; j++)
-            if (!strcmp(o->archs.items[i], o->archs.items[j])) {
-                opt_usage_error("--offload-arch=%s is given twice", (const char *)o->archs.items[i]);
+        for (int j = 0; j < i; j++) {
+            TgtTargetId a, b;
+            const char *why;
+            if (!tgt_parse_target_id(o->archs.items[i], &a, &why) || !tgt_parse_target_id(o->archs.items[j], &b, &why)
+                || a.proc != b.proc)
+                continue;   /* an unknown one is reported by opt_select_arch */
+            if (!strcmp(a.canonical, b.canonical)) {
+                opt_usage_error("--offload-arch=%s is given twice", a.canonical);
                 return false;
             }
+            /* as clang: gfx90a (xnack any) and gfx90a:xnack+ would be two entries for one device */
+            if (((a.on | a.off) ^ (b.on | b.off)) != 0) {
+                opt_usage_error("--offload-arch=%s and %s overlap: a device runs either; give both the same "
+                                "features, set differently", b.canonical, a.canonical);
+                return false;
+            }
+        }
     const char *other = o->host ? "--target=host" : o->opt_S ? "-S" : o->opt_c ? "-c" : o->emit_llvm ? "--emit-llvm"
                       : o->print_after ? "--print-after" : o->print_plan ? "--print-plan" : NULL;
     if (other) {
@@ -306,9 +318,14 @@ bool opt_finish(FxOptions *o)
 
 bool opt_select_arch(FxOptions *o, const char *arch)
 {
-    const TgtTarget *gpu = tgt_lookup(arch);
-    if ((!o->host || o->arch_given) && (!gpu || gpu->kind != TGT_AMDGPU)) {
-        opt_usage_error("unknown --offload-arch '%s'; the AMDGPU processors are: %s", arch, tgt_known_names());
+    const char *why = NULL;
+    bool ok = tgt_parse_target_id(arch, &o->target_id, &why);
+    const TgtTarget *gpu = ok ? o->target_id.proc : NULL;
+    if ((!o->host || o->arch_given) && !ok) {
+        if (strcmp(why, "no such processor") == 0)
+            opt_usage_error("unknown --offload-arch '%s'; the AMDGPU processors are: %s", arch, tgt_known_names());
+        else
+            opt_usage_error("--offload-arch '%s': %s", arch, why);
         return false;
     }
     o->arch = arch;

@@ -12,6 +12,7 @@ typedef struct FxOptions {
     bool opt_S, opt_c, emit_llvm;
     const char *arch;             /* --offload-arch as written (the one being compiled) */
     PtrVec archs;                 /* char*: every --offload-arch, in order (a bundle when > 1) */
+    TgtTargetId target_id;        /* arch parsed: processor and xnack/sramecc settings */
     bool arch_given;              /* --offload-arch was on the command line */
     bool host;                    /* --target=host */
     const TgtTarget *target;      /* what both select, resolved by opt_finish */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "driver/pipeline.h"
 #include "runtime/fxrt_program.h"
+#include "abi/fxbundle.h"
 
 #ifndef TEST_DIR
 #define TEST_DIR "."
@@ -376,6 +377,45 @@ static void test_offload_bundle(void)
     CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 2);
 }
 
+/* Target ids as clang spells them: the settings reach the code object's
+ * flags (xnack 0x300: any 0x100, off 0x200, on 0x300; sramecc 0xc00: any
+ * 0x400, off 0x800, on 0xc00) and name the bundle's entries canonically. */
+static void test_target_ids(void)
+{
+    static const struct { const char *id; unsigned flags; } cases[] = {
+        { "gfx942", 0x500 }, { "gfx942:xnack+", 0x700 }, { "gfx942:xnack-", 0x600 },
+        { "gfx90a:xnack-:sramecc+", 0xe00 }, { "gfx90a:sramecc-", 0x900 }, { "gfx1100", 0x000 },
+    };
+    char cmd[4096], path[512];
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        snprintf(cmd, sizeof cmd, "cd %s && %s fat.fx --offload-arch=%s -o tid.hsaco", tmpdir, fxcc_path, cases[k].id);
+        CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 0);
+        snprintf(path, sizeof path, "%s/tid.hsaco", tmpdir);
+        size_t len;
+        unsigned char *b = (unsigned char *)read_bytes(path, &len);
+        unsigned flags = b && len > 52 ? (unsigned)b[48] | (unsigned)b[49] << 8 : ~0u;
+        if ((flags & 0xf00) != cases[k].flags)
+            fprintf(stderr, "\n  %s: e_flags 0x%x", cases[k].id, flags);
+        CU_ASSERT_EQUAL(flags & 0xf00, cases[k].flags);
+        free(b);
+    }
+    snprintf(cmd, sizeof cmd, "cd %s && %s fat.fx --offload-arch=gfx90a:xnack+:sramecc-,gfx90a:xnack-:sramecc- -o tid.co",
+             tmpdir, fxcc_path);
+    CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 0);
+    snprintf(path, sizeof path, "%s/tid.co", tmpdir);
+    size_t blen, elen;
+    char *bundle = read_bytes(path, &blen), *err = NULL;
+    CU_ASSERT(bundle && fxbundle_find(bundle, blen, FXBUNDLE_HIP_PREFIX "gfx90a:sramecc-:xnack+", &elen));
+    CU_ASSERT(bundle && fxbundle_find(bundle, blen, FXBUNDLE_HIP_PREFIX "gfx90a:sramecc-:xnack-", &elen));
+    free(bundle);
+    free(err);
+    static const char *const bad[] = { "gfx1100:xnack+", "gfx942:xnack", "gfx90a,gfx90a:xnack+", "gfx942:xnack+,gfx942:xnack+" };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        snprintf(cmd, sizeof cmd, "cd %s && %s fat.fx --offload-arch=%s", tmpdir, fxcc_path, bad[k]);
+        CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 2);
+    }
+}
+
 /* -M/-MM print the rule instead of compiling, -MMD is -MD, -MP adds a phony
  * rule per import; imports are named as the input is (relative here); -x fx
  * and '-' (standard input, written as stdin.o) as gcc spells them. */
@@ -457,6 +497,7 @@ static const FxtTest tests[] = {
     { "output safety: input, links, FIFOs, depfiles, full stdout", test_output_safety },
     { "fxrun: buffers larger than memory", test_fxrun_allocation },
     { "several --offload-arch: one offload bundle", test_offload_bundle },
+    { "target ids: xnack/sramecc in the code object's flags and the bundle", test_target_ids },
     { "-M, -MM, -MMD, -MP, -x fx, - for standard input", test_dependency_options },
     { "--save-temps", test_save_temps },
     { NULL, NULL },
