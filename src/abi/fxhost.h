@@ -13,6 +13,8 @@
  *   int32_t K__fxwave;      lanes per wave: consecutive work-items (x fastest)
  *   FxParamInfo K__fxparams[nparams + 1];   names and Ptr element sizes,
  *                                           ended by { NULL, 0 }
+ *   int32_t K__fxcheck;     1 if K was compiled with the checker's calls
+ *                           (--check): the runtime then tracks shared memory
  * args[i] points to parameter i's value in its storage form: a scalar or
  * vector as stored in memory (Boolean and Int4 one byte each, Int4
  * sign-extended), or, for a Ptr parameter, to a `void *` holding the buffer
@@ -40,6 +42,9 @@ struct FxOobSite;
 typedef void (*FxBarrierFn)(struct FxHostCtx *ctx);
 typedef void *(*FxWaveExchangeFn)(struct FxHostCtx *ctx, int32_t site, const void *value, int64_t bytes);
 typedef void (*FxOobFn)(struct FxHostCtx *ctx, const struct FxOobSite *site, int32_t param, const int64_t *index);
+struct FxCheckSite;
+typedef void (*FxCheckFn)(struct FxHostCtx *ctx, const struct FxCheckSite *site, const void *base, const void *addr,
+                          int32_t is_write);
 
 /* X(name, C type, ABI kind, count, C declarator suffix) */
 #define FX_HOSTCTX_FIELDS(X) \
@@ -59,7 +64,13 @@ typedef void (*FxOobFn)(struct FxHostCtx *ctx, const struct FxOobSite *site, int
      * module in program order: when lanes of a wave wait at different \
      * sites, the lowest goes first (where structured code reconverges). */ \
     X(wave_exchange, FxWaveExchangeFn, FX_ABI_PTR, 0, ) \
-    X(wave_active, uint64_t, FX_ABI_I64, 0, )       /* the lanes of this lane's last exchange */
+    X(wave_active, uint64_t, FX_ABI_I64, 0, )       /* the lanes of this lane's last exchange */ \
+    /* The checker (fxcc --check, fxrun --check=races,uninit): code compiled \
+     * with it calls check before every access to a shared array (base: the \
+     * array's first element) and sets barrier_site before every barrier. \
+     * NULL check: the runtime does not check this launch. */ \
+    X(check, FxCheckFn, FX_ABI_PTR, 0, ) \
+    X(barrier_site, const struct FxCheckSite *, FX_ABI_PTR, 0, )
 
 #define FX_OOBSITE_FIELDS(X) \
     X(op, const char *, FX_ABI_PTR, 0, )            /* "load from", "store to", "fx.atomic_add on" */ \
@@ -69,6 +80,16 @@ typedef void (*FxOobFn)(struct FxHostCtx *ctx, const struct FxOobSite *site, int
     X(nidx, int32_t, FX_ABI_I32, 0, )               /* number of indices */ \
     X(unsigned_mask, uint32_t, FX_ABI_I32, 0, )     /* bit k: index k has an unsigned type */
 
+/* Where a checked access or barrier is, for the checker's reports. */
+#define FX_CHECKSITE_FIELDS(X) \
+    X(op, const char *, FX_ABI_PTR, 0, )            /* "load from", "store to", "barrier" */ \
+    X(array, const char *, FX_ABI_PTR, 0, )         /* "tile"; NULL for a barrier */ \
+    X(func, const char *, FX_ABI_PTR, 0, )          /* the fn it is in; NULL in the kernel itself */ \
+    X(file, const char *, FX_ABI_PTR, 0, ) \
+    X(line, int32_t, FX_ABI_I32, 0, ) \
+    X(col, int32_t, FX_ABI_I32, 0, ) \
+    X(elem_bytes, int64_t, FX_ABI_I64, 0, )         /* bytes one access touches (the array's stride) */
+
 #define FX_PARAMINFO_FIELDS(X) \
     X(name, const char *, FX_ABI_PTR, 0, ) \
     X(elem_bytes, int64_t, FX_ABI_I64, 0, )         /* Ptr[T]: the stride of T in bytes; 0 otherwise */
@@ -77,14 +98,17 @@ typedef void (*FxOobFn)(struct FxHostCtx *ctx, const struct FxOobSite *site, int
 #define FX_ABI_ENUM_HOSTCTX(name, ctype, kind, count, suffix) FX_HOSTCTX_##name,
 #define FX_ABI_ENUM_OOBSITE(name, ctype, kind, count, suffix) FX_OOBSITE_##name,
 #define FX_ABI_ENUM_PARAMINFO(name, ctype, kind, count, suffix) FX_PARAMINFO_##name,
+#define FX_ABI_ENUM_CHECKSITE(name, ctype, kind, count, suffix) FX_CHECKSITE_##name,
 
 typedef struct FxHostCtx { FX_HOSTCTX_FIELDS(FX_ABI_MEMBER) } FxHostCtx;
 typedef struct FxOobSite { FX_OOBSITE_FIELDS(FX_ABI_MEMBER) } FxOobSite;
 typedef struct FxParamInfo { FX_PARAMINFO_FIELDS(FX_ABI_MEMBER) } FxParamInfo;
+typedef struct FxCheckSite { FX_CHECKSITE_FIELDS(FX_ABI_MEMBER) } FxCheckSite;
 
 /* Field numbers, in declaration order: FX_HOSTCTX_shared, FX_OOBSITE_nidx, ... */
 enum { FX_HOSTCTX_FIELDS(FX_ABI_ENUM_HOSTCTX) FX_HOSTCTX_NFIELDS };
 enum { FX_OOBSITE_FIELDS(FX_ABI_ENUM_OOBSITE) FX_OOBSITE_NFIELDS };
 enum { FX_PARAMINFO_FIELDS(FX_ABI_ENUM_PARAMINFO) FX_PARAMINFO_NFIELDS };
+enum { FX_CHECKSITE_FIELDS(FX_ABI_ENUM_CHECKSITE) FX_CHECKSITE_NFIELDS };
 
 #endif

@@ -41,6 +41,12 @@ LLVMTypeRef cg_oob_site_type(CgCtx *c)
     return LLVMStructTypeInContext(c->C, el, FX_OOBSITE_NFIELDS, 0);
 }
 
+LLVMTypeRef cg_check_site_type(CgCtx *c)
+{
+    LLVMTypeRef el[FX_CHECKSITE_NFIELDS] = { FX_CHECKSITE_FIELDS(FIELD_TYPE) };
+    return LLVMStructTypeInContext(c->C, el, FX_CHECKSITE_NFIELDS, 0);
+}
+
 static LLVMTypeRef param_info_type(CgCtx *c)
 {
     LLVMTypeRef el[FX_PARAMINFO_NFIELDS] = { FX_PARAMINFO_FIELDS(FIELD_TYPE) };
@@ -306,6 +312,8 @@ void cg_host_entry_points(CgCtx *c, CgFunc *cf)
                  cf->waits ? 1 : 0);
     global_const(c, arena_printf(c->fm->arena, "%s__fxwave", f->name), LLVMInt32TypeInContext(c->C),
                  (unsigned long long)host_wave_size(c));
+    if (c->opt.check)   /* only checked modules export it: the runtime looks it up as optional */
+        global_const(c, arena_printf(c->fm->arena, "%s__fxcheck", f->name), LLVMInt32TypeInContext(c->C), 1);
 }
 
 LLVMValueRef cg_special(CgCtx *c, FxInst *i)

@@ -221,6 +221,12 @@ LLVMValueRef cg_hostctx_field(CgCtx *c, int field, int dim);  /* address */
 LLVMTypeRef cg_host_ctx_type(CgCtx *c);
 LLVMTypeRef cg_abi_field_type(CgCtx *c, int kind, int count);
 LLVMTypeRef cg_oob_site_type(CgCtx *c);
+/* The checker (cg_check.c): whether an access to `array` is checked, the
+ * call before it, and the barrier's site. */
+LLVMTypeRef cg_check_site_type(CgCtx *c);
+bool cg_checks_access(CgCtx *c, const FxInst *array);
+void cg_check_access(CgCtx *c, FxInst *i, FxInst *array, LLVMValueRef addr, const Type *elem, bool is_write);
+void cg_check_barrier(CgCtx *c, FxInst *i);
 
 /* ---- cg_control.c ---- */
 LLVMValueRef cg_val(CgCtx *c, FxInst *i);

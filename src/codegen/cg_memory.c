@@ -341,6 +341,8 @@ LLVMValueRef cg_load(CgCtx *c, FxInst *i)
 {
     const Type *elem;
     LLVMValueRef addr = element_address(c, i, i->ops[0], i->ops + 1, i->nops - 1, &elem, "load from");
+    if (cg_checks_access(c, i->ops[0]))
+        cg_check_access(c, i, i->ops[0], addr, elem, false);
     LLVMTypeRef mt = cg_mem_type(c, elem);
     LLVMValueRef v = LLVMBuildLoad2(c->B, mt, addr, "");
     LLVMSetAlignment(v, LLVMABIAlignmentOfType(c->TD, cg_stride_type(c, elem)));
@@ -351,6 +353,8 @@ void cg_store(CgCtx *c, FxInst *i)
 {
     const Type *elem;
     LLVMValueRef addr = element_address(c, i, i->ops[0], i->ops + 2, i->nops - 2, &elem, "store to");
+    if (cg_checks_access(c, i->ops[0]))
+        cg_check_access(c, i, i->ops[0], addr, elem, true);
     LLVMValueRef v = cg_to_mem(c, cg_val(c, i->ops[1]), elem);
     LLVMSetAlignment(LLVMBuildStore(c->B, v, addr), LLVMABIAlignmentOfType(c->TD, cg_stride_type(c, elem)));
 }
@@ -430,8 +434,8 @@ LLVMValueRef cg_atomic(CgCtx *c, FxInst *i)
 
 void cg_barrier(CgCtx *c, FxInst *i)
 {
-    (void)i;
     if (cg_host_abi(c)) {
+        cg_check_barrier(c, i);
         LLVMTypeRef ptr = cg_ptr_type(c, 0);
         LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c->C), &ptr, 1, 0);
         LLVMValueRef fp = LLVMBuildLoad2(c->B, ptr, cg_hostctx_field(c, FX_HOSTCTX_barrier, 0), "barrier");

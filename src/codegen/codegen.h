@@ -20,6 +20,7 @@ typedef struct CgOptions {
     int opt_level;            /* 0..3 */
     int wave_size;            /* host: lanes per emulated wave (the runtime groups work-items so) */
     const char *features;     /* AMDGPU: the target id's settings as LLVM features ("+xnack,-sramecc"), or NULL */
+    bool check;               /* host: calls for the race and initialization checker (--check) */
 } CgOptions;
 
 /* Owns its LLVMContext, module and target machine. */

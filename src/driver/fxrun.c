@@ -13,6 +13,7 @@
 #include "abi/fxplan.h"
 #include "runtime/fxrt_program.h"
 #include "runtime/fxrt.h"
+#include "runtime/fxrt_check.h"
 #include "sema/fold.h"
 
 typedef struct Arg {
@@ -824,7 +825,7 @@ static int launch(Run *r, RtHostModule *hm, void **argv, char **err)
         size_t *bytes = calloc((size_t)r->nparams + 1, sizeof *bytes);
         for (int i = 0; i < r->nparams; i++)
             bytes[i] = r->params[i].type->kind == TY_PTR ? r->buffers[i].count * elem_bytes(r->buffers[i].elem) : 0;
-        int rc = rt_host_launch_checked(hm, r->kernel->name, r->grid, r->block, argv, bytes, err);
+        int rc = rt_host_launch_checking(hm, r->kernel->name, r->grid, r->block, argv, bytes, r->comp.opts->check, err);
         free(bytes);
         return rc;
     }
@@ -858,6 +859,10 @@ static int run(Run *r, const FxOptions *o, const char *entry)
     }
     if (r->kernel && !launch_shape_ok(r))
         return 1;
+    if (r->plan && o->check) {
+        fprintf(stderr, "fxrun: error: --check runs kernels; program '%s' launches the compiler's own\n", entry);
+        return 1;
+    }
     void **argv = calloc((size_t)r->nparams + 1, sizeof(void *));
     int rc = 1;
     if (!build_args(r, argv))
@@ -870,7 +875,12 @@ static int run(Run *r, const FxOptions *o, const char *entry)
     int launched = hm ? launch(r, hm, argv, &err) : 1;
     disarm_timeout();
     if (launched != 0) {
-        fprintf(stderr, "fxrun: error: %s\n", err ? err : "launch failed");
+        /* one error per line: the checker reports several */
+        for (const char *line = err ? err : "launch failed"; *line;) {
+            size_t n = strcspn(line, "\n");
+            fprintf(stderr, "fxrun: error: %.*s\n", (int)n, line);
+            line += n + (line[n] == '\n');
+        }
         free(err);
         rt_host_free(hm);
         goto out;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "passes/passes.h"
+#include "runtime/fxrt_check.h"
 #include "sema/sema.h"
 
 void opt_defaults(FxOptions *o)
@@ -50,6 +51,8 @@ void opt_print_help(const char *prog)
            "  -MD -MF FILE -MT TARGET   write a Make dependency file (-MMD: the same)\n"
            "  -M, -MM                print the dependency rule (to -MF) instead of compiling\n"
            "  -MP                    add a phony rule per imported file\n"
+           "  --check[=races,uninit] host code: report shared-memory races, reads of\n"
+           "                         unwritten shared memory and divergent barriers (fxrun)\n"
            "  --save-temps           keep the FXIR (.fxir), LLVM IR (.ll), assembly (.s) and\n"
            "                         object (.o) beside the output (-GFX added per processor\n"
            "                         of a bundle)\n"
@@ -166,6 +169,22 @@ static int parse_value_option(Arena *a, FxOptions *o, int argc, char **argv, int
         if (strcmp(v, "fx") != 0) {
             opt_usage_error("-x %s: fxcc compiles only the fx language (-x fx)", v);
             return -1;
+        }
+    } else if (!strcmp(arg, "--check")) {
+        o->check = RT_CHECK_RACES | RT_CHECK_UNINIT;
+    } else if (!strncmp(arg, "--check=", 8)) {
+        o->check = 0;
+        for (const char *p = arg + 8; *p;) {
+            size_t n = strcspn(p, ",");
+            if (n == 5 && !strncmp(p, "races", 5))
+                o->check |= RT_CHECK_RACES;
+            else if (n == 6 && !strncmp(p, "uninit", 6))
+                o->check |= RT_CHECK_UNINIT;
+            else {
+                opt_usage_error("--check=%s: expected races, uninit or both (races,uninit)", arg + 8);
+                return -1;
+            }
+            p += n + (p[n] == ',');
         }
     } else if (matches(arg, "-MF")) {
         if (!VALUE("-MF")) return -1;
@@ -308,6 +327,10 @@ bool opt_finish(FxOptions *o)
     }
     if (o->fast_fp_math && !o->fastmath_set)
         o->fastmath = 0x7f;
+    if (o->check && !o->host) {
+        opt_usage_error("--check instruments host code (--target=host, fxrun); AMDGPU code is not checked");
+        return false;
+    }
     if (o->archs.len > 1 && !several_archs_ok(o))
         return false;
     for (int i = 0; i < o->archs.len; i++)

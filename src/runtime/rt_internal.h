@@ -21,6 +21,7 @@ typedef struct RtKernel {
     int wave_size;              /* K__fxwave */
     const FxParamInfo *params;  /* K__fxparams, ended by a NULL name */
     int nparams;
+    bool checked;               /* K__fxcheck: compiled with the checker's calls */
 } RtKernel;
 
 int rt_host_kernel(RtHostModule *m, const char *name, RtKernel *k, char **err);

@@ -24,6 +24,7 @@
  * work-item's own stack for fibers, so the jump never crosses stacks); the
  * launch then stops. The JIT'd frames it unwinds hold no resources. */
 #include "runtime/rt_internal.h"
+#include "runtime/rt_check.h"
 #include <inttypes.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -136,6 +137,7 @@ typedef struct Sched {
     const uint64_t *bounds;
     char *error;            /* the first out-of-bounds access: the launch stops */
     sigjmp_buf overflow;    /* where a work-item's stack overflow leaves the launch */
+    RtChecker *checker;     /* --check: shared memory's shadow; NULL when not checking */
     Snapshot *snaps;        /* one per wave of a block */
     size_t nwaves;
 } Sched;
@@ -156,6 +158,39 @@ static void fiber_barrier(FxHostCtx *ctx)
     Fiber *f = ctx->rt;
     f->state = F_AT_BARRIER;
     to_scheduler(f);
+}
+
+/* ctx->check: a checked access of a shared array by the work-item of ctx. */
+static void check_access(FxHostCtx *ctx, const FxCheckSite *site, const void *base, const void *addr, int32_t is_write)
+{
+    Fiber *f = ctx->rt;
+    uint32_t me = (uint32_t)ctx->thread_idx[0] +
+                  (uint32_t)ctx->block_dim[0] * ((uint32_t)ctx->thread_idx[1] + (uint32_t)ctx->block_dim[1] *
+                                                 (uint32_t)ctx->thread_idx[2]);
+    rt_check_access(f->sched->checker, me, site, ctx->shared, base, addr, is_write != 0);
+}
+
+/* With the checker: every work-item of the block must wait at the same
+ * barrier; one finished, or one at another barrier, is a divergent barrier.
+ * Then a new epoch begins. */
+static void check_barrier_release(Sched *s, size_t n)
+{
+    size_t waiting = 0, done = 0;
+    const FxCheckSite *site = NULL;
+    bool mixed = false;
+    for (size_t k = 0; k < n; k++) {
+        const Fiber *f = &s->fibers[k];
+        if (f->state == F_DONE)
+            done++;
+        if (f->state != F_AT_BARRIER)
+            continue;
+        waiting++;
+        mixed |= site && f->ctx.barrier_site != site;
+        site = site ? site : f->ctx.barrier_site;
+    }
+    if (waiting && (done || mixed))
+        rt_check_divergent_barrier(s->checker, site, waiting, done);
+    rt_check_epoch(s->checker);
 }
 
 static void seq_barrier(FxHostCtx *ctx)
@@ -431,6 +466,8 @@ static int run_block_fibers(Sched *s, const FxHostCtx *proto, const unsigned blo
             continue;
         if (*err)
             return -1;
+        if (s->checker)
+            check_barrier_release(s, n);
         for (size_t k = 0; k < n; k++)
             if (s->fibers[k].state == F_AT_BARRIER) {
                 s->fibers[k].state = F_RUNNABLE;
@@ -454,6 +491,8 @@ static int run_grid(Sched *s, FxHostCtx *ctx, const unsigned grid[3], const unsi
                 ctx->block_idx[2] = (int32_t)bz;
                 if (ctx->shared)
                     memset(ctx->shared, 0, (size_t)s->k->shared_bytes);
+                if (s->checker)
+                    rt_check_block(s->checker, ctx->block_idx);
                 if (s->k->waits) {
                     rc = run_block_fibers(s, ctx, block, err);
                     continue;
@@ -521,6 +560,12 @@ static int run_grid_guarded(Sched *s, FxHostCtx *ctx, const unsigned grid[3], co
 
 int rt_host_launch_checked(RtHostModule *m, const char *name, const unsigned grid[3],
                            const unsigned block[3], void **args, const size_t *arg_bytes, char **err)
+{
+    return rt_host_launch_checking(m, name, grid, block, args, arg_bytes, 0, err);
+}
+
+int rt_host_launch_checking(RtHostModule *m, const char *name, const unsigned grid[3], const unsigned block[3],
+                            void **args, const size_t *arg_bytes, unsigned checks, char **err)
 {
     *err = NULL;
     RtKernel k;
@@ -592,11 +637,23 @@ int rt_host_launch_checked(RtHostModule *m, const char *name, const unsigned gri
     ctx->rt = &item;
     ctx->bounds = bounds;
     ctx->oob = rt_oob;
+    if (checks && k.checked) {
+        s.checker = rt_check_new(checks, name, (size_t)k.shared_bytes, block);
+        ctx->check = s.checker ? check_access : NULL;
+    }
     int rc = k.waits ? run_grid_guarded(&s, ctx, grid, block, err) : run_grid(&s, ctx, grid, block, err);
     if (s.error) {
         free(*err);
         *err = s.error;
     }
+    char *found = s.checker ? rt_check_take_report(s.checker) : NULL;
+    if (found && rc == 0) {
+        *err = found;
+        rc = -1;
+    } else {
+        free(found);
+    }
+    rt_check_free(s.checker);
     g_sched = saved;
     sched_free(&s);
     free(shared);

@@ -194,6 +194,10 @@ static void test_exit_statuses(void)
     CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 1);
     snprintf(cmd, sizeof cmd, "%s --eval 'Int32(7) // Int32(0)'", fxcc_path);
     CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 1);
+    snprintf(cmd, sizeof cmd, "%s %s --check", fxcc_path, saxpy());   /* AMDGPU code is not instrumented */
+    CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 2);
+    snprintf(cmd, sizeof cmd, "%s %s --target=host --check=races,bogus -c -o /dev/null", fxcc_path, saxpy());
+    CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 2);
     snprintf(cmd, sizeof cmd, "%s --version", fxrun_path);
     CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
     CU_ASSERT(out && strncmp(out, "fxrun ", 6) == 0);

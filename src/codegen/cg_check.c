@@ -1,0 +1,61 @@
+/* cg_check.c - the checker's calls in host code (fxcc --check, fxrun
+ * --check=races,uninit; abi/fxhost.h). Before every load from or store to a
+ * shared array the code calls ctx->check with the access's site, the
+ * array's first element and the element's address; before every barrier it
+ * stores the barrier's site in ctx->barrier_site. The runtime keeps the
+ * shadow state (runtime/rt_check.c). Atomics are synchronization, not
+ * checked accesses. */
+#include "codegen/cg_internal.h"
+#include "abi/fxhost.h"
+
+/* A private constant FxCheckSite for instruction i. */
+static LLVMValueRef check_site(CgCtx *c, FxInst *i, const char *op, const char *array, int64_t elem_bytes)
+{
+    LLVMTypeRef p = LLVMPointerTypeInContext(c->C, 0), i32 = LLVMInt32TypeInContext(c->C);
+    const char *fn = c->cur->f->kind == FXF_FN ? c->cur->f->name : NULL;
+    const char *file = i->loc.file ? i->loc.file->name : NULL;
+    LLVMValueRef f[FX_CHECKSITE_NFIELDS];
+    f[FX_CHECKSITE_op] = cg_cstring(c, op);
+    f[FX_CHECKSITE_array] = array ? cg_cstring(c, array) : LLVMConstNull(p);
+    f[FX_CHECKSITE_func] = fn ? cg_cstring(c, fn) : LLVMConstNull(p);
+    f[FX_CHECKSITE_file] = file ? cg_cstring(c, file) : LLVMConstNull(p);
+    f[FX_CHECKSITE_line] = LLVMConstInt(i32, (unsigned)i->loc.line, 0);
+    f[FX_CHECKSITE_col] = LLVMConstInt(i32, (unsigned)i->loc.col, 0);
+    f[FX_CHECKSITE_elem_bytes] = LLVMConstInt(LLVMInt64TypeInContext(c->C), (unsigned long long)elem_bytes, 0);
+    LLVMValueRef init = LLVMConstNamedStruct(cg_check_site_type(c), f, FX_CHECKSITE_NFIELDS);
+    LLVMValueRef g = LLVMAddGlobal(c->M, LLVMTypeOf(init), ".fxcheck");
+    LLVMSetInitializer(g, init);
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMPrivateLinkage);
+    return g;
+}
+
+bool cg_checks_access(CgCtx *c, const FxInst *array)
+{
+    return c->opt.check && cg_host_abi(c) && array->op == FX_ALLOCA && array->space == FXSPACE_SHARED;
+}
+
+void cg_check_access(CgCtx *c, FxInst *i, FxInst *array, LLVMValueRef addr, const Type *elem, bool is_write)
+{
+    LLVMTypeRef p = LLVMPointerTypeInContext(c->C, 0), i32 = LLVMInt32TypeInContext(c->C);
+    int64_t eb = (int64_t)LLVMABISizeOfType(c->TD, cg_stride_type(c, elem));
+    LLVMValueRef site = check_site(c, i, is_write ? "store to" : "load from", array->name, eb);
+    LLVMValueRef fp = LLVMBuildLoad2(c->B, p, cg_hostctx_field(c, FX_HOSTCTX_check, 0), "checkfn");
+    LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(c->C, c->fn, "check");
+    LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(c->C, c->fn, "checked");
+    LLVMBuildCondBr(c->B, LLVMBuildIsNull(c->B, fp, ""), cont, call);   /* a launch without checks */
+    LLVMPositionBuilderAtEnd(c->B, call);
+    LLVMTypeRef pt[5] = { p, p, p, p, i32 };
+    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c->C), pt, 5, 0);
+    LLVMValueRef args[5] = { c->hostctx, site, cg_val(c, array), addr, LLVMConstInt(i32, is_write, 0) };
+    LLVMBuildCall2(c->B, fty, fp, args, 5, "");
+    LLVMBuildBr(c->B, cont);
+    LLVMPositionBuilderAtEnd(c->B, cont);
+}
+
+void cg_check_barrier(CgCtx *c, FxInst *i)
+{
+    if (!c->opt.check || !cg_host_abi(c))
+        return;
+    LLVMBuildStore(c->B, check_site(c, i, "barrier", NULL, 0), cg_hostctx_field(c, FX_HOSTCTX_barrier_site, 0));
+}

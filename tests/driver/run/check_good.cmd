@@ -1,0 +1,1 @@
+good --grid 2 --block 64 'p=iota(Float32, 64)' --check --arch=gfx942

@@ -1,0 +1,1 @@
+uninit --grid 2 --block 64 'p=iota(Float32, 64)' --check
