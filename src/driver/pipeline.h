@@ -5,7 +5,7 @@
 #include "driver/options.h"
 #include "parser/ast.h"
 #include "abi/fxplan.h"
-#include "runtime/fxrt.h"
+#include "runtime/fxrt_llvm.h"
 #include "sema/sema.h"
 
 typedef struct FxCompilation {

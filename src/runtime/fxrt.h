@@ -12,13 +12,13 @@
 #define FX_FXRT_H
 #include <stddef.h>
 #include <stdint.h>
-#include <llvm-c/Core.h>
+
+/* This header is plain C: it needs no LLVM headers (the in-process loader
+ * that takes an LLVM module is in fxrt_llvm.h). Installed, it is <fxrt.h>;
+ * `pkg-config --cflags --libs fxrt` gives what a C program needs. */
 
 typedef struct RtHostModule RtHostModule;
 
-/* JITs a host-target module. Takes ownership of mod and ctx (also on failure).
- * Returns NULL and sets *err (malloc'd message) on failure. */
-RtHostModule *rt_host_load(LLVMModuleRef mod, LLVMContextRef ctx, char **err);
 /* Load a host artifact: the bitcode that `fxcc --target=host --emit-llvm`
  * writes (its programs' launch plans travel inside it, see fxrt_program.h). */
 RtHostModule *rt_host_load_file(const char *path, char **err);

@@ -5,7 +5,7 @@
 #define FX_RT_PROGRAM_H
 #include <stddef.h>
 #include "abi/fxplan.h"
-#include "runtime/fxrt.h"
+#include "fxrt.h"
 
 /* Runs every step on the host backend. args[i] points to parameter i's value
  * (a scalar, or a `void *` holding a tensor's buffer), as for rt_host_launch;

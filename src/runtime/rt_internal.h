@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <llvm-c/LLJIT.h>
 #include "abi/fxhost.h"
-#include "runtime/fxrt.h"
+#include "runtime/fxrt_llvm.h"
 
 struct RtHostModule {
     LLVMOrcLLJITRef jit;

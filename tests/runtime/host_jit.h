@@ -3,7 +3,7 @@
 #ifndef FX_TEST_HOST_JIT_H
 #define FX_TEST_HOST_JIT_H
 #include "fxk.h"
-#include "runtime/fxrt.h"
+#include "runtime/fxrt_llvm.h"
 
 /* NULL (after printing why) when the module does not build or load. */
 RtHostModule *host_jit(FxModule *m, int opt_level);
