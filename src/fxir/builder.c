@@ -8,6 +8,7 @@ void fxb_init(FxBuilder *b, Arena *arena, FxBlock *block, Loc loc)
     b->block = block;
     b->before = NULL;
     b->loc = loc;
+    b->placed = 0;
 }
 
 void fxb_at_end(FxBuilder *b, FxBlock *block)
@@ -30,6 +31,7 @@ void fxb_after(FxBuilder *b, FxInst *inst)
 
 static FxInst *place(FxBuilder *b, FxInst *i)
 {
+    b->placed++;
     if (b->before)
         fxir_insert_before(b->before, i);
     else

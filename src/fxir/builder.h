@@ -26,6 +26,7 @@ typedef struct FxBuilder {
     FxBlock *block;     /* insertion block */
     FxInst *before;     /* insert before this instruction; NULL: at the end */
     Loc loc;            /* given to every new instruction */
+    long placed;        /* instructions placed since fxb_init (sema's size limit counts them) */
 } FxBuilder;
 
 void fxb_init(FxBuilder *b, Arena *arena, FxBlock *block, Loc loc);

@@ -931,6 +931,8 @@ static Val *call_user_fn(Ctx *c, Val *f, Args *a)
         return NULL;
     }
     Binding *b = sema_lookup(c, f->str);
+    if (b && !b->fn && !sema_enter_call(c, f->str, a->loc))
+        return NULL;
     FxFunc *fn = b ? sema_lower_fn(c->sema, b) : NULL;
     if (!fn)
         return NULL;
@@ -956,6 +958,8 @@ static Val *call_user_fn(Ctx *c, Val *f, Args *a)
         args[i] = sema_materialize(c, v);
     }
     FxInst *call = fxb_call(sema_builder(c, a->loc), fn, a->npos, args);
+    if (!sema_grow(c, b->expanded, a->loc, f->str))
+        return NULL;
     return val_runtime(c, fn->ret, call, a->loc);
 }
 

@@ -16,6 +16,8 @@ Val *val_runtime(Ctx *c, const Type *t, FxInst *ir, Loc loc)
 
 FxBuilder *sema_builder(Ctx *c, Loc loc)
 {
+    if (c->fn)
+        c->fn->size += c->b.placed;   /* what the builder placed since it was last started */
     fxb_init(&c->b, c->arena, c->block, loc);
     return &c->b;
 }

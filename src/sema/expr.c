@@ -447,7 +447,18 @@ static Val *sequence(Ctx *c, AstNode *e, char seq)
     return v;
 }
 
+static Val *expr_of_kind(Ctx *c, AstNode *e);
+
 Val *sema_expr(Ctx *c, AstNode *e)
+{
+    if (!sema_enter(c, e->loc))
+        return NULL;
+    Val *v = expr_of_kind(c, e);
+    sema_leave(c);
+    return v;
+}
+
+static Val *expr_of_kind(Ctx *c, AstNode *e)
 {
     switch (e->kind) {
     case AST_INT: return literal_int(c, e);

@@ -8,8 +8,49 @@
 
 /* ---- scopes ---- */
 
+/* Below this many names a scope is searched as a list. */
+enum { SCOPE_INDEX_MIN = 16 };
+
+static size_t name_hash(const char *name)
+{
+    size_t h = 2166136261u;
+    for (; *name; name++)
+        h = (h ^ (unsigned char)*name) * 16777619u;
+    return h;
+}
+
+/* The slot of `name` in s->index: its binding or the empty slot where it goes. */
+static Binding **index_slot(Scope *s, const char *name)
+{
+    size_t mask = s->cap - 1;
+    size_t h = name_hash(name) & mask;
+    while (s->index[h] && strcmp(s->index[h]->name, name) != 0)
+        h = (h + 1) & mask;
+    return &s->index[h];
+}
+
+/* Rebuild the index at twice the size (the list holds every binding; the
+ * oldest are inserted first so the newest of a repeated name wins). The old
+ * table stays in the arena: the sizes double, so the waste is bounded by
+ * the final table. */
+static void index_grow(Arena *a, Scope *s)
+{
+    s->cap = s->cap ? s->cap * 2 : 4 * SCOPE_INDEX_MIN;
+    s->index = arena_alloc(a, s->cap * sizeof *s->index);
+    Binding **order = arena_alloc(a, (size_t)s->count * sizeof *order);
+    int n = 0;
+    for (Binding *b = s->first; b; b = b->next)
+        order[n++] = b;
+    while (n > 0) {
+        Binding *b = order[--n];
+        *index_slot(s, b->name) = b;
+    }
+}
+
 static Binding *find_in(Scope *s, const char *name)
 {
+    if (s->index)
+        return *index_slot(s, name);
     for (Binding *b = s->first; b; b = b->next)
         if (strcmp(b->name, name) == 0)
             return b;
@@ -24,6 +65,11 @@ static Binding *add_binding(Arena *a, Scope *s, const char *name, BindingKind ki
     b->decl = decl;
     b->next = s->first;
     s->first = b;
+    s->count++;
+    if (s->index && (size_t)s->count * 2 <= s->cap)
+        *index_slot(s, name) = b;
+    else if (s->count > SCOPE_INDEX_MIN)
+        index_grow(a, s);
     return b;
 }
 
@@ -68,7 +114,7 @@ Binding *sema_bind(Ctx *c, const char *name, BindingKind kind, AstNode *decl)
 
 void sema_push_scope(Ctx *c, Scope *s)
 {
-    s->first = NULL;
+    *s = (Scope){ 0 };
     s->parent = c->scope;
     c->scope = s;
 }
@@ -142,6 +188,8 @@ Val *sema_const_value(Ctx *c, Binding *b, Loc use)
         b->failed = true;
         return NULL;
     }
+    if (!sema_enter_const(c, b->name, use))
+        return NULL;
     b->evaluating = true;
     Ctx g;
     sema_global_ctx(c->sema, &g);
@@ -151,8 +199,9 @@ Val *sema_const_value(Ctx *c, Binding *b, Loc use)
         const Type *t = sema_type_expr(&g, d->a);
         v = t ? sema_assign_convert(&g, v, t, d->b->loc) : NULL;
     }
-    if (!v)
+    if (!v && !c->sema->deep_reported)
         diag_note(d->loc, "in the value of const '%s'", b->name);
+    c->sema->const_depth--;
     b->evaluating = false;
     b->failed = v == NULL;
     b->val = v;
@@ -224,6 +273,11 @@ static bool import_file(Sema *s, AstNode *item)
     ptrvec_push(s->arena, &s->imported, arena_strdup(s->arena, real));
     SrcFile *f = diag_load_file(real);
     free(real);
+    if (!f && errno == EFBIG) {
+        diag_error(item->loc, "cannot import \"%s\": the file is larger than %ld MiB, the most fxcc reads "
+                   "(docs/limits.md)", item->text, DIAG_MAX_SOURCE_BYTES >> 20);
+        return false;
+    }
     if (!f) {
         diag_error(item->loc, "cannot read \"%s\": %s", item->text, strerror(errno));
         return false;

@@ -28,18 +28,39 @@ struct Binding {
     bool failed;          /* B_CONST: its initializer had an error */
     FxFunc *fn;           /* B_FN after lowering */
     bool lowering;        /* B_FN: recursion detection */
+    long expanded;        /* B_FN after lowering: FXIR instructions with its calls inlined */
     Binding *next;        /* next in the same scope */
 };
 
+/* A scope is a list of bindings, newest first. Once it holds more than a
+ * few names it also gets a hash index (name -> newest binding), so a file
+ * of a million consts or a block of many lets is looked up in constant
+ * time, not by a walk of the list (issue 15: that walk made sema quadratic). */
 typedef struct Scope Scope;
 struct Scope {
     Binding *first;
     Scope *parent;
+    int count;             /* bindings in the list */
+    Binding **index;       /* open addressing, cap slots; NULL until count > SCOPE_INDEX_MIN */
+    size_t cap;
 };
 
 /* Where emitted instructions go, and the function-level facts they need. */
 /* The most dimensions an Array or Tensor has (docs/limits.md). */
 enum { SEMA_MAX_DIMS = 8 };
+
+/* Limits that keep sema's recursion inside the C stack and a kernel's code
+ * inside what LLVM compiles in reasonable time (docs/limits.md, issue 15).
+ * SEMA_MAX_NESTING counts sema_expr and sema_block frames one inside
+ * another, through consts and fns too: it is the one that protects the
+ * stack (a const chain of long expressions multiplies the two); the const
+ * and call limits come first in the usual cases and say what is deep. */
+enum {
+    SEMA_MAX_NESTING = 4000,
+    SEMA_MAX_CONST_DEPTH = 1000,
+    SEMA_MAX_CALL_DEPTH = 500,
+    SEMA_MAX_KERNEL_SIZE = 1 << 15,
+};
 
 typedef struct FnCtx {
     FxFunc *func;
@@ -49,6 +70,11 @@ typedef struct FnCtx {
     const Type *ret;
     int loop_depth;
     bool returned;          /* a return statement was seen (fn must return on all paths) */
+    long size;              /* FXIR instructions so far, inlined calls and unrolled
+                               iterations included (less those in Ctx.b.placed) */
+    bool too_big;           /* SEMA_MAX_KERNEL_SIZE was crossed and reported */
+    int unrolling;          /* static_range loops being unrolled: they, not the
+                               statements of their bodies, report the size */
 } FnCtx;
 
 typedef struct Ctx Ctx;
@@ -74,10 +100,25 @@ struct Sema {
     PtrVec imported;        /* canonical paths already imported */
     PtrVec items;           /* AstNode* of every item, all files */
     PtrVec kernels;         /* Binding* of kernels in source order */
+    int nesting;            /* sema_expr/sema_block frames on the stack */
+    int const_depth;        /* consts being evaluated, one inside another */
+    int call_depth;         /* fns being lowered, one calling the next */
+    bool deep_reported;     /* a nesting limit was reported: stay quiet after */
     bool defines_applied;
     FxBlock scratch;        /* where run-time values built outside kernels go */
     FnCtx scratch_fn;
 };
+
+/* limits.c */
+bool sema_enter(Ctx *c, Loc loc);
+void sema_leave(Ctx *c);
+bool sema_enter_const(Ctx *c, const char *name, Loc use);
+bool sema_enter_call(Ctx *c, const char *name, Loc call);
+long sema_fn_size(Ctx *c);
+/* Add n instructions (an inlined call of callee, or n unrolled copies when
+ * callee is NULL; n == 0 checks the statement just done) to the current
+ * function's size; false, after one error, when it crosses the limit. */
+bool sema_grow(Ctx *c, long n, Loc loc, const char *callee);
 
 /* scope.c */
 void sema_global_ctx(Sema *s, Ctx *c);

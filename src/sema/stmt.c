@@ -37,9 +37,13 @@ static bool ends_in_jump(const FxBlock *b)
  * FXIR follows a jump (the verifier's rule). */
 void sema_block(Ctx *c, AstNode *block)
 {
+    if (!sema_enter(c, block->loc))
+        return;
     for (int i = 0; i < block->list.len; i++) {
         if (!ends_in_jump(c->block)) {
             stmt(c, block->list.items[i]);
+            if (!c->fn || !c->fn->unrolling)   /* straight-line code counts too */
+                sema_grow(c, 0, block->list.items[i]->loc, NULL);
             continue;
         }
         FxBlock scratch = { 0 }, *saved = c->block;
@@ -51,6 +55,7 @@ void sema_block(Ctx *c, AstNode *block)
         if (c->fn)
             c->fn->returned = saved_ret;
     }
+    sema_leave(c);
 }
 
 /* ---- declarations ---- */
@@ -458,17 +463,23 @@ static void static_range_loop(Ctx *c, AstNode *s, AstNode *call)
             return;
         }
     int saved_depth = c->fn ? c->fn->loop_depth : 0;
-    if (c->fn)
+    if (c->fn) {
         c->fn->loop_depth = -1000000;   /* break/continue cannot leave an unrolled loop */
+        c->fn->unrolling++;
+    }
     for (int64_t i = a; d > 0 ? i < b : i > b; i += d) {
+        if (!sema_grow(c, 1, call->loc, NULL))   /* each copy counts, even one that emits nothing */
+            break;
         Scope sc;
         sema_push_scope(c, &sc);
         sema_bind(c, s->name, B_VALUE, s)->val = fold_make_int(c->arena, SC_INT32, big_from_i64(i), s->loc);
         sema_block(c, s->b);
         sema_pop_scope(c);
     }
-    if (c->fn)
+    if (c->fn) {
         c->fn->loop_depth = saved_depth;
+        c->fn->unrolling--;
+    }
 }
 
 /* Bring the range bounds to one integer type (literals normalize to Int32). */
@@ -751,14 +762,14 @@ static void function_ctx(Sema *s, Ctx *c, FnCtx *fc, FxFunc *f, bool kernel)
 }
 
 /* Keep the module's functions in dependency order: a fn is listed after
- * every fn it calls, because it finishes lowering after them. */
-static void move_to_end(FxModule *m, FxFunc *f)
+ * every fn it calls. fxir_func_new appends a fn when its lowering starts;
+ * it is taken out again at once (it is still the last one) and appended
+ * when its lowering finishes, after the fns it called. (Moving it from the
+ * middle of the list instead made many fns quadratic.) */
+static void unlist_new_fn(FxModule *m, FxFunc *f)
 {
-    int k = 0;
-    for (int i = 0; i < m->funcs.len; i++)
-        if (m->funcs.items[i] != f)
-            m->funcs.items[k++] = m->funcs.items[i];
-    m->funcs.items[k] = f;
+    if (m->funcs.len > 0 && m->funcs.items[m->funcs.len - 1] == f)
+        m->funcs.len--;
 }
 
 FxFunc *sema_lower_fn(Sema *s, Binding *b)
@@ -784,7 +795,9 @@ FxFunc *sema_lower_fn(Sema *s, Binding *b)
     for (int i = 0; i < d->list2.len; i++)
         diag_error(d->list2.items[i]->loc, "unknown decorator '@%s' on a fn", d->list2.items[i]->name);
     FxFunc *f = fxir_func_new(s->module, b->name, FXF_FN, d->list.len, ret ? ret : VOID_TYPE, d->loc);
+    unlist_new_fn(s->module, f);
     function_ctx(s, &c, &fc, f, false);
+    s->call_depth++;
     Scope sc;
     sema_push_scope(&c, &sc);
     int errors = diag_error_count();
@@ -795,13 +808,15 @@ FxFunc *sema_lower_fn(Sema *s, Binding *b)
             diag_error(d->b->loc, "fn '%s' returns %s but control can reach the end of its body without a return",
                        b->name, type_name(c.arena, ret));
     }
+    s->call_depth--;
     b->lowering = false;
     if (diag_error_count() != errors || !ret) {
         b->failed = true;
         return NULL;
     }
     b->fn = f;
-    move_to_end(s->module, f);
+    b->expanded = sema_fn_size(&c);
+    ptrvec_push(s->arena, &s->module->funcs, f);
     return f;
 }
 

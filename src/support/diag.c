@@ -218,6 +218,12 @@ SrcFile *diag_load_file(const char *path)
     char *buf = malloc(cap);
     for (size_t got; buf && (got = fread(buf + n, 1, cap - n - 1, fp)) > 0;) {
         n += got;
+        if (n > (size_t)DIAG_MAX_SOURCE_BYTES) {   /* one byte over is enough to know */
+            fclose(fp);
+            free(buf);
+            errno = EFBIG;
+            return NULL;
+        }
         if (cap - n - 1 == 0) {
             char *nb = realloc(buf, cap *= 2);
             if (!nb) {

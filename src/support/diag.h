@@ -38,7 +38,13 @@ void diag_note(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3
 void diag_remark(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void diag_vreport(const char *severity, Loc loc, const char *fmt, va_list ap);
 
-/* Read a whole file into a SrcFile allocated with malloc; NULL (errno set) on failure. */
+/* The largest source file fxcc reads (docs/limits.md): a bound on the
+ * memory a compilation can take, and what keeps `fxcc /dev/zero` or
+ * `import "/dev/zero"` from reading forever. */
+#define DIAG_MAX_SOURCE_BYTES (64L << 20)
+
+/* Read a whole file into a SrcFile allocated with malloc; NULL (errno set) on
+ * failure. A file of more than DIAG_MAX_SOURCE_BYTES is not read: errno EFBIG. */
 SrcFile *diag_load_file(const char *path);
 SrcFile *diag_file_from_string(const char *name, const char *text);
 void diag_free_file(SrcFile *f);

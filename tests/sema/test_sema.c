@@ -220,6 +220,7 @@ static const FxtTest table_tests[] = {
     { "scalar type table", test_type_table },
     { NULL, NULL },
 };
+extern const FxtTest limits_tests[];   /* test_limits.c */
 static const FxtTest eval_tests[] = {
     { "eval case files", test_eval_cases },
     { NULL, NULL },
@@ -228,6 +229,6 @@ static const FxtTest eval_tests[] = {
 int main(int argc, char **argv)
 {
     static const FxtSuite suites[] = { { "tables", table_tests, NULL, NULL }, { "eval", eval_tests, NULL, NULL },
-                                       { NULL, NULL, NULL, NULL } };
+                                       { "limits", limits_tests, NULL, NULL }, { NULL, NULL, NULL, NULL } };
     return fxt_main(argc, argv, TEST_DIR, suites);
 }
