@@ -359,6 +359,7 @@ bool opt_select_arch(FxOptions *o, const char *arch)
 
 int opt_finish_stdout(const char *prog, int rc)
 {
+    diag_flush();
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "%s: error: cannot write to standard output: %s\n", prog, strerror(errno));
         if (rc == 0)

@@ -75,8 +75,16 @@ void diag_reset(void)
     free(seen.keys);
     seen = (Seen){ 0 };
 }
-void diag_set_stream(FILE *out) { g.out = out; }
-void diag_set_format(DiagFormat f) { g.format = f; }
+void diag_set_stream(FILE *out)
+{
+    diag_flush();
+    g.out = out;
+}
+void diag_set_format(DiagFormat f)
+{
+    diag_flush();
+    g.format = f;
+}
 void diag_set_werror(bool on) { g.werror = on; }
 void diag_set_no_warnings(bool on) { g.no_warnings = on; }
 void diag_set_dedupe(bool on) { g.dedupe = on; }
@@ -130,6 +138,64 @@ static void json_string(FILE *o, const char *s)
     fputc('"', o);
 }
 
+/* JSON: one object per line for each error, warning or remark, its notes
+ * nested ("notes": [...]); a diagnostic without a place has no "file",
+ * "line" or "column" (a driver error is about no file). The last object
+ * waits for its notes until the next diagnostic or diag_flush(). */
+static struct {
+    char *text;
+    size_t len;
+    FILE *f;
+    int nnotes;
+} pending;
+
+static void json_object(FILE *o, const char *severity, const Loc *loc, const char *msg)
+{
+    fputs("{\"severity\":", o);
+    json_string(o, severity);
+    if (loc->file && loc->line > 0) {
+        fputs(",\"file\":", o);
+        json_string(o, loc->file->name);
+        fprintf(o, ",\"line\":%d,\"column\":%d", loc->line, loc->col);
+        if (loc->end_line > 0)
+            fprintf(o, ",\"end_line\":%d,\"end_column\":%d", loc->end_line, loc->end_col);
+    }
+    fputs(",\"message\":", o);
+    json_string(o, msg);
+}
+
+void diag_flush(void)
+{
+    if (!pending.f)
+        return;
+    fputs(pending.nnotes ? "]}\n" : "}\n", pending.f);
+    fclose(pending.f);
+    fwrite(pending.text, 1, pending.len, stream());
+    fflush(stream());
+    free(pending.text);
+    pending.f = NULL;
+    pending.text = NULL;
+}
+
+static void json_report(const char *severity, const Loc *loc, const char *msg)
+{
+    bool note = strcmp(severity, "note") == 0;
+    if (note && pending.f) {
+        fputs(pending.nnotes++ ? "," : ",\"notes\":[", pending.f);
+        json_object(pending.f, severity, loc, msg);
+        fputc('}', pending.f);
+        return;
+    }
+    diag_flush();
+    pending.f = open_memstream(&pending.text, &pending.len);
+    pending.nnotes = 0;
+    if (!pending.f)
+        abort();
+    json_object(pending.f, severity, loc, msg);
+    if (note)   /* a note with nothing before it stands alone */
+        diag_flush();
+}
+
 void diag_vreport(const char *severity, Loc loc, const char *fmt, va_list ap)
 {
     char msg[2048];
@@ -138,13 +204,7 @@ void diag_vreport(const char *severity, Loc loc, const char *fmt, va_list ap)
         return;
     FILE *o = stream();
     if (g.format == DIAG_JSON) {
-        fputs("{\"severity\":", o);
-        json_string(o, severity);
-        fputs(",\"file\":", o);
-        json_string(o, loc.file ? loc.file->name : "");
-        fprintf(o, ",\"line\":%d,\"column\":%d,\"message\":", loc.line, loc.col);
-        json_string(o, msg);
-        fputs("}\n", o);
+        json_report(severity, &loc, msg);
         return;
     }
     if (loc.file && loc.line > 0)

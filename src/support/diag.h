@@ -25,6 +25,9 @@ typedef enum { DIAG_TEXT, DIAG_JSON } DiagFormat;
 void diag_reset(void);
 void diag_set_stream(FILE *out);      /* default stderr */
 void diag_set_format(DiagFormat f);
+/* JSON: writes the last diagnostic, which waits for its notes; fxcc and
+ * fxrun call it before they exit (a no-op for text). */
+void diag_flush(void);
 void diag_set_werror(bool on);
 void diag_set_no_warnings(bool on);
 /* Print exact repeats (same place, same message) once, until diag_reset. */

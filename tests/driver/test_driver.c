@@ -420,6 +420,31 @@ static void test_target_ids(void)
     }
 }
 
+/* --diagnostics-format=json: one object per line per error, its notes
+ * nested in it; a driver error has no file, line or column. */
+static void test_json_diagnostics(void)
+{
+    char cmd[4096], *err = NULL, path[512];
+    snprintf(path, sizeof path, "%s/js.fx", tmpdir);
+    fxt_write_file(path, "kernel k(p: Ptr[Float32]) {\n    var a: Array[Float32, 20000]\n    p[0] = a[1]\n}\n"
+                         "kernel j(p: Ptr[Float32]) {\n    p[0] = nope\n}\n");
+    snprintf(cmd, sizeof cmd, "cd %s && %s js.fx --diagnostics-format=json -o /dev/null", tmpdir, fxcc_path);
+    CU_ASSERT_EQUAL(run(cmd, NULL, &err), 1);
+    CU_ASSERT(err && strcmp(err, "{\"severity\":\"error\",\"file\":\"js.fx\",\"line\":6,\"column\":12,"
+                                 "\"end_line\":6,\"end_column\":15,\"message\":\"undefined name 'nope'\"}\n") == 0);
+    free(err);
+    fxt_write_file(path, "kernel k(p: Ptr[Float32]) {\n    var a: Array[Float32, 20000]\n    p[0] = a[1]\n}\n");
+    CU_ASSERT_EQUAL(run(cmd, NULL, &err), 1);
+    CU_ASSERT(err && strstr(err, "\"message\":\"kernel 'k' needs 80000 bytes of private arrays") &&
+              strstr(err, ",\"notes\":[{\"severity\":\"note\",\"file\":\"js.fx\",\"line\":2,") &&
+              strstr(err, "\"message\":\"'a' takes 80000 bytes\"}]}\n") && !strchr(err, '\n')[1]);
+    free(err);
+    snprintf(cmd, sizeof cmd, "%s %s/none.fx --diagnostics-format=json", fxcc_path, tmpdir);
+    CU_ASSERT_EQUAL(run(cmd, NULL, &err), 1);
+    CU_ASSERT(err && strncmp(err, "{\"severity\":\"error\",\"message\":\"cannot read", 42) == 0);
+    free(err);
+}
+
 /* -M/-MM print the rule instead of compiling, -MMD is -MD, -MP adds a phony
  * rule per import; imports are named as the input is (relative here); -x fx
  * and '-' (standard input, written as stdin.o) as gcc spells them. */
@@ -503,6 +528,7 @@ static const FxtTest tests[] = {
     { "several --offload-arch: one offload bundle", test_offload_bundle },
     { "target ids: xnack/sramecc in the code object's flags and the bundle", test_target_ids },
     { "-M, -MM, -MMD, -MP, -x fx, - for standard input", test_dependency_options },
+    { "JSON diagnostics: notes nested, driver errors without a place", test_json_diagnostics },
     { "--save-temps", test_save_temps },
     { NULL, NULL },
 };
