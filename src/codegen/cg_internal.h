@@ -45,9 +45,9 @@ typedef struct CgArrayNote {
 /* A kernel's private memory, as cg_check_memory_limits() counted it. */
 typedef struct CgKernelInfo {
     const FxFunc *f;
-    int64_t private_bytes;
-    CgArrayNote *notes;
-    int nnotes;
+    int64_t private_bytes, shared_bytes;
+    CgArrayNote *notes, *shared_notes;
+    int nnotes, nshared_notes;
 } CgKernelInfo;
 
 struct CgModule {
@@ -200,9 +200,10 @@ void cg_barrier(CgCtx *c, FxInst *i);
  * errors naming the arrays otherwise. */
 enum { CG_PRIVATE_ARRAY_BYTES = 65536 };
 bool cg_check_memory_limits(CgCtx *c);
-/* Per kernel, its private arrays (inlined fns' copies included) with a
- * located note for each, for the error when LLVM finds the kernel's scratch
- * over the target's limit; in the FxModule's arena. */
+/* Per kernel, its private arrays (inlined fns' copies included) and its
+ * shared arrays, with a located note for each, for the error when LLVM
+ * finds the kernel's scratch or LDS over the target's limit; in the
+ * FxModule's arena. */
 CgKernelInfo *cg_kernel_infos(CgCtx *c, int *n);
 /* Host: lays out every shared array (fns first, then each kernel's own). */
 void cg_layout_shared(CgCtx *c);

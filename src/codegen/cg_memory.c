@@ -669,6 +669,10 @@ CgKernelInfo *cg_kernel_infos(CgCtx *c, int *n)
             ArrayList l = list_arrays(c, f, FXSPACE_PRIVATE);
             ki->notes = array_notes(c, f, &l, FXSPACE_PRIVATE, &ki->nnotes);
         }
+        ArrayList sh = list_arrays(c, f, FXSPACE_SHARED);
+        ki->shared_bytes = sh.bytes;
+        ki->nshared_notes = 0;
+        ki->shared_notes = sh.n ? array_notes(c, f, &sh, FXSPACE_SHARED, &ki->nshared_notes) : NULL;
     }
     cg_map_free(&memo);
     return info;

@@ -960,10 +960,20 @@ static int in_child(CgModule *cm, void (*what)(CgModule *), char **err)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
+/* Under AddressSanitizer SIGSEGV is the sanitizer's, which fxcc leaves in
+ * place: the test then crashes with SIGILL, which ASan does not handle. */
+#if defined(__SANITIZE_ADDRESS__)
+enum { CRASH_SIGNAL = SIGILL };
+#define CRASH_TEXT "an illegal instruction (SIGILL)"
+#else
+enum { CRASH_SIGNAL = SIGSEGV };
+#define CRASH_TEXT "a segmentation fault (SIGSEGV)"
+#endif
+
 static void segfault_while_optimizing(CgModule *cm)
 {
     cg_optimize(cm);
-    raise(SIGSEGV);
+    raise(CRASH_SIGNAL);
 }
 
 /* An instruction gfx942 cannot select (gfx908's Int8 MFMA), its result
@@ -997,8 +1007,7 @@ static void test_crash_notes(void)
     char *err;
     int rc = in_child(cm, segfault_while_optimizing, &err);
     CU_ASSERT_EQUAL(rc, 70);
-    CU_ASSERT_PTR_NOT_NULL(strstr(err, "fxcc: internal compiler error: a segmentation fault (SIGSEGV) inside the "
-                                       "compiler\n"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(err, "fxcc: internal compiler error: " CRASH_TEXT " inside the compiler\n"));
     CU_ASSERT_PTR_NOT_NULL(strstr(err, "fxcc: note: currently compiling: kernel 'saxpy' (line 3) in crash.fx "
                                        "(LLVM optimization)\n"));
     if (rc != 70 || !strstr(err, "(line 3)"))
@@ -1054,6 +1063,47 @@ static void test_scratch_over_limit(void)
     diag_free_file(src);
 }
 
+/* LDS over gfx942's 65536 bytes (here a variable fxcc did not count, as
+ * LDS the code generator used would be): a located error naming the
+ * kernel's shared arrays. */
+static void test_lds_over_limit(void)
+{
+    SrcFile *src = diag_file_from_string("lds.fx", "# lds\n\nkernel reverse() {\n}\n");
+    Kb k = fxk_begin("lds.fx");
+    FxFunc *f = fxk_reverse(&k);
+    f->loc = (Loc){ src, 3, 1, 3, 7 };
+    for (FxInst *i = f->body.first; i; i = i->next) /* the .fxir file's locations are gone */
+        i->loc = (Loc){ src, 4, 1, 4, 1 };
+    CgOptions o = { .target = tgt_lookup("gfx942"), .opt_level = 0 };
+    CgModule *cm = cg_build(k.m, &o);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+    LLVMModuleRef m = cg_llvm_module(cm);
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    LLVMTypeRef f32 = LLVMFloatTypeInContext(ctx), big = LLVMArrayType2(f32, 16384);
+    LLVMValueRef g = LLVMAddGlobalInAddressSpace(m, big, "extra_lds", 3);
+    LLVMSetInitializer(g, LLVMGetUndef(big));
+    LLVMSetLinkage(g, LLVMInternalLinkage);
+    LLVMValueRef fn = LLVMGetNamedFunction(m, "reverse");
+    LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+    LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(LLVMGetLastBasicBlock(fn)));
+    LLVMSetVolatile(LLVMBuildStore(b, LLVMConstReal(f32, 1.0), g), 1);
+    LLVMDisposeBuilder(b);
+    capture_diags();
+    CU_ASSERT_FALSE(cg_write(cm, CG_OUT_OBJ, "/dev/null"));
+    char *d = captured();
+    CU_ASSERT_PTR_NOT_NULL(strstr(d, "lds.fx:3:1: error: kernel 'reverse' needs "));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d, " bytes of shared memory (LDS), more than the 65536 bytes gfx942 has per "
+                                     "workgroup (docs/limits.md)"));
+    CU_ASSERT_PTR_NOT_NULL(strstr(d, "note: 256 bytes of it are shared arrays"));
+    CU_ASSERT_PTR_NULL(strstr(d, "internal compiler error"));
+    if (!strstr(d, "lds.fx:3:1: error"))
+        fprintf(stderr, "\ngot:\n%s", d);
+    free(d);
+    cg_free(cm);
+    fxk_end(&k);
+    diag_free_file(src);
+}
+
 static int make_dir(void)
 {
     cg_install_fatal_handler();
@@ -1091,6 +1141,7 @@ static const FxtTest codegen_tests[] = {
     { "-O0 backend failures of issue 15 compile at -O0 and -O3", test_o0_regressions },
     { "LLVM fatal errors and crashes name the kernel and line (exit 70)", test_crash_notes },
     { "scratch over the target's limit: a located error", test_scratch_over_limit },
+    { "LDS over the target's limit: a located error", test_lds_over_limit },
     { "every hand-built module verifies", test_modules_verified },
     { NULL, NULL },
 };
