@@ -265,6 +265,7 @@ void cg_host_entry_points(CgCtx *c, CgFunc *cf)
     LLVMBuilderRef saved = c->B;
     c->B = LLVMCreateBuilderInContext(c->C);
     LLVMPositionBuilderAtEnd(c->B, bb);
+    cg_debug_wrapper(c, w, f);   /* the kernel inlined here keeps its lines */
     LLVMValueRef args = LLVMGetParam(w, 0);
     LLVMValueRef *av = arena_alloc(c->fm->arena, sizeof(LLVMValueRef) * (size_t)(f->nparams + 1));
     LLVMTypeRef i64 = LLVMInt64TypeInContext(c->C);

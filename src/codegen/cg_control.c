@@ -120,6 +120,7 @@ static LLVMValueRef cg_call(CgCtx *c, FxInst *i)
 
 static void cg_inst(CgCtx *c, FxInst *i)
 {
+    cg_debug_loc(c, i);
     LLVMValueRef v = NULL;
     if (i->loc.line > 0)
         cg_crash_line(i->loc.line);

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <llvm-c/Core.h>
+#include <llvm-c/DebugInfo.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include "codegen/codegen.h"
@@ -75,6 +76,8 @@ typedef struct CgCtx {
     LLVMTargetDataRef TD;
     LLVMBuilderRef B;
     int errors;
+    LLVMDIBuilderRef dib;           /* -g (cg_debug.c); NULL without */
+    LLVMMetadataRef di_file, di_scope;
 
     CgMap funcs;            /* FxFunc* -> CgFunc* */
     CgMap shared;           /* FxInst* (shared ALLOCA) -> device: global; host: (offset + 1) */
@@ -228,6 +231,14 @@ LLVMTypeRef cg_check_site_type(CgCtx *c);
 bool cg_checks_access(CgCtx *c, const FxInst *array);
 void cg_check_access(CgCtx *c, FxInst *i, FxInst *array, LLVMValueRef addr, const Type *elem, bool is_write);
 void cg_check_barrier(CgCtx *c, FxInst *i);
+/* -g (cg_debug.c): the compile unit, a subprogram per function, a source
+ * position per FXIR instruction. */
+void cg_debug_begin(CgCtx *c);
+void cg_debug_func(CgCtx *c, CgFunc *cf);
+void cg_debug_loc(CgCtx *c, const FxInst *i);
+void cg_debug_wrapper(CgCtx *c, LLVMValueRef w, const FxFunc *f);
+void cg_debug_end_func(CgCtx *c);
+void cg_debug_finish(CgCtx *c);
 
 /* ---- cg_control.c ---- */
 LLVMValueRef cg_val(CgCtx *c, FxInst *i);

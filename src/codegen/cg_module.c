@@ -338,6 +338,7 @@ CgModule *cg_build(FxModule *m, const CgOptions *o)
                           LLVMValueAsMetadata(v));
     }
     c->B = LLVMCreateBuilderInContext(c->C);
+    cg_debug_begin(c);
 
     cg_declare_funcs(c);
     if (cg_check_memory_limits(c))
@@ -348,13 +349,16 @@ CgModule *cg_build(FxModule *m, const CgOptions *o)
     for (int k = 0; k < m->funcs.len; k++) {
         CgFunc *cf = cg_map_get(&c->funcs, m->funcs.items[k]);
         cg_crash_func(cf->f);
+        cg_debug_func(c, cf);
         cg_begin_func(c, cf);
         cg_emit_body(c, &cf->f->body);
         cg_end_func(c);
+        cg_debug_end_func(c);
         if (cg_host_abi(c) && cf->f->kind == FXF_KERNEL)
             cg_host_entry_points(c, cf);
     }
     cg_emit_data(c);
+    cg_debug_finish(c);
     bool ok = c->errors == 0 && link_helpers(c, triple) && cg_devlib_link(c);
     if (ok)
         drop_unused_internals(c);

@@ -21,6 +21,7 @@ typedef struct CgOptions {
     int wave_size;            /* host: lanes per emulated wave (the runtime groups work-items so) */
     const char *features;     /* AMDGPU: the target id's settings as LLVM features ("+xnack,-sramecc"), or NULL */
     bool check;               /* host: calls for the race and initialization checker (--check) */
+    bool debug;               /* -g: DWARF line tables */
 } CgOptions;
 
 /* Owns its LLVMContext, module and target machine. */

@@ -51,6 +51,7 @@ void opt_print_help(const char *prog)
            "  -MD -MF FILE -MT TARGET   write a Make dependency file (-MMD: the same)\n"
            "  -M, -MM                print the dependency rule (to -MF) instead of compiling\n"
            "  -MP                    add a phony rule per imported file\n"
+           "  -g                     DWARF line tables: .fx lines in disassembly and profilers\n"
            "  --check[=races,uninit] host code: report shared-memory races, reads of\n"
            "                         unwritten shared memory and divergent barriers (fxrun)\n"
            "  --save-temps           keep the FXIR (.fxir), LLVM IR (.ll), assembly (.s) and\n"
@@ -261,6 +262,7 @@ int opt_parse_one(Arena *a, FxOptions *o, int argc, char **argv, int *i)
         { "-MM", offsetof(FxOptions, deps_only) },
         { "-MP", offsetof(FxOptions, mp) },
         { "--save-temps", offsetof(FxOptions, save_temps) },
+        { "-g", offsetof(FxOptions, debug) },
         { "-save-temps", offsetof(FxOptions, save_temps) },
         { "--fast-fp-math", offsetof(FxOptions, fast_fp_math) },
         { "--emit-ast", offsetof(FxOptions, emit_ast) },

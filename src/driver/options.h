@@ -28,6 +28,7 @@ typedef struct FxOptions {
     bool mp;                      /* -MP: a phony rule per import */
     bool save_temps;              /* --save-temps: .fxir, .ll, .s, .o beside the output */
     unsigned check;               /* --check[=races,uninit]: RT_CHECK_* bits (host code only) */
+    bool debug;                   /* -g: DWARF line tables */
     const char *stdin_text;       /* the input "-", read once by fxcc */
     const char *mf, *mt;          /* -MF, -MT */
     bool fp_contract;

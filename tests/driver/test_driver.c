@@ -420,6 +420,31 @@ static void test_target_ids(void)
     }
 }
 
+/* -g: DWARF line tables in AMDGPU code objects and host objects (.loc
+ * directives with .fx lines in the assembly), verifying at -O0 and -O3, and
+ * a host run with them. */
+static void test_debug_info(void)
+{
+    char cmd[4096], *out = NULL;
+    snprintf(cmd, sizeof cmd, "%s -g %s -S -o - --verify-each", fxcc_path, saxpy());
+    CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
+    CU_ASSERT(out && strstr(out, ".file\t0 \"") && strstr(out, "\"saxpy.fx\"") && strstr(out, ".loc\t0 11 "));
+    free(out);
+    if (system("command -v llvm-readelf-19 > /dev/null 2>&1") == 0) {
+        snprintf(cmd, sizeof cmd, "cd %s && %s -g -O0 %s -o g.hsaco && llvm-readelf-19 -S g.hsaco | grep -c ' [.]debug_line '"
+                 " && %s -g %s --target=host -c -o g.o && llvm-readelf-19 -S g.o | grep -c ' [.]debug_line '",
+                 tmpdir, fxcc_path, saxpy(), fxcc_path, saxpy());
+        CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
+        CU_ASSERT(out && strcmp(out, "1\n1\n") == 0);
+        free(out);
+    }
+    snprintf(cmd, sizeof cmd, "%s -g %s saxpy --grid 1 --block 4 'x=iota(Float32, 4)' 'y=zeros(Float32, 4)' a=2 n=4 "
+             "--print y", fxrun_path, saxpy());
+    CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
+    CU_ASSERT(out && strcmp(out, "y = [0.0, 2.0, 4.0, 6.0]\n") == 0);
+    free(out);
+}
+
 /* --diagnostics-format=json: one object per line per error, its notes
  * nested in it; a driver error has no file, line or column. */
 static void test_json_diagnostics(void)
@@ -529,6 +554,7 @@ static const FxtTest tests[] = {
     { "target ids: xnack/sramecc in the code object's flags and the bundle", test_target_ids },
     { "-M, -MM, -MMD, -MP, -x fx, - for standard input", test_dependency_options },
     { "JSON diagnostics: notes nested, driver errors without a place", test_json_diagnostics },
+    { "-g: DWARF line tables", test_debug_info },
     { "--save-temps", test_save_temps },
     { NULL, NULL },
 };
