@@ -409,8 +409,14 @@ static void test_target_ids(void)
     snprintf(path, sizeof path, "%s/tid.co", tmpdir);
     size_t blen, elen;
     char *bundle = read_bytes(path, &blen), *err = NULL;
-    CU_ASSERT(bundle && fxbundle_find(bundle, blen, FXBUNDLE_HIP_PREFIX "gfx90a:sramecc-:xnack+", &elen));
-    CU_ASSERT(bundle && fxbundle_find(bundle, blen, FXBUNDLE_HIP_PREFIX "gfx90a:sramecc-:xnack-", &elen));
+    /* each entry's flags name its processor (EF_AMDGPU_MACH 0x3f: gfx90a) and its target id */
+    static const struct { const char *id; unsigned flags; } entries[] = {
+        { FXBUNDLE_HIP_PREFIX "gfx90a:sramecc-:xnack+", 0xb3f }, { FXBUNDLE_HIP_PREFIX "gfx90a:sramecc-:xnack-", 0xa3f },
+    };
+    for (int k = 0; k < 2; k++) {
+        const unsigned char *e = bundle ? fxbundle_find(bundle, blen, entries[k].id, &elen) : NULL;
+        CU_ASSERT(e && elen > 52 && ((unsigned)e[48] | (unsigned)e[49] << 8) == entries[k].flags);
+    }
     free(bundle);
     free(err);
     static const char *const bad[] = { "gfx1100:xnack+", "gfx942:xnack", "gfx90a,gfx90a:xnack+", "gfx942:xnack+,gfx942:xnack+" };
