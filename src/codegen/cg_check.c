@@ -22,12 +22,7 @@ static LLVMValueRef check_site(CgCtx *c, FxInst *i, const char *op, const char *
     f[FX_CHECKSITE_line] = LLVMConstInt(i32, (unsigned)i->loc.line, 0);
     f[FX_CHECKSITE_col] = LLVMConstInt(i32, (unsigned)i->loc.col, 0);
     f[FX_CHECKSITE_elem_bytes] = LLVMConstInt(LLVMInt64TypeInContext(c->C), (unsigned long long)elem_bytes, 0);
-    LLVMValueRef init = LLVMConstNamedStruct(cg_check_site_type(c), f, FX_CHECKSITE_NFIELDS);
-    LLVMValueRef g = LLVMAddGlobal(c->M, LLVMTypeOf(init), ".fxcheck");
-    LLVMSetInitializer(g, init);
-    LLVMSetGlobalConstant(g, 1);
-    LLVMSetLinkage(g, LLVMPrivateLinkage);
-    return g;
+    return cg_private_constant(c, LLVMConstNamedStruct(cg_check_site_type(c), f, FX_CHECKSITE_NFIELDS), ".fxcheck");
 }
 
 bool cg_checks_access(CgCtx *c, const FxInst *array)

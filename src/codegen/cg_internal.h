@@ -147,6 +147,7 @@ LLVMValueRef cg_intrinsic(CgCtx *c, const char *name, LLVMTypeRef *over, int nov
 LLVMValueRef cg_fmf(LLVMValueRef v, unsigned fmf);
 LLVMValueRef cg_index64(CgCtx *c, LLVMValueRef idx, ScalarId s);
 LLVMValueRef cg_cstring(CgCtx *c, const char *s);   /* a private constant C string */
+LLVMValueRef cg_private_constant(CgCtx *c, LLVMValueRef init, const char *name);   /* a module-private constant */
 
 /* ---- cg_expr.c ---- */
 LLVMValueRef cg_binop(CgCtx *c, FxInst *i);

@@ -147,10 +147,7 @@ static LLVMValueRef oob_site(CgCtx *c, const char *op, const char *array, int ni
         for (int k = 0; k < nidx; k++)
             e[k] = LLVMConstInt(i64, (unsigned long long)dims[k], 0);
         LLVMValueRef arr = LLVMConstArray2(i64, e, (uint64_t)nidx);
-        dv = LLVMAddGlobal(c->M, LLVMTypeOf(arr), ".fxdims");
-        LLVMSetInitializer(dv, arr);
-        LLVMSetGlobalConstant(dv, 1);
-        LLVMSetLinkage(dv, LLVMPrivateLinkage);
+        dv = cg_private_constant(c, arr, ".fxdims");
     }
     const char *fn = c->cur->f->kind == FXF_FN ? arena_printf(c->fm->arena, "fn %s", c->cur->f->name) : NULL;
     LLVMValueRef f[FX_OOBSITE_NFIELDS];
@@ -160,12 +157,7 @@ static LLVMValueRef oob_site(CgCtx *c, const char *op, const char *array, int ni
     f[FX_OOBSITE_dims] = dv;
     f[FX_OOBSITE_nidx] = LLVMConstInt(i32, (unsigned)nidx, 0);
     f[FX_OOBSITE_unsigned_mask] = LLVMConstInt(i32, umask, 0);
-    LLVMValueRef init = LLVMConstNamedStruct(cg_oob_site_type(c), f, FX_OOBSITE_NFIELDS);
-    LLVMValueRef g = LLVMAddGlobal(c->M, LLVMTypeOf(init), ".fxoob");
-    LLVMSetInitializer(g, init);
-    LLVMSetGlobalConstant(g, 1);
-    LLVMSetLinkage(g, LLVMPrivateLinkage);
-    return g;
+    return cg_private_constant(c, LLVMConstNamedStruct(cg_oob_site_type(c), f, FX_OOBSITE_NFIELDS), ".fxoob");
 }
 
 /* if (bad) ctx->oob(ctx, site, param, {indices}); then continue. */

@@ -238,13 +238,19 @@ LLVMValueRef cg_index64(CgCtx *c, LLVMValueRef idx, ScalarId s)
     return LLVMBuildZExt(c->B, idx, i64, "");
 }
 
-LLVMValueRef cg_cstring(CgCtx *c, const char *s)
+LLVMValueRef cg_private_constant(CgCtx *c, LLVMValueRef init, const char *name)
 {
-    LLVMValueRef init = LLVMConstStringInContext(c->C, s, (unsigned)strlen(s), 0);
-    LLVMValueRef g = LLVMAddGlobal(c->M, LLVMTypeOf(init), ".fxstr");
+    LLVMValueRef g = LLVMAddGlobal(c->M, LLVMTypeOf(init), name);
     LLVMSetInitializer(g, init);
     LLVMSetGlobalConstant(g, 1);
     LLVMSetLinkage(g, LLVMPrivateLinkage);
+    return g;
+}
+
+LLVMValueRef cg_cstring(CgCtx *c, const char *s)
+{
+    LLVMValueRef init = LLVMConstStringInContext(c->C, s, (unsigned)strlen(s), 0);
+    LLVMValueRef g = cg_private_constant(c, init, ".fxstr");
     LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
     return g;
 }

@@ -36,6 +36,20 @@ static int run(const char *cmd, char **out, char **err)
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
+/* Runs cmd and checks its exit status and, unless want is NULL, its whole
+ * standard output. */
+static void expect_run(const char *cmd, int rc, const char *want)
+{
+    char *out = NULL;
+    CU_ASSERT_EQUAL(run(cmd, &out, NULL), rc);
+    if (want) {
+        CU_ASSERT(out && strcmp(out, want) == 0);
+        if (!out || strcmp(out, want) != 0)
+            fprintf(stderr, "\n  %s\n  printed: %s", cmd, out ? out : "(nothing)");
+    }
+    free(out);
+}
+
 /* ---- golden diagnostics, in process ---- */
 
 static char *compile_for_diagnostics(const char *file)
@@ -209,9 +223,7 @@ static void test_exit_statuses(void)
     snprintf(cmd, sizeof cmd, "%s", fxrun_path);
     CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 2);
     snprintf(cmd, sizeof cmd, "%s --eval 'Int32(3) + Int32(4)'", fxcc_path);
-    CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
-    CU_ASSERT(out && strcmp(out, "Int32(7)\n") == 0);
-    free(out);
+    expect_run(cmd, 0, "Int32(7)\n");
 }
 
 /* A failed compile leaves no output file behind (and does not clobber an old one). */
@@ -291,16 +303,14 @@ static void test_fxrun_allocation(void)
 
 static void test_defines_and_depfile(void)
 {
-    char src[512], inc[512], cmd[2048], *out = NULL;
+    char src[512], inc[512], cmd[2048];
     snprintf(inc, sizeof inc, "%s/common.fx", tmpdir);
     snprintf(src, sizeof src, "%s/main.fx", tmpdir);
     fxt_write_file(inc, "const SCALE = 2\n");
     fxt_write_file(src, "import \"common.fx\"\nconst N = 10\nconst T = Float32\n"
                     "kernel k(p: Ptr[T]) {\n    p[0] = T(N * SCALE)\n}\n");
     snprintf(cmd, sizeof cmd, "%s %s -D N=21 -D T=Float64 --eval 'T(N * SCALE)'", fxcc_path, src);
-    CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
-    CU_ASSERT(out && strcmp(out, "Float64(42.0)\n") == 0);
-    free(out);
+    expect_run(cmd, 0, "Float64(42.0)\n");
     snprintf(cmd, sizeof cmd, "%s %s -D NOPE=1 --eval 'N'", fxcc_path, src);
     CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 1);
     snprintf(cmd, sizeof cmd, "cd %s && %s main.fx -c -o main.o -MD", tmpdir, fxcc_path);
@@ -368,12 +378,9 @@ static void test_offload_bundle(void)
     CU_ASSERT(dep && strncmp(dep, "fat.co: fat.fx", 14) == 0);
     free(dep);
     if (system("command -v clang-offload-bundler-19 > /dev/null 2>&1") == 0) {
-        char *out = NULL;
         snprintf(cmd, sizeof cmd, "clang-offload-bundler-19 --list --type=o --input=%s/fat.co | sort", tmpdir);
-        CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
-        CU_ASSERT(out && strcmp(out, "hipv4-amdgcn-amd-amdhsa--gfx1100\nhipv4-amdgcn-amd-amdhsa--gfx90a\n"
-                                     "hipv4-amdgcn-amd-amdhsa--gfx942\nhost-x86_64-unknown-linux-gnu-\n") == 0);
-        free(out);
+        expect_run(cmd, 0, "hipv4-amdgcn-amd-amdhsa--gfx1100\nhipv4-amdgcn-amd-amdhsa--gfx90a\n"
+                                     "hipv4-amdgcn-amd-amdhsa--gfx942\nhost-x86_64-unknown-linux-gnu-\n");
     }
     snprintf(cmd, sizeof cmd, "cd %s && %s fat.fx --offload-arch=gfx90a,gfx90a", tmpdir, fxcc_path);
     CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 2);
@@ -440,15 +447,11 @@ static void test_debug_info(void)
         snprintf(cmd, sizeof cmd, "cd %s && %s -g -O0 %s -o g.hsaco && llvm-readelf-19 -S g.hsaco | grep -c ' [.]debug_line '"
                  " && %s -g %s --target=host -c -o g.o && llvm-readelf-19 -S g.o | grep -c ' [.]debug_line '",
                  tmpdir, fxcc_path, saxpy(), fxcc_path, saxpy());
-        CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
-        CU_ASSERT(out && strcmp(out, "1\n1\n") == 0);
-        free(out);
+        expect_run(cmd, 0, "1\n1\n");
     }
     snprintf(cmd, sizeof cmd, "%s -g %s saxpy --grid 1 --block 4 'x=iota(Float32, 4)' 'y=zeros(Float32, 4)' a=2 n=4 "
              "--print y", fxrun_path, saxpy());
-    CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
-    CU_ASSERT(out && strcmp(out, "y = [0.0, 2.0, 4.0, 6.0]\n") == 0);
-    free(out);
+    expect_run(cmd, 0, "y = [0.0, 2.0, 4.0, 6.0]\n");
 }
 
 /* --diagnostics-format=json: one object per line per error, its notes
@@ -481,7 +484,7 @@ static void test_json_diagnostics(void)
  * and '-' (standard input, written as stdin.o) as gcc spells them. */
 static void test_dependency_options(void)
 {
-    char cmd[4096], *out = NULL, *err = NULL, path[512];
+    char cmd[4096], *err = NULL, path[512];
     snprintf(path, sizeof path, "%s/dep", tmpdir);
     mkdir(path, 0777);
     snprintf(path, sizeof path, "%s/dep/lib.fx", tmpdir);
@@ -489,17 +492,11 @@ static void test_dependency_options(void)
     snprintf(path, sizeof path, "%s/dep/top.fx", tmpdir);
     fxt_write_file(path, "import \"lib.fx\"\nkernel k(p: Ptr[Float32]) {\n    p[0] = Float32(SCALE)\n}\n");
     snprintf(cmd, sizeof cmd, "cd %s && %s dep/top.fx -M -c", tmpdir, fxcc_path);
-    CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
-    CU_ASSERT(out && strcmp(out, "top.o: dep/top.fx \\\n  dep/lib.fx\n") == 0);
-    free(out);
+    expect_run(cmd, 0, "top.o: dep/top.fx \\\n  dep/lib.fx\n");
     snprintf(cmd, sizeof cmd, "cd %s/dep && %s top.fx -MM -MP -MT obj", tmpdir, fxcc_path);
-    CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
-    CU_ASSERT(out && strcmp(out, "obj: top.fx \\\n  lib.fx\n\nlib.fx:\n") == 0);
-    free(out);
+    expect_run(cmd, 0, "obj: top.fx \\\n  lib.fx\n\nlib.fx:\n");
     snprintf(cmd, sizeof cmd, "cd %s/dep && %s top.fx -MMD -c -o t.o && cat t.d && test -s t.o", tmpdir, fxcc_path);
-    CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
-    CU_ASSERT(out && strcmp(out, "t.o: top.fx \\\n  lib.fx\n") == 0);
-    free(out);
+    expect_run(cmd, 0, "t.o: top.fx \\\n  lib.fx\n");
     snprintf(cmd, sizeof cmd, "cd %s/dep && %s -x fx - -c < top.fx && test -s stdin.o", tmpdir, fxcc_path);
     CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 0);
     snprintf(cmd, sizeof cmd, "printf 'kernel k(p: Ptr[Int32]) {\\n    p[0] = nope\\n}\\n' | %s - -c -o /dev/null", fxcc_path);
