@@ -47,6 +47,10 @@ san=()
 "$cc" -std=c11 -Wall -Wextra -pedantic -Werror "${san[@]}" \
   "$src/tests/install/use_fxrt.c" -o "$tmp/use_fxrt" $cflags $libs
 
+for page in man1/fxcc.1 man1/fxrun.1 man7/fx.7; do
+  [ -n "$(find "$tmp/moved" -path "*/man/$page")" ] || { echo "manual page $page not installed"; exit 1; }
+done
+
 fxcc=$(find "$tmp/moved" -name fxcc -type f -perm -u+x | head -n1)
 [ -n "$fxcc" ] || { echo "no fxcc installed"; exit 1; }
 "$fxcc" "$src/examples/saxpy.fx" --target=host --emit-llvm -o "$tmp/saxpy.bc"
