@@ -5,6 +5,7 @@
  * Including every public header also checks that none of them needs LLVM's
  * headers or the source tree.
  *   use_fxrt ARTIFACT.bc */
+#include <abi/fxhost.h>
 #include <fxrt.h>
 #include <fxrt_hip.h>
 #include <fxrt_program.h>
