@@ -608,6 +608,8 @@ static void print_help(void)
           "  --block X[,Y[,Z]]  work-items per block, at most the kernel's @launch_bounds (1024)\n"
           "  --arch GFX         run the kernels compiled for GFX, its waves emulated on the host\n"
           "  --timeout S        stop a run still going after S seconds (exit status 124)\n"
+          "  --check[=races,uninit]  report shared-memory races, reads of unwritten shared memory\n"
+          "                     and divergent barriers (exit status 1)\n"
           "  NAME=VALUE         an argument by parameter name:\n"
           "                       scalars: a static expression, n=1000  a=2.5  b=True\n"
           "                       buffers: Float32[1, 2, 3]  zeros(Float32, 1024)  iota(Int32, 64)\n"
