@@ -162,10 +162,10 @@ static int write_outputs(FxCompilation *c, CgOutputKind kind, CgModule *m, const
  * a bundle), the output's own kind left to the output. */
 static bool save_temps(FxCompilation *c, CgModule *m, const char *out, const char *tag, CgOutputKind own)
 {
+    if (strcmp(out, "-") == 0)   /* the output goes to stdout: the temps beside the default name */
+        out = default_output(c->arena, c->opts->input, own);
     const char *dot = strrchr(out, '.');
     int n = dot && !strchr(dot, '/') ? (int)(dot - out) : (int)strlen(out);
-    if (strcmp(out, "-") == 0)
-        out = default_output(c->arena, c->opts->input, own), n = (int)(strrchr(out, '.') - out);
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
