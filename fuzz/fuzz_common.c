@@ -148,3 +148,11 @@ void fz_finish(FzCompile *z)
     pipe_free(&z->c);
     memset(z, 0, sizeof *z);
 }
+
+void fz_each_target(void (*run)(const char *arch, const uint8_t *data, size_t size), const uint8_t *data,
+                    size_t size)
+{
+    static const char *const targets[] = { NULL, "gfx942", "gfx1100" };
+    for (size_t k = 0; k < sizeof targets / sizeof targets[0]; k++)
+        run(targets[k], data, size);
+}

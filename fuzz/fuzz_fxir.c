@@ -16,8 +16,6 @@ static void lower_for(const char *arch, const uint8_t *data, size_t size)
 
 int fz_one(const uint8_t *data, size_t size)
 {
-    lower_for(NULL, data, size);
-    lower_for("gfx942", data, size);
-    lower_for("gfx1100", data, size);
+    fz_each_target(lower_for, data, size);
     return 0;
 }

@@ -34,8 +34,6 @@ static void codegen_for(const char *arch, const uint8_t *data, size_t size)
 
 int fz_one(const uint8_t *data, size_t size)
 {
-    codegen_for(NULL, data, size);
-    codegen_for("gfx942", data, size);
-    codegen_for("gfx1100", data, size);
+    fz_each_target(codegen_for, data, size);
     return 0;
 }
