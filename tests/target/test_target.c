@@ -91,16 +91,26 @@ static void test_matrix_layouts(void)
     CU_ASSERT_EQUAL(f32->index[36 * 4 + 1], 9 * 16 + 4);
 }
 
-/* Every processor of the table is one LLVM 19 can create a target machine
- * for, and its wave size is the one the backend defaults to. */
-static void test_llvm_accepts_every_processor(void)
+/* LLVM's AMDGPU target, able to write code objects; NULL when missing. */
+static LLVMTargetRef amdgpu_target(void)
 {
     LLVMInitializeAMDGPUTargetInfo();
     LLVMInitializeAMDGPUTarget();
     LLVMInitializeAMDGPUTargetMC();
+    LLVMInitializeAMDGPUAsmPrinter();
     LLVMTargetRef t;
     char *err = NULL;
-    CU_ASSERT_FATAL(LLVMGetTargetFromTriple("amdgcn-amd-amdhsa", &t, &err) == 0);
+    bool bad = LLVMGetTargetFromTriple("amdgcn-amd-amdhsa", &t, &err);
+    LLVMDisposeMessage(err);
+    return bad ? NULL : t;
+}
+
+/* Every processor of the table is one LLVM 19 can create a target machine
+ * for, and its wave size is the one the backend defaults to. */
+static void test_llvm_accepts_every_processor(void)
+{
+    LLVMTargetRef t = amdgpu_target();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     for (int i = 0; i < tgt_count(); i++) {
         const TgtTarget *g = tgt_at(i);
         LLVMTargetMachineRef tm = LLVMCreateTargetMachine(t, "amdgcn-amd-amdhsa", g->name, "",
@@ -150,13 +160,8 @@ static unsigned code_object_flags(LLVMTargetRef t, const TgtTarget *g, const cha
  * an id says so. */
 static void test_target_id_features(void)
 {
-    LLVMInitializeAMDGPUTargetInfo();
-    LLVMInitializeAMDGPUTarget();
-    LLVMInitializeAMDGPUTargetMC();
-    LLVMInitializeAMDGPUAsmPrinter();
-    LLVMTargetRef t;
-    char *err = NULL;
-    CU_ASSERT_FATAL(LLVMGetTargetFromTriple("amdgcn-amd-amdhsa", &t, &err) == 0);
+    LLVMTargetRef t = amdgpu_target();
+    CU_ASSERT_PTR_NOT_NULL_FATAL(t);
     for (int i = 0; i < tgt_count(); i++) {
         const TgtTarget *g = tgt_at(i);
         unsigned f = code_object_flags(t, g, "");
