@@ -446,6 +446,17 @@ static bool range_args(Ctx *c, AstNode *call, const char *fname, Val **start, Va
     return true;
 }
 
+/* Python's len(range(a, b, d)), d != 0. */
+static BigInt static_range_count(BigInt a, BigInt b, BigInt d)
+{
+    BigInt span = big_sign(d) > 0 ? big_sub(b, a) : big_sub(a, b);
+    if (big_sign(span) <= 0)
+        return big_from_i64(0);
+    BigInt mag = big_sign(d) > 0 ? d : big_neg(d), q, r;
+    big_divmod_floor(big_sub(span, big_from_i64(1)), mag, &q, &r);
+    return big_add(q, big_from_i64(1));
+}
+
 static void static_range_loop(Ctx *c, AstNode *s, AstNode *call)
 {
     Val *start, *stop, *step;
@@ -455,11 +466,16 @@ static void static_range_loop(Ctx *c, AstNode *s, AstNode *call)
         diag_error(call->loc, "static_range() bounds must be static values; use range() for run-time bounds");
         return;
     }
-    int64_t a = big_to_i64(start->i), b = big_to_i64(stop->i), d = big_to_i64(step->i);
-    int64_t count = 0;
-    for (int64_t i = a; d > 0 ? i < b : i > b; i += d)
-        if (++count > 65536) {
-            diag_error(call->loc, "static_range() would unroll more than 65536 iterations");
+    /* Exact (unbounded) arithmetic: bounds near a type's end cannot wrap. */
+    BigInt a = start->i, b = stop->i, d = step->i;
+    if (big_cmp(static_range_count(a, b, d), big_from_i64(65536)) > 0) {
+        diag_error(call->loc, "static_range() would unroll more than 65536 iterations");
+        return;
+    }
+    for (BigInt i = a; big_sign(d) > 0 ? big_cmp(i, b) < 0 : big_cmp(i, b) > 0; i = big_add(i, d))
+        if (!big_fits(i, 32, true)) {
+            diag_error(call->loc, "static_range() yields %s, outside Int32 (its loop variable is a static Int32)",
+                       big_to_dec(i, (char[BIG_DEC_MAX]){0}));
             return;
         }
     int saved_depth = c->fn ? c->fn->loop_depth : 0;
@@ -467,12 +483,12 @@ static void static_range_loop(Ctx *c, AstNode *s, AstNode *call)
         c->fn->loop_depth = -1000000;   /* break/continue cannot leave an unrolled loop */
         c->fn->unrolling++;
     }
-    for (int64_t i = a; d > 0 ? i < b : i > b; i += d) {
+    for (BigInt i = a; big_sign(d) > 0 ? big_cmp(i, b) < 0 : big_cmp(i, b) > 0; i = big_add(i, d)) {
         if (!sema_grow(c, 1, call->loc, NULL))   /* each copy counts, even one that emits nothing */
             break;
         Scope sc;
         sema_push_scope(c, &sc);
-        sema_bind(c, s->name, B_VALUE, s)->val = fold_make_int(c->arena, SC_INT32, big_from_i64(i), s->loc);
+        sema_bind(c, s->name, B_VALUE, s)->val = fold_make_int(c->arena, SC_INT32, i, s->loc);
         sema_block(c, s->b);
         sema_pop_scope(c);
     }
@@ -507,6 +523,78 @@ static bool range_type(Ctx *c, Val **v, int n, ScalarId *out)
     return true;
 }
 
+/* A range's trip count is computed in T widened (value-preserving) to 32
+ * bits at least; its unsigned twin holds the difference of any two T values. */
+static ScalarId range_wide_type(ScalarId t)
+{
+    const ScalarInfo *in = type_info(t);
+    if (in->width < 32)
+        return in->is_signed ? SC_INT32 : SC_UINT32;
+    return t == SC_INDEX ? SC_INT64 : t;
+}
+
+static ScalarId unsigned_twin(ScalarId w)
+{
+    int width = type_info(w)->width;
+    return width == 32 ? SC_UINT32 : width == 64 ? SC_UINT64 : SC_UINT128;
+}
+
+/* x (of type t) as the unsigned twin of its wide type: modular, so
+ * stop - start there is the exact distance whenever start < stop. */
+static FxInst *range_as_unsigned(Ctx *c, ScalarId t, FxInst *x, Loc loc)
+{
+    ScalarId w = range_wide_type(t), u = unsigned_twin(w);
+    if (w != t)
+        x = sema_emit(c, FX_CAST, 0, type_scalar(w), loc, 1, x);
+    if (w != u)
+        x = sema_emit(c, FX_BITCAST, 0, type_scalar(u), loc, 1, x);
+    return x;
+}
+
+static FxInst *range_binop(Ctx *c, FxBinop op, FxInst *a, FxInst *b, Loc loc)
+{
+    return sema_emit(c, FX_BINOP, op, a->type, loc, 2, a, b);
+}
+
+static FxInst *range_select(Ctx *c, FxInst *cond, FxInst *a, FxInst *b, Loc loc)
+{
+    return sema_emit(c, FX_SELECT, 0, a->type, loc, 3, cond, a, b);
+}
+
+/* Python's len(range(start, stop, step)), computed once before the loop
+ * so the loop's own test (k < count) cannot wrap whatever the bounds:
+ *   count = start < stop ? (stop - start - 1) // step + 1 : 0   (step > 0)
+ * and the mirror for step < 0, in unsigned arithmetic where the distance
+ * is exact. `sign` is the step's when static; 0 means a run-time step,
+ * whose sign is tested here, once; a run-time step of 0 gives 0. */
+static FxInst *range_trip_count(Ctx *c, ScalarId t, FxInst *start, FxInst *stop, FxInst *step, int sign,
+                                Loc loc)
+{
+    const Type *bt = type_scalar(SC_BOOLEAN);
+    FxInst *us = range_as_unsigned(c, t, start, loc), *ue = range_as_unsigned(c, t, stop, loc);
+    FxInst *ud = range_as_unsigned(c, t, step, loc);
+    ScalarId u = ud->type->scalar;
+    FxInst *uzero = const_int(c, u, 0, loc), *uone = const_int(c, u, 1, loc);
+    FxInst *up = sema_emit(c, FX_CMP, FXC_LT, bt, loc, 2, start, stop);
+    FxInst *down = sema_emit(c, FX_CMP, FXC_GT, bt, loc, 2, start, stop);
+    FxInst *live, *dist, *mag;
+    if (sign > 0) {
+        live = up, dist = range_binop(c, FXB_SUB, ue, us, loc), mag = ud;
+    } else if (sign < 0) {
+        live = down, dist = range_binop(c, FXB_SUB, us, ue, loc), mag = range_binop(c, FXB_SUB, uzero, ud, loc);
+    } else {
+        FxInst *zero = const_int(c, t, 0, loc);
+        FxInst *pos = sema_emit(c, FX_CMP, FXC_GT, bt, loc, 2, step, zero);
+        FxInst *neg = sema_emit(c, FX_CMP, FXC_LT, bt, loc, 2, step, zero);
+        live = range_select(c, pos, up, range_select(c, neg, down, const_int(c, SC_BOOLEAN, 0, loc), loc), loc);
+        dist = range_select(c, pos, range_binop(c, FXB_SUB, ue, us, loc), range_binop(c, FXB_SUB, us, ue, loc), loc);
+        mag = range_select(c, pos, ud, range_binop(c, FXB_SUB, uzero, ud, loc), loc);
+    }
+    FxInst *n = range_binop(c, FXB_ADD, range_binop(c, FXB_FLOORDIV, range_binop(c, FXB_SUB, dist, uone, loc), mag, loc),
+                            uone, loc);
+    return range_select(c, live, n, uzero, loc);
+}
+
 static void range_loop(Ctx *c, AstNode *s, AstNode *call)
 {
     Val *v[3];
@@ -518,27 +606,22 @@ static void range_loop(Ctx *c, AstNode *s, AstNode *call)
     if (!range_type(c, v, 3, &t))
         return;
     const Type *ty = type_scalar(t);
-    FxInst *slot = new_slot(c, ty, FXSPACE_PRIVATE, s->name, s->loc);
-    sema_emit(c, FX_STORE, 0, VOID_TYPE, s->loc, 2, slot, sema_materialize(c, v[0]));
-    FxInst *stop = sema_materialize(c, v[1]), *step = sema_materialize(c, v[2]);
-    FxInst *loop = fxb_loop(sema_builder(c, s->loc));
+    Loc loc = s->loc;
+    FxInst *start = sema_materialize(c, v[0]), *stop = sema_materialize(c, v[1]);
+    FxInst *step = sema_materialize(c, v[2]);
+    int sign = v[2]->is_static ? big_sign(v[2]->i) : 0;
+    FxInst *count = range_trip_count(c, t, start, stop, step, sign, loc);
+    const Type *ut = count->type;
+    FxInst *kslot = new_slot(c, ut, FXSPACE_PRIVATE, NULL, loc);
+    sema_emit(c, FX_STORE, 0, VOID_TYPE, loc, 2, kslot, const_int(c, ut->scalar, 0, loc));
+    FxInst *slot = new_slot(c, ty, FXSPACE_PRIVATE, s->name, loc);
+    sema_emit(c, FX_STORE, 0, VOID_TYPE, loc, 2, slot, start);
+    FxInst *loop = fxb_loop(sema_builder(c, loc));
     FxBlock *saved = c->block;
-    /* cond: i < stop for a positive step, i > stop for a negative one. */
+    /* cond: k < count, a test that cannot wrap. */
     c->block = &loop->blocks[0];
-    const Type *bt = type_scalar(SC_BOOLEAN);
-    FxInst *iv = sema_emit(c, FX_LOAD, 0, ty, s->loc, 1, slot);
-    FxInst *cond;
-    if (v[2]->is_static) {
-        bool up = big_sign(v[2]->i) > 0;
-        cond = sema_emit(c, FX_CMP, up ? FXC_LT : FXC_GT, bt, s->loc, 2, iv, stop);
-    } else {
-        FxInst *lt = sema_emit(c, FX_CMP, FXC_LT, bt, s->loc, 2, iv, stop);
-        FxInst *gt = sema_emit(c, FX_CMP, FXC_GT, bt, s->loc, 2, iv, stop);
-        FxInst *zero = const_int(c, t, 0, s->loc);
-        FxInst *up = sema_emit(c, FX_CMP, FXC_GT, bt, s->loc, 2, step, zero);
-        cond = sema_emit(c, FX_SELECT, 0, bt, s->loc, 3, up, lt, gt);
-    }
-    loop->ops[0] = cond;
+    FxInst *k = sema_emit(c, FX_LOAD, 0, ut, loc, 1, kslot);
+    loop->ops[0] = sema_emit(c, FX_CMP, FXC_LT, type_scalar(SC_BOOLEAN), loc, 2, k, count);
     /* body: the loop variable is an immutable value per iteration. */
     c->block = &loop->blocks[1];
     Scope sc;
@@ -550,11 +633,13 @@ static void range_loop(Ctx *c, AstNode *s, AstNode *call)
     sema_block(c, s->b);
     c->fn->loop_depth--;
     sema_pop_scope(c);
-    /* step */
+    /* step: the variable's last increment may wrap; it is never read then. */
     c->block = &loop->blocks[2];
-    FxInst *old = sema_emit(c, FX_LOAD, 0, ty, s->loc, 1, slot);
-    FxInst *next = sema_emit(c, FX_BINOP, FXB_ADD, ty, s->loc, 2, old, step);
-    sema_emit(c, FX_STORE, 0, VOID_TYPE, s->loc, 2, slot, next);
+    FxInst *oldk = sema_emit(c, FX_LOAD, 0, ut, loc, 1, kslot);
+    sema_emit(c, FX_STORE, 0, VOID_TYPE, loc, 2, kslot,
+              sema_emit(c, FX_BINOP, FXB_ADD, ut, loc, 2, oldk, const_int(c, ut->scalar, 1, loc)));
+    FxInst *old = sema_emit(c, FX_LOAD, 0, ty, loc, 1, slot);
+    sema_emit(c, FX_STORE, 0, VOID_TYPE, loc, 2, slot, sema_emit(c, FX_BINOP, FXB_ADD, ty, loc, 2, old, step));
     c->block = saved;
 }
 

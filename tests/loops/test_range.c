@@ -1,0 +1,348 @@
+/* test_range.c - `for i in range(a, b, s)` runs exactly Python's
+ * len(range(a, b, s)) iterations with Python's values, at both ends of every
+ * integer type: the counter never wraps (issue 13). A static step of 0 is a
+ * compile error; a run-time step of 0 runs zero iterations (docs/decisions.md).
+ *
+ * The model is plain C over 128-bit integers, written here: the count is
+ * derived from the exact distance, the values from a + k*s. Every kernel also
+ * compiles for gfx942 and gfx1100 (LLVM-verified). */
+#include "fxtest.h"
+#include "fxsource.h"
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef unsigned __int128 u128;
+typedef __int128 i128;
+
+typedef struct IntType {
+    const char *name;
+    int width;
+    bool is_signed;
+} IntType;
+
+static const IntType types[] = {
+    { "Int8", 8, true },    { "Int16", 16, true },   { "Int32", 32, true },  { "Int64", 64, true },
+    { "Int128", 128, true }, { "Index", 64, true },  { "Uint8", 8, false },  { "Uint16", 16, false },
+    { "Uint32", 32, false }, { "Uint64", 64, false }, { "Uint128", 128, false },
+};
+#define NTYPES ((int)(sizeof types / sizeof types[0]))
+
+/* A kernel stops after this many iterations, so a wrong lowering that
+ * never ends shows as a wrong count instead of a hang. */
+#define CAP 1000
+
+/* ---- the model ---- */
+
+static u128 mask(const IntType *t)
+{
+    return t->width == 128 ? ~(u128)0 : (((u128)1 << t->width) - 1);
+}
+
+static u128 wrap(const IntType *t, u128 v)
+{
+    return v & mask(t);
+}
+
+/* v's bits as a signed or unsigned value of t, in 128-bit two's complement. */
+static i128 value(const IntType *t, u128 v)
+{
+    v = wrap(t, v);
+    if (t->is_signed && t->width < 128 && (v >> (t->width - 1)) & 1)
+        v |= ~mask(t);
+    return (i128)v;
+}
+
+static int cmp(const IntType *t, u128 a, u128 b)
+{
+    if (t->is_signed) {
+        i128 x = value(t, a), y = value(t, b);
+        return x < y ? -1 : x > y;
+    }
+    a = wrap(t, a), b = wrap(t, b);
+    return a < b ? -1 : a > b;
+}
+
+static bool negative(const IntType *t, u128 v)
+{
+    return t->is_signed && value(t, v) < 0;
+}
+
+/* len(range(a, b, s)) with s != 0: distances are exact as unsigned 128-bit
+ * values because both ends lie in t's range. */
+static u128 model_count(const IntType *t, u128 a, u128 b, u128 s)
+{
+    bool down = negative(t, s);
+    if (cmp(t, a, b) == (down ? 1 : -1)) {
+        u128 x = (u128)value(t, a), y = (u128)value(t, b), d = (u128)value(t, s);
+        u128 dist = down ? x - y : y - x, mag = down ? (u128)0 - d : d;
+        return (dist - 1) / mag + 1;
+    }
+    return 0;
+}
+
+/* ---- values at the ends of each type ---- */
+
+static int end_values(const IntType *t, u128 *out)
+{
+    int n = 0;
+    u128 min = t->is_signed ? (u128)1 << (t->width - 1) : 0;
+    u128 max = t->is_signed ? min - 1 : mask(t);
+    const int64_t near[] = { 0, 1, 2, 3, 255, 256 };
+    for (int i = 0; i < 6; i++) {
+        out[n++] = wrap(t, min + (u128)near[i]);
+        out[n++] = wrap(t, max - (u128)near[i]);
+    }
+    if (t->is_signed) {
+        out[n++] = 0;
+        out[n++] = wrap(t, (u128)-1);
+        out[n++] = 1;
+    } else {
+        out[n++] = wrap(t, max / 2);
+        out[n++] = wrap(t, max / 2 + 1);
+    }
+    return n;
+}
+
+static int step_values(const IntType *t, u128 *out)
+{
+    int n = 0;
+    u128 min = t->is_signed ? (u128)1 << (t->width - 1) : 0;
+    u128 max = t->is_signed ? min - 1 : mask(t);
+    const int64_t small[] = { 1, 2, 3, 7, 100, 256, 1000 };
+    for (int i = 0; i < 7; i++) {
+        if ((u128)small[i] > max)
+            continue;
+        out[n++] = (u128)small[i];
+        if (t->is_signed)
+            out[n++] = wrap(t, (u128)-small[i]);
+    }
+    out[n++] = max;
+    out[n++] = wrap(t, max - 1);
+    out[n++] = wrap(t, max / 3);
+    if (t->is_signed) {
+        out[n++] = min;
+        out[n++] = wrap(t, min + 1);
+    }
+    return n;
+}
+
+/* ---- kernels ---- */
+
+static const char *kernel_fmt =
+    "kernel range_%s(count: Ptr[Int64], seen: Ptr[%s], a: %s, b: %s, s: %s) {\n"
+    "    var n: Int64 = 0\n"
+    "    for i in range(a, b, %s) {\n"
+    "        if n == 0 { seen[0] = i }\n"
+    "        seen[1] = i\n"
+    "        n += 1\n"
+    "        if n == %d { break }\n"
+    "    }\n"
+    "    count[0] = n\n"
+    "}\n";
+
+static char *dec(const IntType *t, u128 v, char *buf)
+{
+    i128 x = value(t, v);
+    bool neg = x < 0;
+    u128 m = neg ? (u128)0 - (u128)x : (u128)x;
+    char tmp[48];
+    int n = 0;
+    do {
+        tmp[n++] = (char)('0' + (int)(m % 10));
+        m /= 10;
+    } while (m);
+    int k = 0;
+    if (neg)
+        buf[k++] = '-';
+    while (n)
+        buf[k++] = tmp[--n];
+    buf[k] = 0;
+    return buf;
+}
+
+/* One kernel with the run-time step s, one per static step. */
+static char *range_source(const IntType *t, const u128 *steps, int nsteps)
+{
+    size_t cap = 4096 + (size_t)nsteps * 1024, len = 0;
+    char *src = malloc(cap);
+    const char *T = t->name;
+    len += (size_t)snprintf(src + len, cap - len, kernel_fmt, "dyn", T, T, T, T, "s", CAP);
+    for (int i = 0; i < nsteps; i++) {
+        char name[16], lit[64], step[96];
+        snprintf(name, sizeof name, "st%d", i);
+        snprintf(step, sizeof step, "%s(%s)", T, dec(t, steps[i], lit));
+        len += (size_t)snprintf(src + len, cap - len, kernel_fmt, name, T, T, T, T, step, CAP);
+    }
+    return src;
+}
+
+static int bytes_of(const IntType *t)
+{
+    return t->width / 8;
+}
+
+static u128 load(const IntType *t, const unsigned char *p)
+{
+    u128 v = 0;
+    memcpy(&v, p, (size_t)bytes_of(t));   /* little-endian host */
+    return wrap(t, v);
+}
+
+/* Runs kernel k and compares count, first and last value with the model. */
+static void check_case(FxsModule *m, const IntType *t, const char *k, u128 a, u128 b, u128 s, bool static_step)
+{
+    int64_t count = -1;
+    unsigned char seen[32] = { 0 }, va[16] = { 0 }, vb[16] = { 0 }, vs[16] = { 0 };
+    memcpy(va, &a, 16), memcpy(vb, &b, 16), memcpy(vs, &s, 16);
+    void *pcount = &count, *pseen = seen;   /* a Ptr argument's value is the address */
+    void *args[] = { &pcount, &pseen, va, vb, vs };
+    const size_t bytes[] = { sizeof count, 2 * (size_t)bytes_of(t), 0, 0, 0 };
+    if (!fxs_launch(m, k, 1, 1, args, bytes)) {
+        CU_FAIL("launch failed");
+        return;
+    }
+    u128 want = wrap(t, s) == 0 ? 0 : model_count(t, a, b, s);
+    u128 runs = want > CAP ? CAP : want;
+    bool ok = (u128)count == runs;
+    if (ok && runs > 0) {
+        ok = load(t, seen) == wrap(t, a) &&
+             load(t, seen + bytes_of(t)) == wrap(t, a + (runs - 1) * s);
+    }
+    if (!ok) {
+        char x[48], y[48], z[48];
+        fprintf(stderr, "\n  %s %s: range(%s, %s, %s) ran %lld times, want %lld", t->name,
+                static_step ? "static step" : "run-time step", dec(t, a, x), dec(t, b, y), dec(t, s, z),
+                (long long)count, (long long)runs);
+    }
+    CU_ASSERT(ok);
+}
+
+static void run_type(const IntType *t)
+{
+    u128 ends[32], steps[32];
+    int ne = end_values(t, ends), ns = step_values(t, steps);
+    char *src = range_source(t, steps, ns);
+    FxsModule m;
+    bool opened = fxs_open(&m, src);
+    CU_ASSERT_FATAL(opened);
+    for (int i = 0; i < ne; i++)
+        for (int j = 0; j < ne; j++) {
+            check_case(&m, t, "range_dyn", ends[i], ends[j], 0, false);
+            for (int k = 0; k < ns; k++) {
+                char name[24];
+                snprintf(name, sizeof name, "range_st%d", k);
+                check_case(&m, t, "range_dyn", ends[i], ends[j], steps[k], false);
+                check_case(&m, t, name, ends[i], ends[j], steps[k], true);
+            }
+        }
+    fxs_close(&m);
+    free(src);
+}
+
+static void test_signed_ends(void)
+{
+    for (int i = 0; i < NTYPES; i++)
+        if (types[i].is_signed)
+            run_type(&types[i]);
+}
+
+static void test_unsigned_ends(void)
+{
+    for (int i = 0; i < NTYPES; i++)
+        if (!types[i].is_signed)
+            run_type(&types[i]);
+}
+
+/* The issue's example: Python runs range(2147483600, 2147483647, 256) once. */
+static void test_issue_example(void)
+{
+    const char *src = "kernel k(out: Ptr[Int32], a: Int32, b: Int32) {\n"
+                      "    var n = 0\n"
+                      "    for i in range(a, b, 256) { n += 1; if n == 50 { break } }\n"
+                      "    for i in range(b, a, -256) { n += 100; if n > 5000 { break } }\n"
+                      "    out[0] = n\n"
+                      "}\n";
+    FxsModule m;
+    CU_ASSERT_FATAL(fxs_open(&m, src));
+    int32_t out = -1, a = 2147483600, b = 2147483647;
+    void *pout = &out;
+    void *args[] = { &pout, &a, &b };
+    const size_t bytes[] = { sizeof out, 0, 0 };
+    CU_ASSERT(fxs_launch(&m, "k", 1, 1, args, bytes));
+    CU_ASSERT_EQUAL(out, 101);
+    a = -2147483600, b = -2147483647 - 1;
+    CU_ASSERT(fxs_launch(&m, "k", 1, 1, args, bytes));
+    CU_ASSERT_EQUAL(out, 0);
+    fxs_close(&m);
+}
+
+/* `continue` still advances the loop; the loop variable is the value for
+ * this iteration even when the body reads it after a continue test. */
+static void test_continue_and_nesting(void)
+{
+    const char *src = "kernel k(out: Ptr[Int32], n: Int32) {\n"
+                      "    var s = 0\n"
+                      "    for i in range(n, -1, -1) {\n"
+                      "        if i % 3 == 0 { continue }\n"
+                      "        for j in range(i, n + 1, i) { s += j }\n"
+                      "    }\n"
+                      "    out[0] = s\n"
+                      "}\n";
+    FxsModule m;
+    CU_ASSERT_FATAL(fxs_open(&m, src));
+    int32_t out = -1, n = 20, want = 0;
+    for (int i = n; i > -1; i--) {
+        if (i % 3 == 0)
+            continue;
+        for (int j = i; j < n + 1; j += i)
+            want += j;
+    }
+    void *pout = &out;
+    void *args[] = { &pout, &n };
+    const size_t bytes[] = { sizeof out, 0 };
+    CU_ASSERT(fxs_launch(&m, "k", 1, 1, args, bytes));
+    CU_ASSERT_EQUAL(out, want);
+    fxs_close(&m);
+}
+
+/* The same kernels compile for GPUs (LLVM-verified, down to assembly). */
+static void test_gpu_compiles(void)
+{
+    const char *archs[] = { "gfx942", "gfx1100" };
+    const IntType *picks[] = { &types[0], &types[2], &types[3], &types[7], &types[9] };
+    for (int a = 0; a < 2; a++)
+        for (int i = 0; i < 5; i++) {
+            u128 steps[32];
+            int ns = step_values(picks[i], steps);
+            char *src = range_source(picks[i], steps, ns);
+            FxsModule m;
+            char *s = fxs_assembly(&m, src, archs[a]);
+            if (!s)
+                fprintf(stderr, "\n  %s for %s does not compile", picks[i]->name, archs[a]);
+            CU_ASSERT(s != NULL);
+            free(s);
+            fxs_close(&m);
+            free(src);
+        }
+}
+
+static const FxtTest range_tests[] = {
+    { "the issue's example", test_issue_example },
+    { "both ends of every signed type", test_signed_ends },
+    { "both ends of every unsigned type", test_unsigned_ends },
+    { "continue and nested ranges", test_continue_and_nesting },
+    { "gfx942 and gfx1100 compile", test_gpu_compiles },
+    { NULL, NULL },
+};
+
+static const FxtSuite suites[] = {
+    { "range", range_tests, NULL, NULL },
+    { NULL, NULL, NULL, NULL },
+};
+
+int main(int argc, char **argv)
+{
+    return fxt_main(argc, argv, TEST_DIR, suites);
+}
