@@ -32,7 +32,7 @@ const char *ast_kind_name(AstKind kind)
     static const char *const names[AST_KIND_COUNT] = {
         [AST_INT] = "Int", [AST_FLOAT] = "Float", [AST_BOOL] = "Bool",
         [AST_STRING] = "String", [AST_NAME] = "Name", [AST_BINARY] = "Binary",
-        [AST_UNARY] = "Unary", [AST_CALL] = "Call", [AST_KWARG] = "Kwarg",
+        [AST_UNARY] = "Unary", [AST_IFEXP] = "IfExp", [AST_CALL] = "Call", [AST_KWARG] = "Kwarg",
         [AST_ATTR] = "Attr", [AST_INDEX] = "Index", [AST_TUPLE] = "Tuple",
         [AST_LIST] = "List", [AST_SET] = "Set", [AST_BLOCK] = "Block",
         [AST_LET] = "Let", [AST_VAR] = "Var", [AST_SHARED] = "Shared",
@@ -183,6 +183,11 @@ static void dump_node(FILE *out, const AstNode *n, int depth, const char *role)
         dump_node(out, n->b, d, NULL);
         if (n->c)
             dump_node(out, n->c, d, "else");
+        break;
+    case AST_IFEXP:
+        dump_node(out, n->a, d, "then");
+        dump_node(out, n->b, d, "if");
+        dump_node(out, n->c, d, "else");
         break;
     case AST_STATIC_ASSERT:
         dump_node(out, n->a, d, NULL);

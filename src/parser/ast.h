@@ -19,6 +19,7 @@ typedef enum {
     AST_NAME,       /* name */
     AST_BINARY,     /* op, a (lhs), b (rhs); includes comparisons and `and`/`or` */
     AST_UNARY,      /* op (OP_NEG, OP_POS, OP_INVERT, OP_NOT), a */
+    AST_IFEXP,      /* a if b else c: only the arm b chooses is evaluated; op_loc: the 'if' */
     AST_CALL,       /* a (callee), list (arguments; keyword arguments are AST_KWARG) */
     AST_KWARG,      /* name = a; only inside AST_CALL.list */
     AST_ATTR,       /* a.name */

@@ -796,8 +796,19 @@ name_list
 
 /* ---------------------------------------------------------- expressions */
 
-/* expr = or_expr */
-expr : or_expr ;
+/* expr = or_expr ("if" or_expr "else" expr)?
+ * Python's conditional expression: `a if c else b` evaluates c, then only
+ * the arm it chooses; it groups to the right (`a if c else b if d else e`). */
+expr
+    : or_expr
+    | or_expr IF or_expr ELSE expr {
+          $$ = mk(ctx, AST_IFEXP, loc_span($1->loc, $5->loc));
+          $$->a = $1;
+          $$->b = $3;
+          $$->c = $5;
+          $$->op_loc = @2;
+      }
+    ;
 
 /* or_expr = and_expr ("or" and_expr)* */
 or_expr

@@ -245,9 +245,9 @@ static bool norm_operand(Ctx *c, Val *v, NormKind k, const char *fname, ScalarId
     return true;
 }
 
-/* Convert every operand to the common type (and to the vector shape if any). */
-static bool unify(Ctx *c, Val **vals, int n, NormKind k, const char *fname, ScalarId *common_out,
-                  const Type **shape_out)
+/* The common type of the operands (in the vector shape if any). */
+static bool common_type(Ctx *c, Val **vals, int n, NormKind k, const char *fname, ScalarId *common_out,
+                        const Type **shape_out)
 {
     ScalarId common = SC_COUNT;
     const Type *shape = NULL;
@@ -264,7 +264,25 @@ static bool unify(Ctx *c, Val **vals, int n, NormKind k, const char *fname, Scal
             shape = vals[i]->type;
         }
     }
-    const Type *t = shape ? type_vector(common, shape->lanes) : type_scalar(common);
+    *common_out = common;
+    *shape_out = shape ? type_vector(common, shape->lanes) : type_scalar(common);
+    return true;
+}
+
+bool sema_choice_type(Ctx *c, Val **vals, int n, const char *what, const Type **out)
+{
+    ScalarId common;
+    return common_type(c, vals, n, NORM_SELECT, what, &common, out);
+}
+
+/* Convert every operand to the common type (and to the vector shape if any). */
+static bool unify(Ctx *c, Val **vals, int n, NormKind k, const char *fname, ScalarId *common_out,
+                  const Type **shape_out)
+{
+    ScalarId common;
+    const Type *t;
+    if (!common_type(c, vals, n, k, fname, &common, &t))
+        return false;
     for (int i = 0; i < n; i++) {
         bool all_static = true;
         for (int j = 0; j < n; j++)

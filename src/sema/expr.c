@@ -447,6 +447,91 @@ static Val *sequence(Ctx *c, AstNode *e, char seq)
     return v;
 }
 
+/* ---- the conditional expression ---- */
+
+/* Type-check an arm a static condition drops: its code goes to a scratch
+ * block that is discarded. */
+static bool check_dropped_arm(Ctx *c, AstNode *arm)
+{
+    FxBlock scratch = { 0 }, *saved = c->block;
+    c->block = &scratch;
+    Val *v = sema_expr(c, arm);
+    c->block = saved;
+    return v != NULL;
+}
+
+/* The type both arms of a run-time choice convert to. */
+static const Type *arms_type(Ctx *c, Val **arms, AstNode *e)
+{
+    for (int i = 0; i < 2; i++)
+        if (!sema_is_numeric(arms[i])) {
+            diag_error(arms[i]->loc, "the arms of a run-time 'a if c else b' must be numbers or vectors, got %s",
+                       type_name(c->arena, arms[i]->type));
+            return NULL;
+        }
+    if (arms[0]->type->kind == TY_VECTOR && arms[1]->type->kind == TY_VECTOR &&
+        arms[0]->type->lanes != arms[1]->type->lanes) {
+        diag_error(e->loc, "the arms of 'a if c else b' have %d and %d lanes", arms[0]->type->lanes,
+                   arms[1]->type->lanes);
+        return NULL;
+    }
+    const Type *t;
+    return sema_choice_type(c, arms, 2, "a if c else b", &t) ? t : NULL;
+}
+
+/* Converts an arm in its own block and stores it in the result's slot. */
+static bool store_arm(Ctx *c, FxBlock *block, FxInst *slot, Val *v, const Type *t)
+{
+    FxBlock *saved = c->block;
+    c->block = block;
+    v = sema_convert(c, v, t, FF_RNE, false, v->loc);
+    if (v)
+        sema_emit(c, FX_STORE, 0, type_simple(TY_VOID), v->loc, 2, slot, sema_materialize(c, v));
+    c->block = saved;
+    return v != NULL;
+}
+
+/* conditional = expr "if" cond "else" expr: Python's, lazy. A static
+ * condition keeps only the chosen arm (a static value stays static; the
+ * other arm is still checked); a run-time one branches, and only the
+ * chosen arm runs, so `x[i] if i < n else 0` never reads x[n]. The arms
+ * meet in the type `.select` would give them. */
+static Val *conditional(Ctx *c, AstNode *e)
+{
+    Val *cond = sema_expr(c, e->b);
+    if (!cond)
+        return NULL;
+    if (cond->type->kind != TY_SCALAR || cond->type->scalar != SC_BOOLEAN) {
+        diag_error(e->b->loc, "the condition of 'a if c else b' must be a Boolean, got %s; compare explicitly "
+                   "(e.g. x != 0)", type_name(c->arena, cond->type));
+        return NULL;
+    }
+    if (cond->is_static) {
+        bool taken = fold_truthy(cond);
+        if (!check_dropped_arm(c, taken ? e->c : e->a))
+            return NULL;
+        return sema_expr(c, taken ? e->a : e->c);
+    }
+    FxInst *br = fxb_if(sema_builder(c, e->loc), cond->ir);
+    FxBlock *saved = c->block;
+    Val *arms[2];
+    c->block = &br->blocks[0];
+    arms[0] = sema_expr(c, e->a);
+    c->block = &br->blocks[1];
+    arms[1] = sema_expr(c, e->c);
+    c->block = saved;
+    const Type *t = arms[0] && arms[1] ? arms_type(c, arms, e) : NULL;
+    if (!t)
+        return NULL;
+    FxBuilder *b = sema_builder(c, e->loc);
+    fxb_before(b, br);   /* the slot must dominate both arms' stores */
+    FxInst *slot = fxb_emit(b, FX_ALLOCA, 0, t, 0);
+    slot->space = FXSPACE_PRIVATE;
+    if (!store_arm(c, &br->blocks[0], slot, arms[0], t) || !store_arm(c, &br->blocks[1], slot, arms[1], t))
+        return NULL;
+    return val_runtime(c, t, sema_emit(c, FX_LOAD, 0, t, e->loc, 1, slot), e->loc);
+}
+
 static Val *expr_of_kind(Ctx *c, AstNode *e);
 
 Val *sema_expr(Ctx *c, AstNode *e)
@@ -484,6 +569,7 @@ static Val *expr_of_kind(Ctx *c, AstNode *e)
         Val *x = sema_expr(c, e->a);
         return x ? sema_unary_value(c, e->op, x, e->loc) : NULL;
     }
+    case AST_IFEXP: return conditional(c, e);
     case AST_CALL: return sema_call(c, e);
     case AST_ATTR: return sema_attr(c, e);
     case AST_INDEX: return subscript(c, e);

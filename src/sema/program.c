@@ -165,11 +165,16 @@ static bool map_shape(ProgCtx *p, AstNode *e, Shape *out, MapInputs *in)
             return false;
         }
         /* fallthrough */
-    case AST_CALL: case AST_UNARY: case AST_ATTR: case AST_TUPLE: case AST_LIST: {
+    case AST_CALL: case AST_UNARY: case AST_ATTR: case AST_TUPLE: case AST_LIST:
+    case AST_IFEXP: {
         Shape acc = { 0 }, s;
         AstNode *kids[64];
         int n = 0;
-        if (e->kind == AST_BINARY) {
+        if (e->kind == AST_IFEXP) {
+            kids[n++] = e->a;
+            kids[n++] = e->b;
+            kids[n++] = e->c;
+        } else if (e->kind == AST_BINARY) {
             kids[n++] = e->a;
             kids[n++] = e->b;
         } else if (e->kind == AST_UNARY || e->kind == AST_ATTR) {

@@ -157,6 +157,9 @@ void sema_fold_error(Ctx *c, FxFoldStatus st, Loc loc);
 
 /* builtins.c */
 Val *sema_call(Ctx *c, AstNode *call);
+/* The type a choice between numbers takes (`.select`, `a if c else b`):
+ * the common scalar of their elements, in the vector shape if any. */
+bool sema_choice_type(Ctx *c, Val **vals, int n, const char *what, const Type **out);
 Val *sema_attr(Ctx *c, AstNode *e);
 Val *sema_fastmath_spec(Ctx *c, Val *v, Loc loc, bool *ok);
 
