@@ -451,21 +451,21 @@ static Val *sequence(Ctx *c, AstNode *e, char seq)
 
 /* Type-check an arm a static condition drops: its code goes to a scratch
  * block that is discarded. */
-static bool check_dropped_arm(Ctx *c, AstNode *arm)
+static Val *check_dropped_arm(Ctx *c, AstNode *arm)
 {
     FxBlock scratch = { 0 }, *saved = c->block;
     c->block = &scratch;
     Val *v = sema_expr(c, arm);
     c->block = saved;
-    return v != NULL;
+    return v;
 }
 
-/* The type both arms of a run-time choice convert to. */
+/* The type both arms of a choice convert to. */
 static const Type *arms_type(Ctx *c, Val **arms, AstNode *e)
 {
     for (int i = 0; i < 2; i++)
         if (!sema_is_numeric(arms[i])) {
-            diag_error(arms[i]->loc, "the arms of a run-time 'a if c else b' must be numbers or vectors, got %s",
+            diag_error(arms[i]->loc, "the arms of a run-time 'a if c else b' must be numbers or vectors (as a var's value), got %s",
                        type_name(c->arena, arms[i]->type));
             return NULL;
         }
@@ -477,6 +477,31 @@ static const Type *arms_type(Ctx *c, Val **arms, AstNode *e)
     }
     const Type *t;
     return sema_choice_type(c, arms, 2, "a if c else b", &t) ? t : NULL;
+}
+
+/* Two untyped literals of one kind stay an untyped literal, so that
+ * `const BLOCK = 256 if WIDE else 128` adapts to its uses as 256 would. */
+static bool both_literals_of_a_kind(const Val *x, const Val *y)
+{
+    TypeKind k = x->type->kind;
+    return (k == TY_LITINT || k == TY_LITFLOAT) && y->type->kind == k;
+}
+
+/* A static condition: the chosen arm, in the arms' common type when both
+ * are numbers (so that the type does not depend on whether the condition
+ * happens to be static); other values (tuples, strings) pass as they are,
+ * as in Python. */
+static Val *static_choice(Ctx *c, AstNode *e, bool taken)
+{
+    Val *dropped = check_dropped_arm(c, taken ? e->c : e->a);
+    Val *chosen = dropped ? sema_expr(c, taken ? e->a : e->c) : NULL;
+    if (!chosen)
+        return NULL;
+    if (!sema_is_numeric(chosen) || !sema_is_numeric(dropped) || both_literals_of_a_kind(chosen, dropped))
+        return chosen;
+    Val *arms[2] = { taken ? chosen : dropped, taken ? dropped : chosen };
+    const Type *t = arms_type(c, arms, e);
+    return t ? sema_convert(c, chosen, t, FF_RNE, false, chosen->loc) : NULL;
 }
 
 /* Converts an arm in its own block and stores it in the result's slot. */
@@ -506,12 +531,8 @@ static Val *conditional(Ctx *c, AstNode *e)
                    "(e.g. x != 0)", type_name(c->arena, cond->type));
         return NULL;
     }
-    if (cond->is_static) {
-        bool taken = fold_truthy(cond);
-        if (!check_dropped_arm(c, taken ? e->c : e->a))
-            return NULL;
-        return sema_expr(c, taken ? e->a : e->c);
-    }
+    if (cond->is_static)
+        return static_choice(c, e, fold_truthy(cond));
     FxInst *br = fxb_if(sema_builder(c, e->loc), cond->ir);
     FxBlock *saved = c->block;
     Val *arms[2];
