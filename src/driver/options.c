@@ -9,6 +9,7 @@
 #include "passes/passes.h"
 #include "runtime/fxrt_check.h"
 #include "sema/sema.h"
+#include "support/warn.h"
 
 void opt_defaults(FxOptions *o)
 {
@@ -75,6 +76,10 @@ void opt_print_help(const char *prog)
            "  --verify-each          run the FXIR verifier after every stage\n"
            "  --time-passes          print the time of every stage (stderr)\n"
            "Diagnostics:\n"
+           "  -Wall -Wextra -WNAME -Wno-NAME -Werror=NAME -Wno-error=NAME   warnings by name:\n"
+           "                         sign-compare, divergent-barrier (default), unused-variable,\n"
+           "                         constant-condition, unreachable-code (-Wall),\n"
+           "                         unused-parameter (-Wextra), shadow\n"
            "  -Werror  -w  --diagnostics-format=text|json\n"
            "  -Rpass=PASS            say what PASS did (fp-contraction, contraction-precision)\n"
            "  -Rpass-missed[=PASS]   say why PASS (or any pass) left something unchanged\n"
@@ -123,6 +128,23 @@ static int parse_remark_option(FxOptions *o, const char *arg)
         return -1;
     }
     *(missed ? &o->rpass_missed : &o->rpass) |= bit;
+    return 1;
+}
+
+/* -Wall, -Wextra, -Wname, -Wno-name, -Werror=name, -Wno-error=name: kept in
+ * order, applied by each compilation (support/warn.c knows the names). */
+static int parse_warning_option(Arena *a, FxOptions *o, const char *arg)
+{
+    if (!warn_is_option(arg)) {
+        int n;
+        const WarnInfo *t = warn_table(&n);
+        char names[512] = "";
+        for (int k = 0; k < n; k++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "", t[k].name);
+        opt_usage_error("unknown warning option '%s'; the warnings are: %s (and -Wall, -Wextra)", arg, names);
+        return -1;
+    }
+    ptrvec_push(a, &o->warnings, (void *)arg);
     return 1;
 }
 
@@ -279,6 +301,8 @@ int opt_parse_one(Arena *a, FxOptions *o, int argc, char **argv, int *i)
         }
     if (!strncmp(arg, "-Rpass", 6))
         return parse_remark_option(o, arg);
+    if (!strncmp(arg, "-W", 2))
+        return parse_warning_option(a, o, arg);
     if (arg[0] == '-' && arg[1] == 'O' && arg[2] >= '0' && arg[2] <= '3' && !arg[3]) {
         o->opt_level = arg[2] - '0';
         return 1;

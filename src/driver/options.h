@@ -43,6 +43,7 @@ typedef struct FxOptions {
     const char *print_after;
     const char *eval;
     bool werror, no_warnings;
+    PtrVec warnings;              /* char*: -Wall, -Wextra, -W[no-][error=]NAME, in order */
     unsigned rpass, rpass_missed; /* -Rpass=PASS, -Rpass-missed[=PASS]: remark bits (passes.h) */
     DiagFormat diag_format;
 } FxOptions;

@@ -2,6 +2,7 @@
 #include "driver/pipeline.h"
 #include "passes/passes.h"
 #include "support/timer.h"
+#include "support/warn.h"
 #include <errno.h>
 #include <string.h>
 
@@ -22,6 +23,9 @@ void pipe_init(FxCompilation *c, const FxOptions *o)
     diag_set_format(o->diag_format);
     diag_set_werror(o->werror);
     diag_set_no_warnings(o->no_warnings);
+    warn_reset();
+    for (int i = 0; i < o->warnings.len; i++)
+        warn_apply(o->warnings.items[i]);
     diag_set_dedupe(true);   /* an error in an unrolled loop body is reported once */
     SemaOptions *so = &c->sema_opts;
     so->defines = (const char *const *)o->defines.items;

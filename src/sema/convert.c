@@ -143,7 +143,9 @@ Val *sema_convert(Ctx *c, Val *v, const Type *to, FfRound rm, bool explicit_rm, 
 {
     ScalarId ts = to->scalar;
     if (v->type->kind == TY_VECTOR && to->kind == TY_SCALAR) {
-        diag_error(loc, "cannot convert a vector to the scalar type %s", type_info(ts)->name);
+        diag_error(loc, "cannot convert the vector type %s to the scalar type %s; take a lane: x[0]%s",
+                   type_name(c->arena, v->type), type_info(ts)->name,
+                   v->type->lanes == 1 ? "" : " (or reduce the lanes)");
         return NULL;
     }
     if (v->type->kind == TY_VECTOR && v->type->lanes != to->lanes) {
@@ -177,6 +179,48 @@ static bool float_is_integral_in(const Val *v, ScalarId to)
     return big_fits(b, type_info(to)->width, type_info(to)->is_signed);
 }
 
+/* The first integer literal of e (outside calls, whose arguments have
+ * their own types) that an untyped literal's normalization makes Int64
+ * because it does not fit Int32, while it fits integer type `to`. */
+static AstNode *wide_literal_for(AstNode *e, ScalarId to)
+{
+    if (!e || e->kind == AST_CALL)
+        return NULL;
+    if (e->kind == AST_INT) {
+        BigInt v;
+        bool wide = big_parse(e->text, &v) && !big_fits(v, 32, true) && big_fits(v, 64, true);
+        return wide && big_fits(v, type_info(to)->width, type_info(to)->is_signed) ? e : NULL;
+    }
+    if (e->kind != AST_BINARY && e->kind != AST_UNARY)
+        return NULL;
+    AstNode *l = wide_literal_for(e->a, to);
+    return l ? l : wide_literal_for(e->b, to);
+}
+
+/* After a failed implicit conversion of expression e to `to`: when a
+ * literal too big for Int32 (so Int64 by seed 000) is what widened it,
+ * say so and give the typed literal that keeps the arithmetic in `to`. */
+void sema_advise_wide_literal(Ctx *c, AstNode *e, const Type *to)
+{
+    if (to->kind != TY_SCALAR || !type_is_int(to->scalar))
+        return;
+    AstNode *lit = wide_literal_for(e, to->scalar);
+    if (!lit)
+        return;
+    const char *tn = type_info(to->scalar)->name;
+    diag_note(lit->loc, "the literal %s does not fit Int32, so it is an Int64 and makes the expression one; "
+              "write %s(%s) to compute in %s", lit->text, tn, lit->text, tn);
+}
+
+/* sema_assign_convert of the value of expression e, with the advice above. */
+Val *sema_assign_convert_expr(Ctx *c, Val *v, const Type *to, AstNode *e)
+{
+    Val *r = sema_assign_convert(c, v, to, e->loc);
+    if (!r)
+        sema_advise_wide_literal(c, e, to);
+    return r;
+}
+
 /* Implicit conversion at `let x: T = e`, `var`, assignment, arguments and
  * return: only static values convert; run-time values must already have the
  * type. */
@@ -188,6 +232,17 @@ Val *sema_assign_convert(Ctx *c, Val *v, const Type *to, Loc loc)
     if (!numeric_target || !sema_is_numeric(v)) {
         diag_error(loc, "expected a value of type %s, got %s", type_name(c->arena, to),
                    type_name(c->arena, v->type));
+        return NULL;
+    }
+    if (!v->is_static && v->type->kind == TY_VECTOR && to->kind == TY_SCALAR) {
+        const char *lane = type_info(v->type->scalar)->name, *tn = type_name(c->arena, to);
+        if (v->type->scalar == to->scalar)
+            diag_error(loc, "cannot implicitly convert a run-time %s to %s: a vector does not become a "
+                       "scalar; take a lane: x[0]", type_name(c->arena, v->type), tn);
+        else
+            diag_error(loc, "cannot implicitly convert a run-time %s to %s: a vector does not become a "
+                       "scalar; take a lane and convert it: %s(x[0]) (its lanes are %s)", type_name(c->arena, v->type),
+                       tn, tn, lane);
         return NULL;
     }
     if (!v->is_static) {

@@ -196,6 +196,43 @@ static Val *literal_binary(Ctx *c, AstOp op, Val *x, Val *y, Loc loc)
     return out;
 }
 
+/* Whether integer operand v (of scalar type s) can change value when
+ * converted to `common`: a negative value meeting an unsigned type, or an
+ * unsigned one too big for a signed type of its width or less. A static
+ * operand is judged by its value (`u < 10` is exact; `u > -1` is not). */
+static bool may_change_sign(const Val *v, ScalarId s, ScalarId common)
+{
+    const ScalarInfo *from = type_info(s), *to = type_info(common);
+    bool literal = v->type->kind == TY_LITINT;
+    if ((from->is_signed || literal) && !to->is_signed)
+        return !v->is_static || big_sign(v->i) < 0;
+    if (!from->is_signed && to->is_signed && to->width <= from->width)
+        return !v->is_static || !big_fits(v->i, to->width, true);
+    return false;
+}
+
+/* -Wsign-compare: a comparison of a signed and an unsigned integer whose
+ * common type gives, for some operand values, another answer than the
+ * mathematical comparison (Int32(-1) < Uint32(1) is False). */
+static void warn_sign_compare(Ctx *c, const Val *x, const Val *y, ScalarId sx, ScalarId sy, ScalarId common,
+                              Loc loc)
+{
+    if (!type_is_int(sx) || !type_is_int(sy) || (x->is_static && y->is_static))
+        return;
+    bool sgx = type_info(sx)->is_signed || x->type->kind == TY_LITINT;
+    bool sgy = type_info(sy)->is_signed || y->type->kind == TY_LITINT;
+    if (sgx == sgy || sx == SC_BOOLEAN || sy == SC_BOOLEAN)
+        return;
+    if (!may_change_sign(x, sx, common) && !may_change_sign(y, sy, common))
+        return;
+    const Val *neg = sgx ? x : y;
+    warn_at(WARN_SIGN_COMPARE, loc, "comparison of %s and %s: both become %s, so %s compares as a large "
+            "value when negative; convert one side explicitly (e.g. to %s)",
+            type_name(c->arena, x->type), type_name(c->arena, y->type), type_info(common)->name,
+            neg->type->kind == TY_LITINT ? "the literal" : "the signed side",
+            type_info(common)->width >= 64 ? "Int128" : "Int64");
+}
+
 Val *sema_binary_values(Ctx *c, AstOp op, Val *x, Val *y, Loc loc)
 {
     if (op == OP_MATMUL) {
@@ -229,6 +266,8 @@ Val *sema_binary_values(Ctx *c, AstOp op, Val *x, Val *y, Loc loc)
     }
     ScalarId common = promote_common(sx, sy);
     ScalarId result = promote_result(rule, common);
+    if (op >= OP_LT && op <= OP_NE)
+        warn_sign_compare(c, x, y, sx, sy, common, loc);
     if (!check_static_rhs(c, op, y, common))
         return NULL;
     /* Integer true division converts both operands to the float result type. */

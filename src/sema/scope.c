@@ -86,8 +86,10 @@ Binding *sema_lookup(Ctx *c, const char *name)
 {
     for (Scope *s = c->scope; s; s = s->parent) {
         Binding *b = find_in(s, name);
-        if (b)
+        if (b) {
+            b->used = true;
             return b;
+        }
     }
     Binding *b = find_in(&c->sema->builtins, name);
     if (b)
@@ -102,6 +104,80 @@ Binding *sema_lookup(Ctx *c, const char *name)
     return b;
 }
 
+Binding *sema_lookup_target(Ctx *c, const char *name)
+{
+    for (Scope *s = c->scope; s; s = s->parent) {
+        Binding *b = find_in(s, name);
+        if (b)
+            return b;
+    }
+    return sema_lookup(c, name);
+}
+
+/* The warning a binding never read gets, by what declared it; -1: none
+ * (loop variables, consts, fns; names starting with '_' say "unused on
+ * purpose", as in Python). */
+static int unused_warning(const Binding *b)
+{
+    if (b->used || !b->decl || b->name[0] == '_' || (b->kind != B_VALUE && b->kind != B_VAR))
+        return -1;
+    if (b->kind == B_VALUE && !b->val)
+        return -1;   /* poisoned: its declaration already failed */
+    switch (b->decl->kind) {
+    case AST_LET: case AST_VAR: case AST_SHARED: return WARN_UNUSED_VARIABLE;
+    case AST_PARAM: return WARN_UNUSED_PARAMETER;
+    default: return -1;
+    }
+}
+
+/* Where a binding's name is written: its own name in `let (q, r) = ...`. */
+static Loc binding_name_loc(const Binding *b)
+{
+    const AstNode *d = b->decl;
+    for (int i = 0; i < d->list2.len; i++)
+        if (d->kind == AST_LET && strcmp(d->list2.items[i]->name, b->name) == 0)
+            return d->list2.items[i]->loc;
+    return d->name_loc.line > 0 ? d->name_loc : d->loc;
+}
+
+void sema_warn_unused(Ctx *c, Scope *s)
+{
+    if (!warn_enabled(WARN_UNUSED_VARIABLE) && !warn_enabled(WARN_UNUSED_PARAMETER))
+        return;
+    /* the list is newest first; warnings go in source order */
+    Binding **order = arena_alloc(c->arena, (size_t)s->count * sizeof *order);
+    int n = 0;
+    for (Binding *b = s->first; b && n < s->count; b = b->next)
+        order[n++] = b;
+    while (n > 0) {
+        Binding *b = order[--n];
+        int w = unused_warning(b);
+        if (w == WARN_UNUSED_VARIABLE)
+            warn_at(WARN_UNUSED_VARIABLE, binding_name_loc(b), "unused variable '%s' (never read); "
+                    "name it _%s if that is meant", b->name, b->name);
+        else if (w == WARN_UNUSED_PARAMETER)
+            warn_at(WARN_UNUSED_PARAMETER, binding_name_loc(b), "unused parameter '%s'", b->name);
+    }
+}
+
+/* -Wshadow: a let, var or shared array hiding a name of an enclosing scope
+ * (or an earlier one of its own: `let x` again). */
+static void warn_shadow(Ctx *c, const char *name, AstNode *decl)
+{
+    if (!decl || (decl->kind != AST_LET && decl->kind != AST_VAR && decl->kind != AST_SHARED) ||
+        !warn_enabled(WARN_SHADOW))
+        return;
+    for (Scope *s = c->scope; s; s = s->parent) {
+        Binding *b = find_in(s, name);
+        if (!b || !b->decl)
+            continue;
+        Loc at = decl->name_loc.line > 0 ? decl->name_loc : decl->loc;
+        warn_at(WARN_SHADOW, at, "'%s' hides an earlier declaration", name);
+        diag_note(b->decl->name_loc.line > 0 ? b->decl->name_loc : b->decl->loc, "'%s' was declared here", name);
+        return;
+    }
+}
+
 Binding *sema_lookup_local(Ctx *c, const char *name)
 {
     return c->scope ? find_in(c->scope, name) : NULL;
@@ -109,6 +185,7 @@ Binding *sema_lookup_local(Ctx *c, const char *name)
 
 Binding *sema_bind(Ctx *c, const char *name, BindingKind kind, AstNode *decl)
 {
+    warn_shadow(c, name, decl);
     return add_binding(c->arena, c->scope, name, kind, decl);
 }
 
@@ -121,6 +198,7 @@ void sema_push_scope(Ctx *c, Scope *s)
 
 void sema_pop_scope(Ctx *c)
 {
+    sema_warn_unused(c, c->scope);
     c->scope = c->scope->parent;
 }
 

@@ -5,6 +5,7 @@
 #include "fxir/builder.h"
 #include "sema/fold.h"
 #include "sema/promote.h"
+#include "support/warn.h"
 
 typedef enum {
     B_CONST,      /* top-level const: decl, evaluated lazily */
@@ -29,6 +30,7 @@ struct Binding {
     FxFunc *fn;           /* B_FN after lowering */
     bool lowering;        /* B_FN: recursion detection */
     long expanded;        /* B_FN after lowering: FXIR instructions with its calls inlined */
+    bool used;            /* read at least once (-Wunused-variable / -parameter) */
     Binding *next;        /* next in the same scope */
 };
 
@@ -123,6 +125,12 @@ bool sema_grow(Ctx *c, long n, Loc loc, const char *callee);
 /* scope.c */
 void sema_global_ctx(Sema *s, Ctx *c);
 Binding *sema_lookup(Ctx *c, const char *name);
+/* sema_lookup for the target of an assignment: a store is not a read. */
+Binding *sema_lookup_target(Ctx *c, const char *name);
+/* Warns about the let, var and parameter bindings of scope s never read. */
+void sema_warn_unused(Ctx *c, Scope *s);
+/* -Wdivergent-barrier on function f's FXIR (divergence.c). */
+void sema_warn_divergent_barriers(Arena *a, FxFunc *f);
 Binding *sema_lookup_local(Ctx *c, const char *name);
 Binding *sema_bind(Ctx *c, const char *name, BindingKind kind, AstNode *decl);
 void sema_push_scope(Ctx *c, Scope *s);
@@ -143,6 +151,8 @@ bool sema_static_int(Ctx *c, AstNode *e, const char *what, int64_t *out);
 Val *val_runtime(Ctx *c, const Type *t, FxInst *ir, Loc loc);
 FxInst *sema_materialize(Ctx *c, Val *v);
 Val *sema_convert(Ctx *c, Val *v, const Type *to, FfRound rm, bool explicit_rm, Loc loc);
+void sema_advise_wide_literal(Ctx *c, AstNode *e, const Type *to);
+Val *sema_assign_convert_expr(Ctx *c, Val *v, const Type *to, AstNode *e);
 Val *sema_assign_convert(Ctx *c, Val *v, const Type *to, Loc loc);
 Val *sema_literal_as(Ctx *c, Val *lit, ScalarId to, Loc loc);
 ScalarId sema_literal_type(Ctx *c, Val *lit, bool *ok);

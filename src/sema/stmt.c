@@ -32,6 +32,18 @@ static bool ends_in_jump(const FxBlock *b)
     return b->last && (b->last->op == FX_RETURN || b->last->op == FX_BREAK || b->last->op == FX_CONTINUE);
 }
 
+/* -Wunreachable-code: statement i follows a return, break or continue
+ * written in the same block (not one a static condition chose: code after
+ * `if DEBUG { return }` is configuration, not a mistake). */
+static void warn_unreachable(AstNode *block, int i)
+{
+    AstKind prev = i > 0 ? block->list.items[i - 1]->kind : AST_BLOCK;
+    if (prev != AST_RETURN && prev != AST_BREAK && prev != AST_CONTINUE)
+        return;
+    const char *what = prev == AST_RETURN ? "return" : prev == AST_BREAK ? "break" : "continue";
+    warn_at(WARN_UNREACHABLE_CODE, block->list.items[i]->loc, "this statement never runs: it follows a '%s'", what);
+}
+
 /* Statements after a return, break or continue never run: they are still
  * checked, but their code goes to a scratch block that is dropped, so no
  * FXIR follows a jump (the verifier's rule). */
@@ -46,6 +58,7 @@ void sema_block(Ctx *c, AstNode *block)
                 sema_grow(c, 0, block->list.items[i]->loc, NULL);
             continue;
         }
+        warn_unreachable(block, i);
         FxBlock scratch = { 0 }, *saved = c->block;
         bool saved_ret = c->fn ? c->fn->returned : false;
         c->block = &scratch;
@@ -75,16 +88,20 @@ static const Type *inferred_type(Ctx *c, Val *v)
     return NULL;
 }
 
-static void let_stmt(Ctx *c, AstNode *s)
+static void poison(Ctx *c, AstNode *s, const char *name);
+
+/* Whether declaration s bound name (not an earlier one it would hide). */
+static bool bound_by(Ctx *c, const char *name, AstNode *s)
+{
+    Binding *b = sema_lookup_local(c, name);
+    return b && b->decl == s;
+}
+
+static void let_stmt_checked(Ctx *c, AstNode *s)
 {
     Val *v = sema_expr(c, s->b);
-    if (!v) {
-        if (s->name)
-            sema_bind(c, s->name, B_VALUE, s);
-        for (int i = 0; i < s->list2.len; i++)
-            sema_bind(c, s->list2.items[i]->name, B_VALUE, s);
+    if (!v)
         return;
-    }
     if (s->list2.len) {
         if (v->type->kind != TY_TUPLE || v->nelems != s->list2.len) {
             diag_error(s->b->loc, "cannot unpack %s into %d names", type_name(c->arena, v->type), s->list2.len);
@@ -96,12 +113,29 @@ static void let_stmt(Ctx *c, AstNode *s)
     }
     if (s->a) {
         const Type *t = sema_type_expr(c, s->a);
-        if (!t || !(v = sema_assign_convert(c, v, t, s->b->loc)))
+        if (!t || !(v = sema_assign_convert_expr(c, v, t, s->b)))
             return;
     }
     if (v->ir && !v->ir->name)
         v->ir->name = s->name;
     sema_bind(c, s->name, B_VALUE, s)->val = v;
+}
+
+/* A let that failed still binds its names, poisoned, whatever step failed
+ * (its value, its declared type, the conversion, the unpacking), so that
+ * later uses report nothing more: one error, not a cascade of "undefined
+ * name". */
+static void let_stmt(Ctx *c, AstNode *s)
+{
+    int errors = diag_error_count();
+    let_stmt_checked(c, s);
+    if (diag_error_count() == errors)
+        return;
+    if (s->name && !bound_by(c, s->name, s))
+        poison(c, s, s->name);
+    for (int i = 0; i < s->list2.len; i++)
+        if (!bound_by(c, s->list2.items[i]->name, s))
+            poison(c, s, s->list2.items[i]->name);
 }
 
 static bool in_kernel(Ctx *c, Loc loc, const char *what)
@@ -133,7 +167,7 @@ static void var_stmt(Ctx *c, AstNode *s)
 {
     int errors = diag_error_count();
     var_stmt_checked(c, s);
-    if (diag_error_count() != errors && !sema_lookup_local(c, s->name))
+    if (diag_error_count() != errors && !bound_by(c, s->name, s))
         poison(c, s, s->name);
 }
 
@@ -162,7 +196,7 @@ static void var_stmt_checked(Ctx *c, AstNode *s)
     if (t->kind != TY_ARRAY) {
         FxInst *value;
         if (init) {
-            Val *v = sema_assign_convert(c, init, t, s->b->loc);
+            Val *v = sema_assign_convert_expr(c, init, t, s->b);
             if (!v)
                 return;
             value = sema_materialize(c, v);
@@ -179,6 +213,7 @@ static void var_stmt_checked(Ctx *c, AstNode *s)
 static void shared_stmt(Ctx *c, AstNode *s)
 {
     if (!c->fn || !c->fn->is_kernel) {
+        poison(c, s, s->name);
         diag_error(s->loc, "shared arrays can only be declared in a kernel");
         return;
     }
@@ -203,7 +238,7 @@ static void shared_stmt(Ctx *c, AstNode *s)
 static Val *apply_compound(Ctx *c, AstNode *s, Val *old, Val *rhs, const Type *t)
 {
     if (s->op == OP_NONE)
-        return sema_assign_convert(c, rhs, t, s->b->loc);
+        return sema_assign_convert_expr(c, rhs, t, s->b);
     Val *r = sema_binary_values(c, s->op, old, rhs, s->loc);
     if (!r)
         return NULL;
@@ -216,7 +251,13 @@ static Val *apply_compound(Ctx *c, AstNode *s, Val *old, Val *rhs, const Type *t
 
 static void assign_name(Ctx *c, AstNode *s)
 {
-    Binding *b = sema_lookup(c, s->a->name);
+    Binding *b = sema_lookup_target(c, s->a->name);
+    if (!b && s->op == OP_NONE) {
+        diag_error(s->a->loc, "undefined name '%s'; to declare it, write `let %s = ...` (or `var %s = ...` "
+                   "to assign it again later)", s->a->name, s->a->name, s->a->name);
+        poison(c, s, s->a->name);   /* its later uses are not more errors */
+        return;
+    }
     if (!b) {
         diag_error(s->a->loc, "undefined name '%s'", s->a->name);
         return;
@@ -379,12 +420,31 @@ static void check_discarded(Ctx *c, AstNode *branch)
         c->fn->returned = saved_ret;
 }
 
+/* Whether expression e names anything (a const, a type, a loop variable). */
+static bool names_anything(const AstNode *e)
+{
+    if (!e)
+        return false;
+    if (e->kind == AST_NAME)
+        return true;
+    if (names_anything(e->a) || names_anything(e->b) || names_anything(e->c))
+        return true;
+    for (int i = 0; i < e->list.len; i++)
+        if (names_anything(e->list.items[i]))
+            return true;
+    return false;
+}
+
 static void if_stmt(Ctx *c, AstNode *s)
 {
     Val *cond = condition(c, s->a, "if");
     if (!cond)
         return;
     if (cond->is_static) {
+        if (!names_anything(s->a))
+            warn_at(WARN_CONSTANT_CONDITION, s->a->loc, "the condition is always %s: it is made of literals "
+                    "only (a condition that names a const is a compile-time choice and not warned about)",
+                    fold_truthy(cond) ? "true" : "false");
         bool taken = fold_truthy(cond);
         AstNode *live = taken ? s->b : s->c, *dead = taken ? s->c : s->b;
         if (dead)
@@ -714,7 +774,7 @@ static void return_stmt(Ctx *c, AstNode *s)
                    c->fn->is_kernel ? "a kernel" : "this fn");
         return;
     }
-    if (!(v = sema_assign_convert(c, v, rt, s->a->loc)))
+    if (!(v = sema_assign_convert_expr(c, v, rt, s->a)))
         return;
     sema_emit(c, FX_RETURN, 0, VOID_TYPE, s->loc, 1, sema_materialize(c, v));
     c->fn->returned = true;
@@ -765,19 +825,29 @@ static void stmt(Ctx *c, AstNode *s)
 
 /* ---- functions ---- */
 
-/* Whether control can reach the end of a block (conservatively). */
+static bool falls_through(AstNode *block);
+
+/* Whether control can pass statement s (conservatively: loops may end). */
+static bool stmt_falls_through(AstNode *s)
+{
+    if (s->kind == AST_RETURN)
+        return false;
+    if (s->kind == AST_IF && s->c) {
+        bool else_falls = s->c->kind == AST_IF ? stmt_falls_through(s->c) : falls_through(s->c);
+        return falls_through(s->b) || else_falls;
+    }
+    return true;
+}
+
+/* Whether control can reach the end of a block (conservatively): no
+ * statement of it stops control, so code after a return does not count. */
 static bool falls_through(AstNode *block)
 {
-    if (!block || block->list.len == 0)
+    if (!block)
         return true;
-    AstNode *last = block->list.items[block->list.len - 1];
-    if (last->kind == AST_RETURN)
-        return false;
-    if (last->kind == AST_IF && last->c) {
-        bool else_falls = last->c->kind == AST_IF ? falls_through(&(AstNode){ .list = { &last->c, 1, 1 } })
-                                                  : falls_through(last->c);
-        return falls_through(last->b) || else_falls;
-    }
+    for (int i = 0; i < block->list.len; i++)
+        if (!stmt_falls_through(block->list.items[i]))
+            return false;
     return true;
 }
 
@@ -899,6 +969,8 @@ FxFunc *sema_lower_fn(Sema *s, Binding *b)
         b->failed = true;
         return NULL;
     }
+    sema_warn_unused(&c, &sc);
+    sema_warn_divergent_barriers(c.arena, f);
     b->fn = f;
     b->expanded = sema_fn_size(&c);
     ptrvec_push(s->arena, &s->module->funcs, f);
@@ -938,9 +1010,14 @@ FxFunc *sema_lower_kernel(Sema *s, Binding *b)
     kernel_decorators(&c, d, f);
     Scope sc;
     sema_push_scope(&c, &sc);
+    int errors = diag_error_count();
     if (check_params(&c, d, f, true)) {
         bind_params(&c, d, f);
         sema_block(&c, d->b);
+        if (diag_error_count() == errors) {
+            sema_warn_unused(&c, &sc);
+            sema_warn_divergent_barriers(c.arena, f);
+        }
     }
     b->fn = f;
     return f;

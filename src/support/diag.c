@@ -87,6 +87,8 @@ void diag_set_format(DiagFormat f)
 }
 void diag_set_werror(bool on) { g.werror = on; }
 void diag_set_no_warnings(bool on) { g.no_warnings = on; }
+bool diag_warnings_are_errors(void) { return g.werror; }
+bool diag_warnings_suppressed(void) { return g.no_warnings; }
 void diag_set_dedupe(bool on) { g.dedupe = on; }
 int diag_error_count(void) { return g.errors; }
 
@@ -234,6 +236,23 @@ void diag_warning(Loc loc, const char *fmt, ...)
         g.errors++;
     diag_vreport(g.werror ? "error" : "warning", loc, fmt, ap);
     va_end(ap);
+}
+
+static void report(const char *severity, Loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vreport(severity, loc, fmt, ap);
+    va_end(ap);
+}
+
+void diag_report_warning(Loc loc, bool as_error, const char *msg)
+{
+    if (g.no_warnings)
+        return;
+    if (as_error)
+        g.errors++;
+    report(as_error ? "error" : "warning", loc, "%s", msg);
 }
 
 void diag_note(Loc loc, const char *fmt, ...)

@@ -30,6 +30,11 @@ void diag_set_format(DiagFormat f);
 void diag_flush(void);
 void diag_set_werror(bool on);
 void diag_set_no_warnings(bool on);
+bool diag_warnings_are_errors(void);   /* -Werror */
+bool diag_warnings_suppressed(void);   /* -w */
+/* A warning already formatted (support/warn.c names it): printed as an
+ * error, and counted as one, when as_error. */
+void diag_report_warning(Loc loc, bool as_error, const char *msg);
 /* Print exact repeats (same place, same message) once, until diag_reset. */
 void diag_set_dedupe(bool on);
 int diag_error_count(void);

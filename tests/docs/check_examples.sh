@@ -10,6 +10,8 @@
 # ```fx test file=NAME.fx also saves the block as NAME.fx, so that later
 # blocks can import it. A block opened with ```fx error must fail to compile
 # (exit status 1), and every `# error: TEXT` line in it names text the
+# diagnostics must contain. In both kinds, `# flags: OPTIONS` adds fxcc
+# options (e.g. -Wall) and every `# warning: TEXT` line names text the
 # diagnostics must contain. Other ```fx blocks are fragments and are not run.
 #   check_examples.sh FXCC FXRUN DOC.md
 set -uo pipefail
@@ -42,17 +44,23 @@ for f in b*_*.fx; do
   total=$((total + 1))
   case $f in
   *_error_*)
-    "$fxcc" "$f" -o "$f.hsaco" 2>"$f.err"
+    "$fxcc" "$f" -o "$f.hsaco" $(sed -n 's/^# flags: //p' "$f") 2>"$f.err"
     rc=$?
     [ $rc -eq 1 ] || { note "$f" "expected a compile error (exit 1), got exit $rc"; continue; }
     grep -q '^# error: ' "$f" || { note "$f" "an error block says no '# error:' text"; continue; }
     while IFS= read -r want; do
       grep -qF -- "$want" "$f.err" || note "$f" "diagnostics lack '$want': $(head -n1 "$f.err")"
     done < <(sed -n 's/^# error: //p' "$f")
+    while IFS= read -r want; do
+      grep -qF -- "$want" "$f.err" || note "$f" "diagnostics lack '$want': $(head -n1 "$f.err")"
+    done < <(sed -n 's/^# warning: //p' "$f")
     ;;
   *)
-    "$fxcc" "$f" --offload-arch=gfx942 -o "$f.hsaco" 2>"$f.err" ||
+    "$fxcc" "$f" --offload-arch=gfx942 -o "$f.hsaco" $(sed -n 's/^# flags: //p' "$f") 2>"$f.err" ||
       { note "$f" "gfx942: $(cat "$f.err")"; continue; }
+    while IFS= read -r want; do
+      grep -qF -- "$want" "$f.err" || note "$f" "diagnostics lack '$want': $(head -n1 "$f.err")"
+    done < <(sed -n 's/^# warning: //p' "$f")
     "$fxcc" "$f" --target=host -c -o "$f.o" 2>"$f.err" ||
       { note "$f" "host: $(cat "$f.err")"; continue; }
     while IFS= read -r line; do

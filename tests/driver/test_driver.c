@@ -133,6 +133,41 @@ static void test_fxrun_golden(void)
     CU_ASSERT(n >= 1);
 }
 
+/* ---- golden warnings: warn/NAME.fx compiled with the flags of NAME.flags;
+ * NAME.expected holds the diagnostics and the exit status ---- */
+
+static void test_warning_golden(void)
+{
+    DIR *d = opendir(TEST_DIR "/warn");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (len < 7 || strcmp(e->d_name + len - 6, ".flags") != 0)
+            continue;
+        char base[512], cmd[4096], golden[600], flagfile[600];
+        snprintf(base, sizeof base, "%s/warn/%.*s", TEST_DIR, (int)(len - 6), e->d_name);
+        snprintf(golden, sizeof golden, "%s.expected", base);
+        snprintf(flagfile, sizeof flagfile, "%s.flags", base);
+        char *flags = fxt_read_file(flagfile);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(flags);
+        flags[strcspn(flags, "\n")] = 0;
+        snprintf(cmd, sizeof cmd, "cd %s/warn && %s %.*s.fx --verify-each -o /dev/null %s", TEST_DIR, fxcc_path,
+                 (int)(len - 6), e->d_name, flags);
+        char *err = NULL;
+        int rc = run(cmd, NULL, &err);
+        char *got = malloc(strlen(err ? err : "") + 64);
+        sprintf(got, "%sexit %d\n", err ? err : "", rc);
+        CU_ASSERT(fxt_golden(golden, got));
+        free(got);
+        free(err);
+        free(flags);
+        n++;
+    }
+    closedir(d);
+    CU_ASSERT(n >= 8);
+}
+
 /* ---- fxcc's command line ---- */
 
 static const char *saxpy(void) { return TEST_DIR "/../../examples/saxpy.fx"; }
@@ -546,6 +581,7 @@ static int tear_down(void)
 static const FxtTest tests[] = {
     { "golden diagnostics", test_diagnostics },
     { "fxrun golden runs", test_fxrun_golden },
+    { "golden warnings", test_warning_golden },
     { ".hsaco for gfx90a, gfx942, gfx1100, gfx1201", test_hsaco_per_arch },
     { "output kinds", test_output_kinds },
     { "exit statuses", test_exit_statuses },

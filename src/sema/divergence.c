@@ -1,0 +1,221 @@
+/* divergence.c - -Wdivergent-barrier: an fx.barrier() (or a call of a fn
+ * that reaches one) that only some work-items of a block may reach, because
+ * an `if`, a loop, or an earlier return, break or continue depends on
+ * thread_idx. On a GPU that hangs the block or is undefined; fxrun's
+ * --check=... finds it when a launch takes that path, this warning at
+ * compile time for every path.
+ *
+ * The analysis runs on one function's FXIR after sema. A value is
+ * thread-dependent when it is thread_idx (or the lane id), the result of an
+ * atomic or a wave operation, or computed from a thread-dependent value; a
+ * variable slot is when a thread-dependent value, or any value under
+ * thread-dependent control, is stored to it; a load is when its address or
+ * slot is. Slots make it a fixpoint, iterated until nothing changes.
+ * Parameters of a fn count as uniform (its calls are judged where they
+ * stand), so a fn's own conditions are judged on their own. */
+#include "sema/sema_int.h"
+
+typedef struct Divergence {
+    Arena *arena;
+    bool *dependent;      /* by instruction id */
+    int count;
+    bool changed;
+    bool report;          /* the last sweep: warn */
+} Divergence;
+
+static int number_block(FxBlock *b, int next)
+{
+    for (FxInst *i = b->first; i; i = i->next) {
+        i->id = next++;
+        for (int k = 0; k < i->nblocks; k++)
+            next = number_block(&i->blocks[k], next);
+    }
+    return next;
+}
+
+static bool block_reaches_barrier(const FxBlock *b);
+
+/* Whether fn f runs a barrier on some path (fns are not recursive). */
+static bool fn_reaches_barrier(const FxFunc *f)
+{
+    return f && block_reaches_barrier(&f->body);
+}
+
+static bool inst_reaches_barrier(const FxInst *i)
+{
+    if (i->op == FX_BARRIER)
+        return true;
+    if (i->op == FX_CALL && fn_reaches_barrier(i->callee))
+        return true;
+    for (int k = 0; k < i->nblocks; k++)
+        if (block_reaches_barrier(&i->blocks[k]))
+            return true;
+    return false;
+}
+
+static bool block_reaches_barrier(const FxBlock *b)
+{
+    for (const FxInst *i = b->first; i; i = i->next)
+        if (inst_reaches_barrier(i))
+            return true;
+    return false;
+}
+
+static bool is_dependent(const Divergence *d, const FxInst *i)
+{
+    return i && i->id >= 0 && i->id < d->count && d->dependent[i->id];
+}
+
+static void mark(Divergence *d, FxInst *i)
+{
+    if (!d->dependent[i->id]) {
+        d->dependent[i->id] = true;
+        d->changed = true;
+    }
+}
+
+/* Whether instruction i's own value differs between work-items. */
+static bool computes_dependent(const Divergence *d, const FxInst *i)
+{
+    switch (i->op) {
+    case FX_SPECIAL:
+        return i->sub == FXS_THREAD_IDX || i->sub == FXS_LANE_ID;
+    case FX_ATOMIC: case FX_WAVE: case FX_WAVE_EXCHANGE: case FX_WAVE_ACTIVE:
+        return true;
+    case FX_ALLOCA: case FX_PARAM: case FX_CONST:
+        return false;
+    default:
+        break;
+    }
+    for (int k = 0; k < i->nops; k++)
+        if (is_dependent(d, i->ops[k]))
+            return true;
+    return false;
+}
+
+/* The control state of a walk: whether work-items may disagree about
+ * being here, and the instruction (an IF, a LOOP, a jump) that made them. */
+typedef struct Control {
+    bool divergent;
+    const FxInst *why;
+} Control;
+
+/* What some work-items, maybe not all, did in the code walked: left the
+ * loop (break, continue) or the function (return) under thread-dependent
+ * control. What follows then runs in only some of them. */
+enum { LEFT_LOOP = 1, LEFT_FN = 2 };
+
+static int walk_block(Divergence *d, FxBlock *b, Control *ctl);
+
+static void report(const Divergence *d, const FxInst *i, const Control *ctl)
+{
+    if (!d->report)
+        return;
+    const char *what = i->op == FX_BARRIER ? "fx.barrier()" : "this call reaches fx.barrier(), which";
+    warn_at(WARN_DIVERGENT_BARRIER, i->loc, "%s may run in only some work-items of the block: the path to it "
+            "depends on thread_idx, and a barrier that not all work-items reach hangs the block", what);
+    if (warn_enabled(WARN_DIVERGENT_BARRIER) && ctl->why)
+        diag_note(ctl->why->loc, "%s", ctl->why->op == FX_IF     ? "this condition depends on thread_idx"
+                                       : ctl->why->op == FX_LOOP ? "this loop's trip count depends on thread_idx"
+                                                                 : "work-items may leave here, depending on thread_idx");
+}
+
+static int walk_if(Divergence *d, FxInst *i, Control *ctl)
+{
+    Control inner = *ctl;
+    if (!inner.divergent && is_dependent(d, i->ops[0]))
+        inner = (Control){ true, i };
+    int left = 0;
+    for (int k = 0; k < i->nblocks; k++) {
+        Control arm = inner;
+        left |= walk_block(d, &i->blocks[k], &arm);
+    }
+    return left;
+}
+
+static int walk_loop(Divergence *d, FxInst *i, Control *ctl)
+{
+    /* Two rounds: what the body stores may make the next test dependent,
+     * and a jump some work-items take makes the next iterations divergent.
+     * After the loop, those that broke out meet the others again; those
+     * that returned do not. */
+    Control loop = *ctl;
+    int left = 0;
+    for (int round = 0; round < 2; round++) {
+        Control head = loop;
+        left |= walk_block(d, &i->blocks[0], &head);
+        Control body = head;
+        if (!body.divergent && is_dependent(d, i->ops[0]))
+            body = (Control){ true, i };
+        int body_left = walk_block(d, &i->blocks[1], &body);
+        if (i->nblocks > 2)
+            body_left |= walk_block(d, &i->blocks[2], &body);
+        if (body_left && !loop.divergent)
+            loop = (Control){ true, body.why ? body.why : i };
+        left |= body_left & LEFT_FN;
+    }
+    return left;
+}
+
+static int walk_inst(Divergence *d, FxInst *i, Control *ctl)
+{
+    switch (i->op) {
+    case FX_IF:
+        return walk_if(d, i, ctl);
+    case FX_LOOP:
+        return walk_loop(d, i, ctl);
+    case FX_STORE:
+        if (i->ops[0]->op == FX_ALLOCA && (ctl->divergent || computes_dependent(d, i)))
+            mark(d, i->ops[0]);
+        return 0;
+    case FX_BARRIER:
+        if (ctl->divergent)
+            report(d, i, ctl);
+        return 0;
+    case FX_RETURN:
+        return ctl->divergent ? LEFT_FN : 0;
+    case FX_BREAK: case FX_CONTINUE:
+        return ctl->divergent ? LEFT_LOOP : 0;
+    case FX_CALL:
+        if (ctl->divergent && fn_reaches_barrier(i->callee))
+            report(d, i, ctl);
+        break;
+    default:
+        break;
+    }
+    if (computes_dependent(d, i))
+        mark(d, i);
+    return 0;
+}
+
+/* After a statement that some work-items left from, the rest of the block
+ * runs in the others only. */
+static int walk_block(Divergence *d, FxBlock *b, Control *ctl)
+{
+    int left = 0;
+    for (FxInst *i = b->first; i; i = i->next) {
+        int now = walk_inst(d, i, ctl);
+        if (now && !ctl->divergent)
+            *ctl = (Control){ true, i };
+        left |= now;
+    }
+    return left;
+}
+
+void sema_warn_divergent_barriers(Arena *a, FxFunc *f)
+{
+    if (!warn_enabled(WARN_DIVERGENT_BARRIER) || !fn_reaches_barrier(f))
+        return;
+    Divergence d = { a, NULL, number_block(&f->body, 0), true, false };
+    d.dependent = arena_alloc(a, (size_t)(d.count ? d.count : 1) * sizeof *d.dependent);
+    for (int i = 0; i < d.count; i++)
+        d.dependent[i] = false;
+    for (int sweep = 0; d.changed && sweep < 64; sweep++) {
+        d.changed = false;
+        Control ctl = { false, NULL };
+        walk_block(&d, &f->body, &ctl);
+    }
+    d.report = true;
+    Control ctl = { false, NULL };
+    walk_block(&d, &f->body, &ctl);
+}

@@ -1,0 +1,42 @@
+# -Wdivergent-barrier (on by default): a barrier that only some work-items
+# of the block may reach, because of an if, a loop, or an earlier return or
+# break that depends on thread_idx, also through a fn and a var.
+fn sync() {
+    fx.barrier()
+}
+
+@launch_bounds(64)
+kernel k(p: Ptr[Float32], n: Int32) {
+    shared s: Array[Float32, 64]
+    let t = thread_idx.x
+    s[t] = 1.0
+    fx.barrier()                      # fine
+    if n > 3 {
+        fx.barrier()                  # fine: n is uniform
+    }
+    if t < 32 {
+        fx.barrier()                  # 1: warned
+    }
+    var m = 0
+    if t == 0 { m = 1 }
+    if m > 0 {
+        sync()                        # 2: warned, through m and a fn
+    }
+    var step = 32
+    while step > 0 {
+        if t < step { s[t] += s[t + step] }
+        fx.barrier()                  # fine: step is uniform
+        step //= 2
+    }
+    for i in range(t, 64) {
+        fx.barrier()                  # 3: warned, the trip count depends on t
+    }
+    for i in range(0, 4) {
+        if t == 5 { break }
+        fx.barrier()                  # 4: warned, after a divergent break
+    }
+    fx.barrier()                      # fine: the loop's work-items meet again
+    if t == 7 { return }
+    fx.barrier()                      # 5: warned, after a divergent return
+    p[t] = s[t]
+}
