@@ -197,6 +197,26 @@ static void test_hsaco_per_arch(void)
     }
 }
 
+/* Language features whose goldens run on the host also compile, LLVM-
+ * verified (codegen verifies every module), for every GPU generation. */
+static void test_features_per_arch(void)
+{
+    static const char *const archs[] = { "gfx90a", "gfx942", "gfx1100", "gfx1201" };
+    static const char *const files[] = { "run/conditional.fx", "run/conditional_static.fx",
+                                         "warn/divergent_barrier.fx" };
+    for (int f = 0; f < 3; f++)
+        for (int i = 0; i < 4; i++) {
+            char cmd[2048], *err = NULL;
+            snprintf(cmd, sizeof cmd, "%s %s/%s --verify-each --offload-arch=%s -o %s/feature.hsaco", fxcc_path,
+                     TEST_DIR, files[f], archs[i], tmpdir);
+            int rc = run(cmd, NULL, &err);
+            if (rc != 0)
+                fprintf(stderr, "\n  %s for %s: %s", files[f], archs[i], err ? err : "");
+            CU_ASSERT_EQUAL(rc, 0);
+            free(err);
+        }
+}
+
 static void test_output_kinds(void)
 {
     char cmd[2048], *out = NULL;
@@ -583,6 +603,7 @@ static const FxtTest tests[] = {
     { "fxrun golden runs", test_fxrun_golden },
     { "golden warnings", test_warning_golden },
     { ".hsaco for gfx90a, gfx942, gfx1100, gfx1201", test_hsaco_per_arch },
+    { "language features for gfx90a, gfx942, gfx1100, gfx1201", test_features_per_arch },
     { "output kinds", test_output_kinds },
     { "exit statuses", test_exit_statuses },
     { "no partial output", test_no_partial_output },
