@@ -170,6 +170,7 @@ static void cg_inst(CgCtx *c, FxInst *i)
     case FX_WAVE: v = cg_wave(c, i); break;
     case FX_WAVE_EXCHANGE: v = cg_wave_exchange(c, i); break;
     case FX_WAVE_ACTIVE: v = cg_wave_active(c, i); break;
+    case FX_PTR_OFFSET: v = cg_ptr_offset(c, i); break;
     case FX_LDEXP: v = cg_ldexp(c, i); break;
     case FX_FREXP_EXP: v = cg_frexp_exp(c, i); break;
     default:

@@ -194,6 +194,7 @@ void cg_crash_end(void);                                    /* the module is fre
 /* ---- cg_memory.c ---- */
 LLVMValueRef cg_alloca(CgCtx *c, FxInst *i);
 LLVMValueRef cg_load(CgCtx *c, FxInst *i);
+LLVMValueRef cg_ptr_offset(CgCtx *c, FxInst *i);
 void cg_store(CgCtx *c, FxInst *i);
 LLVMValueRef cg_atomic(CgCtx *c, FxInst *i);
 /* host: the kernel parameter index (i32) a Ptr value came from, or NULL */

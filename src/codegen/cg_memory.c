@@ -208,11 +208,10 @@ static bool index_unsigned(FxInst *ix)
     return s != SC_BOOLEAN && !cg_is_signed(s);
 }
 
-static void check_ptr_index(CgCtx *c, FxInst *base, FxInst *idx, LLVMValueRef raw, LLVMValueRef ix, const char *op)
+/* The elements behind the kernel parameter `origin` names (all ones when
+ * origin is -1, a fn's pointer of unknown origin). */
+static LLVMValueRef origin_bound(CgCtx *c, LLVMValueRef origin)
 {
-    LLVMValueRef origin = cg_ptr_origin(c, base);
-    if (!origin)
-        return;
     LLVMTypeRef i64 = LLVMInt64TypeInContext(c->C), p = LLVMPointerTypeInContext(c->C, 0);
     LLVMTypeRef i32 = LLVMInt32TypeInContext(c->C);
     LLVMValueRef bounds = LLVMBuildLoad2(c->B, p, cg_hostctx_field(c, FX_HOSTCTX_bounds, 0), "bounds");
@@ -225,6 +224,69 @@ static void check_ptr_index(CgCtx *c, FxInst *base, FxInst *idx, LLVMValueRef ra
     LLVMValueRef bound = LLVMBuildLoad2(c->B, i64, LLVMBuildGEP2(c->B, i64, bounds, &s64, 1, ""), "bound");
     if (neg)
         bound = LLVMBuildSelect(c->B, neg, LLVMConstAllOnes(i64), bound, "");
+    return bound;
+}
+
+/* The parameter-rooted Ptr a chain of ptr_offset starts from. */
+static FxInst *ptr_root(FxInst *v)
+{
+    while (v->op == FX_PTR_OFFSET)
+        v = v->ops[0];
+    return v;
+}
+
+static LLVMValueRef elem_bytes(CgCtx *c, const Type *elem, LLVMTypeRef ty)
+{
+    return LLVMConstInt(ty, LLVMABISizeOfType(c->TD, cg_stride_type(c, elem)), 0);
+}
+
+/* How many bytes past its root a derived Ptr points, as an i128 (exact:
+ * each step is a 64-bit index times a small element size). */
+static LLVMValueRef ptr_byte_offset(CgCtx *c, FxInst *v)
+{
+    LLVMTypeRef i128 = LLVMIntTypeInContext(c->C, 128);
+    LLVMValueRef sum = LLVMConstNull(i128);
+    for (; v->op == FX_PTR_OFFSET; v = v->ops[0]) {
+        LLVMValueRef k = cg_index64(c, cg_val(c, v->ops[1]), type_elem_scalar(v->ops[1]->type));
+        LLVMValueRef step = LLVMBuildMul(c->B, LLVMBuildSExt(c->B, k, i128, ""),
+                                         elem_bytes(c, v->ops[0]->type->elem, i128), "");
+        sum = LLVMBuildAdd(c->B, sum, step, "");
+    }
+    return sum;
+}
+
+/* An access through a derived Ptr (p + k, p.cast(...)): the bytes it
+ * touches must lie inside its root parameter's buffer, counted in bytes
+ * since the views' element sizes differ. */
+static void check_derived_index(CgCtx *c, FxInst *base, FxInst *idx, LLVMValueRef raw, LLVMValueRef ix,
+                                const char *op)
+{
+    FxInst *root = ptr_root(base);
+    LLVMValueRef origin = cg_ptr_origin(c, root);
+    if (!origin)
+        return;
+    LLVMTypeRef i128 = LLVMIntTypeInContext(c->C, 128);
+    LLVMValueRef size = elem_bytes(c, base->type->elem, i128);
+    LLVMValueRef start = LLVMBuildAdd(c->B, ptr_byte_offset(c, base),
+                                      LLVMBuildMul(c->B, LLVMBuildSExt(c->B, ix, i128, ""), size, ""), "");
+    LLVMValueRef limit = LLVMBuildMul(c->B, LLVMBuildZExt(c->B, origin_bound(c, origin), i128, ""),
+                                      elem_bytes(c, root->type->elem, i128), "");
+    LLVMValueRef before = LLVMBuildICmp(c->B, LLVMIntSLT, start, LLVMConstNull(i128), "");
+    LLVMValueRef past = LLVMBuildICmp(c->B, LLVMIntSGT, LLVMBuildAdd(c->B, start, size, ""), limit, "");
+    LLVMValueRef bad = LLVMBuildOr(c->B, before, past, "");
+    LLVMValueRef wide = wide_index_bad(c, raw, type_elem_scalar(idx->type));
+    if (wide)
+        bad = LLVMBuildOr(c->B, bad, wide, "");
+    LLVMValueRef site = oob_site(c, op, NULL, 1, index_unsigned(idx) ? 1u : 0u, NULL);
+    oob_branch(c, bad, site, origin, &ix, 1);
+}
+
+static void check_ptr_index(CgCtx *c, FxInst *base, FxInst *idx, LLVMValueRef raw, LLVMValueRef ix, const char *op)
+{
+    LLVMValueRef origin = cg_ptr_origin(c, base);
+    if (!origin)
+        return;
+    LLVMValueRef bound = origin_bound(c, origin);
     LLVMValueRef bad = LLVMBuildICmp(c->B, LLVMIntUGE, ix, bound, "");
     LLVMValueRef wide = wide_index_bad(c, raw, type_elem_scalar(idx->type));
     if (wide)
@@ -294,7 +356,9 @@ static LLVMValueRef element_address(CgCtx *c, FxInst *at, FxInst *base, FxInst *
         *elem = bt->elem;
         LLVMValueRef raw = cg_val(c, idx[0]);
         LLVMValueRef ix = cg_index64(c, raw, type_elem_scalar(idx[0]->type));
-        if (cg_host_abi(c))
+        if (cg_host_abi(c) && base->op == FX_PTR_OFFSET)
+            check_derived_index(c, base, idx[0], raw, ix, op);
+        else if (cg_host_abi(c))
             check_ptr_index(c, base, idx[0], raw, ix, op);
         return LLVMBuildGEP2(c->B, cg_stride_type(c, bt->elem), p, &ix, 1, "");
     }
@@ -329,6 +393,25 @@ static LLVMValueRef element_address(CgCtx *c, FxInst *at, FxInst *base, FxInst *
     return p;
 }
 
+/* A Ptr p + k, or p viewed as another Ptr type (opaque pointers: only
+ * the address moves). */
+LLVMValueRef cg_ptr_offset(CgCtx *c, FxInst *i)
+{
+    LLVMValueRef k = cg_index64(c, cg_val(c, i->ops[1]), type_elem_scalar(i->ops[1]->type));
+    return LLVMBuildGEP2(c->B, cg_stride_type(c, i->ops[0]->type->elem), cg_val(c, i->ops[0]), &k, 1, "");
+}
+
+/* The alignment a load or store assumes: its type's, except through a
+ * derived Ptr on the host, where nothing promises it (x86 vector moves
+ * that assume alignment would fault; the GPU keeps the type's, which
+ * docs/language.md asks of a cast). */
+static unsigned access_alignment(CgCtx *c, FxInst *base, const Type *elem)
+{
+    if (cg_host_abi(c) && base->op == FX_PTR_OFFSET)
+        return 1;
+    return LLVMABIAlignmentOfType(c->TD, cg_stride_type(c, elem));
+}
+
 LLVMValueRef cg_load(CgCtx *c, FxInst *i)
 {
     const Type *elem;
@@ -337,7 +420,7 @@ LLVMValueRef cg_load(CgCtx *c, FxInst *i)
         cg_check_access(c, i, i->ops[0], addr, elem, false);
     LLVMTypeRef mt = cg_mem_type(c, elem);
     LLVMValueRef v = LLVMBuildLoad2(c->B, mt, addr, "");
-    LLVMSetAlignment(v, LLVMABIAlignmentOfType(c->TD, cg_stride_type(c, elem)));
+    LLVMSetAlignment(v, access_alignment(c, i->ops[0], elem));
     return cg_from_mem(c, v, elem);
 }
 
@@ -348,7 +431,7 @@ void cg_store(CgCtx *c, FxInst *i)
     if (cg_checks_access(c, i->ops[0]))
         cg_check_access(c, i, i->ops[0], addr, elem, true);
     LLVMValueRef v = cg_to_mem(c, cg_val(c, i->ops[1]), elem);
-    LLVMSetAlignment(LLVMBuildStore(c->B, v, addr), LLVMABIAlignmentOfType(c->TD, cg_stride_type(c, elem)));
+    LLVMSetAlignment(LLVMBuildStore(c->B, v, addr), access_alignment(c, i->ops[0], elem));
 }
 
 /* ---- atomics: relaxed, device scope on Ptr, workgroup scope on shared arrays.

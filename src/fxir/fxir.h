@@ -69,6 +69,9 @@ typedef enum {
                       valid until this lane's next exchange; the host's wave model only
                       (passes/wave_emulation.c makes them) */
     FX_WAVE_ACTIVE,/* Uint64: the lanes that took part in this lane's last exchange (bit l: lane l) */
+    FX_PTR_OFFSET, /* ops[0] Ptr[T], ops[1] integer k: the address k elements of T past ops[0],
+                      viewed as `type` (any Ptr type: `p + k`, and `p.cast(Ptr[U])` with k = 0);
+                      a const Ptr stays const */
     FX_OPCODE_COUNT
 } FxOpcode;
 

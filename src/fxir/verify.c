@@ -214,6 +214,7 @@ static Arity arity_of(const FxInst *i)
     case FX_UNOP: case FX_CAST: case FX_BITCAST: case FX_MATH: case FX_SPLAT: case FX_FREXP_EXP:
         return (Arity){ 1, 1, 0 };
     case FX_BINOP: case FX_CMP: case FX_MINMAX: case FX_CEILDIV: case FX_EXTRACT: case FX_LDEXP:
+    case FX_PTR_OFFSET:
         return (Arity){ 2, 2, 0 };
     case FX_SELECT: case FX_FMA: case FX_INSERT: case FX_MFMA:
         return (Arity){ 3, 3, 0 };
@@ -448,6 +449,19 @@ static void check_bitcast(Verifier *v, const FxInst *i)
     if (value_bits(from) != value_bits(i->type))
         fail(v, i->loc, "bitcast keeps the total width: %s is %d bits, %s is %d bits", tname(v, from),
              value_bits(from), tname(v, i->type), value_bits(i->type));
+}
+
+static void check_ptr_offset(Verifier *v, const FxInst *i)
+{
+    const Type *p = ty(i->ops[0]), *k = ty(i->ops[1]);
+    if (p->kind != TY_PTR || i->type->kind != TY_PTR) {
+        fail(v, i->loc, "ptr_offset takes and gives a Ptr, got %s to %s", tname(v, p), tname(v, i->type));
+        return;
+    }
+    if (k->kind != TY_SCALAR || !type_is_int(k->scalar))
+        fail(v, i->loc, "ptr_offset's offset must be an integer, got %s", tname(v, k));
+    if (p->is_const && !i->type->is_const)
+        fail(v, i->loc, "ptr_offset cannot drop const: %s to %s", tname(v, p), tname(v, i->type));
 }
 
 static void check_select(Verifier *v, const FxInst *i)
@@ -864,6 +878,7 @@ static void check_types(Verifier *v, const FxInst *i)
     case FX_CAST: check_cast(v, i); break;
     case FX_BITCAST: check_bitcast(v, i); break;
     case FX_SELECT: check_select(v, i); break;
+    case FX_PTR_OFFSET: check_ptr_offset(v, i); break;
     case FX_FMA: check_fma(v, i); break;
     case FX_MATH: check_math(v, i); break;
     case FX_MINMAX: check_minmax(v, i); break;

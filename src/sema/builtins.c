@@ -854,8 +854,64 @@ static Val *method_select(Ctx *c, Val *cond, Args *a)
     return val_runtime(c, t, i, a->loc);
 }
 
+/* The bytes of one element of Ptr[T] and the alignment loads of it
+ * assume (vectors of 2, 4, 8... lanes: their size; others: a lane's). */
+static int64_t elem_size(const Type *t)
+{
+    int64_t b = type_storage_bits(t) / 8;
+    return b > 0 ? b : 1;
+}
+
+static int64_t elem_align(const Type *t)
+{
+    if (t->kind == TY_VECTOR && (t->lanes & (t->lanes - 1)) == 0)
+        return elem_size(t);
+    return elem_size(type_scalar(t->scalar));
+}
+
+/* How many bytes past its root a Ptr is, when every step of the chain is
+ * static; -1 when not known. */
+static int64_t static_byte_offset(const FxInst *p)
+{
+    int64_t off = 0;
+    for (; p->op == FX_PTR_OFFSET; p = p->ops[0]) {
+        if (p->ops[1]->op != FX_CONST)
+            return -1;
+        off += (int64_t)p->ops[1]->cval.lo * elem_size(p->ops[0]->type->elem);
+    }
+    return off;
+}
+
+/* p.cast(Ptr[U]): the same address viewed as U elements. A const Ptr stays
+ * const. Loads through it assume U's alignment on the GPU; where the
+ * offset from the parameter is static, a misaligned one is an error. */
+static Val *method_cast(Ctx *c, Val *p, Args *a)
+{
+    if (!check_kwargs(a, "cast", NULL) || !check_count(a, "cast", 1, 1))
+        return NULL;
+    const Type *t = a->pos[0]->type->kind == TY_TYPE ? a->pos[0]->tval : NULL;
+    if (!t || t->kind != TY_PTR) {
+        diag_error(a->pos[0]->loc, "cast() takes a Ptr type, e.g. p.cast(Ptr[Uint32])");
+        return NULL;
+    }
+    if (t->elem->kind != TY_SCALAR && t->elem->kind != TY_VECTOR) {
+        diag_error(a->pos[0]->loc, "a Ptr points at scalars or vectors, not %s", type_name(c->arena, t->elem));
+        return NULL;
+    }
+    t = type_ptr(c->arena, t->elem, p->type->is_const);
+    int64_t off = static_byte_offset(p->ir), align = elem_align(t->elem);
+    if (off >= 0 && off % align != 0) {
+        diag_error(a->loc, "this Ptr is %lld bytes past its parameter, not a multiple of the %lld-byte alignment "
+                   "%s needs", (long long)off, (long long)align, type_name(c->arena, t->elem));
+        return NULL;
+    }
+    return sema_ptr_view(c, p, fold_make_int(c->arena, SC_INT64, big_from_i64(0), a->loc), t, a->loc);
+}
+
 static Val *call_method(Ctx *c, const char *m, Val *recv, Args *a)
 {
+    if (strcmp(m, "cast") == 0)
+        return method_cast(c, recv, a);
     if (strcmp(m, "to") == 0)
         return method_to(c, recv, a);
     if (strcmp(m, "bitcast") == 0)
@@ -1175,6 +1231,8 @@ Val *sema_attr(Ctx *c, AstNode *e)
             return ok ? type_val(c, type_scalar(s), e->loc) : NULL;
         }
     }
+    if (strcmp(m, "cast") == 0 && base->type->kind == TY_PTR)
+        return builtin_func(c, "method:cast", base, e->loc);
     if (strcmp(m, "to") == 0 || strcmp(m, "bitcast") == 0 || strcmp(m, "select") == 0 ||
         strcmp(m, "is_static") == 0) {
         if (!sema_is_numeric(base)) {

@@ -233,6 +233,38 @@ static void warn_sign_compare(Ctx *c, const Val *x, const Val *y, ScalarId sx, S
             type_info(common)->width >= 64 ? "Int128" : "Int64");
 }
 
+/* p + k, k + p, p - k: the Ptr k elements further (C's pointer
+ * arithmetic; k is taken modulo 2**64 as an address offset is). */
+static Val *pointer_arith(Ctx *c, AstOp op, Val *x, Val *y, Loc loc)
+{
+    Val *p = x->type->kind == TY_PTR ? x : y, *k = p == x ? y : x;
+    if ((op != OP_ADD && op != OP_SUB) || (op == OP_SUB && p != x) || k->type->kind == TY_PTR) {
+        diag_error(loc, "unsupported operand types for '%s': %s and %s (a Ptr moves by an integer: p + k, "
+                   "k + p, p - k)", op_text(op), type_name(c->arena, x->type), type_name(c->arena, y->type));
+        return NULL;
+    }
+    bool integer = k->type->kind == TY_LITINT || (k->type->kind == TY_SCALAR && type_is_int(k->type->scalar) &&
+                                                  k->type->scalar != SC_BOOLEAN);
+    if (!integer) {
+        diag_error(k->loc, "a Ptr moves by an integer number of elements, got %s", type_name(c->arena, k->type));
+        return NULL;
+    }
+    if (k->type->kind == TY_LITINT || op == OP_SUB) {
+        k = sema_convert(c, k, type_scalar(SC_INT64), FF_RNE, false, k->loc);
+        if (k && op == OP_SUB)
+            k = sema_unary_value(c, OP_NEG, k, k->loc);
+        if (!k)
+            return NULL;
+    }
+    return sema_ptr_view(c, p, k, p->type, loc);
+}
+
+Val *sema_ptr_view(Ctx *c, Val *p, Val *k, const Type *t, Loc loc)
+{
+    FxInst *i = sema_emit(c, FX_PTR_OFFSET, 0, t, loc, 2, p->ir, sema_materialize(c, k));
+    return val_runtime(c, t, i, loc);
+}
+
 Val *sema_binary_values(Ctx *c, AstOp op, Val *x, Val *y, Loc loc)
 {
     if (op == OP_MATMUL) {
@@ -248,6 +280,8 @@ Val *sema_binary_values(Ctx *c, AstOp op, Val *x, Val *y, Loc loc)
         r->loc = loc;
         return r;
     }
+    if (x->type->kind == TY_PTR || y->type->kind == TY_PTR)
+        return pointer_arith(c, op, x, y, loc);
     if (!check_operand_kinds(c, op, x, y, loc))
         return NULL;
     bool lx = x->type->kind == TY_LITINT || x->type->kind == TY_LITFLOAT;

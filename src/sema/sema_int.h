@@ -144,6 +144,8 @@ Val *sema_expr(Ctx *c, AstNode *e);
 Val *sema_expr_static(Ctx *c, AstNode *e, const char *what);
 Val *sema_binary_values(Ctx *c, AstOp op, Val *x, Val *y, Loc loc);
 Val *sema_unary_value(Ctx *c, AstOp op, Val *x, Loc loc);
+/* Ptr p moved by k elements of its own type and viewed as Ptr type t. */
+Val *sema_ptr_view(Ctx *c, Val *p, Val *k, const Type *t, Loc loc);
 const Type *sema_type_expr(Ctx *c, AstNode *e);
 bool sema_static_int(Ctx *c, AstNode *e, const char *what, int64_t *out);
 

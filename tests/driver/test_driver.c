@@ -203,8 +203,8 @@ static void test_features_per_arch(void)
 {
     static const char *const archs[] = { "gfx90a", "gfx942", "gfx1100", "gfx1201" };
     static const char *const files[] = { "run/conditional.fx", "run/conditional_static.fx",
-                                         "warn/divergent_barrier.fx" };
-    for (int f = 0; f < 3; f++)
+                                         "warn/divergent_barrier.fx", "run/ptr_view.fx" };
+    for (int f = 0; f < 4; f++)
         for (int i = 0; i < 4; i++) {
             char cmd[2048], *err = NULL;
             snprintf(cmd, sizeof cmd, "%s %s/%s --verify-each --offload-arch=%s -o %s/feature.hsaco", fxcc_path,
@@ -215,6 +215,21 @@ static void test_features_per_arch(void)
             CU_ASSERT_EQUAL(rc, 0);
             free(err);
         }
+}
+
+/* b.cast(Ptr[Int8x16])[t] is one 128-bit load on every generation. */
+static void test_ptr_view_isa(void)
+{
+    static const char *const archs[] = { "gfx90a", "gfx942", "gfx1100", "gfx1201" };
+    static const char *const load128[] = { "global_load_dwordx4", "global_load_dwordx4", "global_load_b128",
+                                           "global_load_b128" };
+    for (int i = 0; i < 4; i++) {
+        char cmd[2048], *out = NULL;
+        snprintf(cmd, sizeof cmd, "%s %s/run/ptr_view.fx --offload-arch=%s -S -o -", fxcc_path, TEST_DIR, archs[i]);
+        CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
+        CU_ASSERT(out && strstr(out, load128[i]));
+        free(out);
+    }
 }
 
 static void test_output_kinds(void)
@@ -604,6 +619,7 @@ static const FxtTest tests[] = {
     { "golden warnings", test_warning_golden },
     { ".hsaco for gfx90a, gfx942, gfx1100, gfx1201", test_hsaco_per_arch },
     { "language features for gfx90a, gfx942, gfx1100, gfx1201", test_features_per_arch },
+    { "pointer views: one 128-bit load per Int8x16", test_ptr_view_isa },
     { "output kinds", test_output_kinds },
     { "exit statuses", test_exit_statuses },
     { "no partial output", test_no_partial_output },
