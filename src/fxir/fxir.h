@@ -69,6 +69,10 @@ typedef enum {
                       valid until this lane's next exchange; the host's wave model only
                       (passes/wave_emulation.c makes them) */
     FX_WAVE_ACTIVE,/* Uint64: the lanes that took part in this lane's last exchange (bit l: lane l) */
+    FX_PRINT,      /* fx.printf: text the canonical format (support/printf_format.h), ops its
+                      arguments, each Int64, Uint64 or Float64 as the conversion says */
+    FX_ASSERT,     /* fx.assert: ops[0] Boolean; when False the work-item stops with text (the
+                      message) and its location; --no-assert makes none */
     FX_OPCODE_COUNT
 } FxOpcode;
 
@@ -141,6 +145,7 @@ struct FxInst {
     FxSpace space;          /* FX_ALLOCA */
     FxFunc *callee;         /* FX_CALL */
     const char *name;       /* source name of a let/var/param, for printing; may be NULL */
+    const char *text;       /* FX_PRINT: the format; FX_ASSERT: the message */
     Loc loc;
     int id;                 /* numbering assigned by the printer / passes */
     FxInst *prev, *next;
