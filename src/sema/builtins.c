@@ -1030,6 +1030,8 @@ static Val *call_builtin(Ctx *c, const char *n, Args *a)
         Val *v = sema_fastmath_spec(c, a->pos[0], a->loc, &ok);
         return ok ? v : NULL;
     }
+    if (strcmp(n, "fx.printf") == 0)
+        return check_kwargs(a, n, NULL) ? sema_debug_printf(c, a->pos, a->npos, a->loc) : NULL;
     if (strcmp(n, "len") == 0) return len_call(c, a);
     if (strcmp(n, "abs") == 0 || strcmp(n, "fx.abs") == 0) return abs_call(c, a);
     if (strcmp(n, "divmod") == 0) return divmod_call(c, a);
@@ -1050,9 +1052,16 @@ Val *sema_call(Ctx *c, AstNode *call)
     Val *f = sema_expr(c, call->a);
     if (!f)
         return NULL;
+    /* --no-assert: fx.assert's arguments are checked but their code is
+     * dropped with the assert's, as C's NDEBUG does (docs/debugging.md) */
+    FxBlock scratch = { 0 }, *saved = c->block;
+    if (f->type->kind == TY_FUNC && !f->decl && strcmp(f->str, "fx.assert") == 0 && c->sema->opts->no_assert)
+        c->block = &scratch;
     Args a;
-    if (!eval_args(c, call, &a))
+    if (!eval_args(c, call, &a)) {
+        c->block = saved;
         return NULL;
+    }
     if (f->type->kind == TY_TYPE)
         return construct(c, f->tval, &a);
     if (f->type->kind != TY_FUNC) {
@@ -1061,6 +1070,11 @@ Val *sema_call(Ctx *c, AstNode *call)
     }
     if (f->decl)
         return call_user_fn(c, f, &a);
+    if (strcmp(f->str, "fx.assert") == 0) {
+        Val *r = check_kwargs(&a, f->str, NULL) ? sema_debug_assert(c, a.pos, a.npos, a.loc) : NULL;
+        c->block = saved;
+        return r;
+    }
     if (strncmp(f->str, "method:", 7) == 0)
         return call_method(c, f->str + 7, f->elems[0], &a);
     return call_builtin(c, f->str, &a);
@@ -1073,7 +1087,7 @@ static const char *const fx_functions[] = {
     "sin", "cos", "tanh", "floor", "ceil", "round", "trunc", "barrier", "atomic_add", "atomic_max",
     "atomic_min", "atomic_cas", "lane_id", "wave_size", "fastmath", "reduce_sum", "reduce_max", "reduce_min",
     "abs", "shuffle", "shuffle_xor", "shuffle_up", "shuffle_down", "readlane", "readfirstlane", "ballot", "any",
-    "all", "wave_sum", "wave_max", "wave_min", "mfma", "wmma", NULL
+    "all", "wave_sum", "wave_max", "wave_min", "mfma", "wmma", "printf", "assert", NULL
 };
 
 static Val *fx_member(Ctx *c, const char *m, Loc loc)
