@@ -488,11 +488,12 @@ static bool in_work_item_code(Ctx *c, Loc loc, const char *what)
     return true;
 }
 
-/* The first instruction of f (or of a fn it calls) that needs work-items. */
+/* The first instruction of f (or of a fn it calls) that needs work-items
+ * (fx.printf and fx.assert report work-items too). */
 static const FxInst *work_item_use(const FxBlock *b)
 {
     for (const FxInst *i = b->first; i; i = i->next) {
-        if (i->op == FX_WAVE || i->op == FX_MFMA || i->op == FX_BARRIER ||
+        if (i->op == FX_WAVE || i->op == FX_MFMA || i->op == FX_BARRIER || i->op == FX_PRINT || i->op == FX_ASSERT ||
             (i->op == FX_SPECIAL && (i->sub == FXS_LANE_ID || i->sub == FXS_THREAD_IDX || i->sub == FXS_BLOCK_IDX)))
             return i;
         const FxInst *r = i->op == FX_CALL && i->callee ? work_item_use(&i->callee->body) : NULL;
@@ -956,7 +957,8 @@ static Val *call_user_fn(Ctx *c, Val *f, Args *a)
         return NULL;
     const FxInst *use = c->fn->in_program ? work_item_use(&fn->body) : NULL;
     if (use) {
-        diag_error(a->loc, "'%s' cannot be called in a program: it uses work-items or waves", f->str);
+        diag_error(a->loc, "'%s' cannot be called in a program: it uses work-items or waves (or "
+                   "fx.printf or fx.assert, which report work-items)", f->str);
         diag_note(use->loc, "here");
         return NULL;
     }
