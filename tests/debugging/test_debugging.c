@@ -418,6 +418,50 @@ static void test_fxir(void)
     fxs_close(&m);
 }
 
+/* The verifier holds FX_PRINT to the canonical format and its operand
+ * types, FX_ASSERT to a Boolean. */
+static void test_verifier(void)
+{
+    static const struct { const char *body, *says; } bad[] = {
+        { "  print \"%d\\n\", %n\n", "not canonical" },
+        { "  print \"%ld %lx\\n\", %n\n", "takes operand 0 of type Int32" },
+        { "  %0 = cast %n : Int64\n  print \"%ld %ld\\n\", %0\n", "more conversions" },
+        { "  %0 = cast %n : Float64\n  print \"%f\\n\", %0, %0\n", "1 conversion for 2 operands" },
+        { "  %0 = cast %n : Uint64\n  print \"%f\\n\", %0\n", "takes operand 0 of type Uint64" },
+        { "  assert %n, \"m\"\n", "assert condition has type Int32" },
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        char text[512];
+        snprintf(text, sizeof text, "kernel k(%%n: Int32) {\n%s}\n", bad[k].body);
+        SrcFile sf = { .name = "bad.fxir", .text = text, .len = (long)strlen(text) };
+        Arena *a = arena_new();
+        fxt_capture_begin();
+        FxModule *m = fxir_read(a, &sf);
+        bool ok = m && fxir_verify(m);
+        char *said = fxt_capture_end();
+        CU_ASSERT(m != NULL);
+        CU_ASSERT(!ok);
+        if (!strstr(said, bad[k].says)) {
+            fprintf(stderr, "\n  %s: said %s", bad[k].says, said);
+            CU_FAIL("verifier message");
+        }
+        free(said);
+        arena_free(a);
+    }
+    /* and the reader refuses an unclosed string or an unknown escape */
+    const char *unreadable[] = { "kernel k(%n: Int32) {\n  print \"abc\n}\n",
+                                 "kernel k(%n: Int32) {\n  print \"a\\qb\"\n}\n" };
+    for (int k = 0; k < 2; k++) {
+        SrcFile sf = { .name = "bad.fxir", .text = unreadable[k], .len = (long)strlen(unreadable[k]) };
+        Arena *a = arena_new();
+        fxt_capture_begin();
+        FxModule *m = fxir_read(a, &sf);
+        free(fxt_capture_end());
+        CU_ASSERT(m == NULL);
+        arena_free(a);
+    }
+}
+
 /* A static False assert stays: it fails when a work-item reaches it. */
 static void test_static_false(void)
 {
@@ -515,6 +559,7 @@ int main(int argc, char **argv)
     };
     static const FxtTest ir[] = {
         { "FXIR and --no-assert", test_fxir },
+        { "FXIR verifier", test_verifier },
         { "ISA", test_isa },
         { "LLVM IR", test_llvm_ir },
         { NULL, NULL },
