@@ -493,7 +493,8 @@ static bool in_work_item_code(Ctx *c, Loc loc, const char *what)
 static const FxInst *work_item_use(const FxBlock *b)
 {
     for (const FxInst *i = b->first; i; i = i->next) {
-        if (i->op == FX_WAVE || i->op == FX_MFMA || i->op == FX_BARRIER || i->op == FX_PRINT || i->op == FX_ASSERT ||
+        if (i->op == FX_WAVE || i->op == FX_MFMA || i->op == FX_BARRIER ||
+            i->op == FX_PRINT || i->op == FX_ASSERT ||
             (i->op == FX_SPECIAL && (i->sub == FXS_LANE_ID || i->sub == FXS_THREAD_IDX || i->sub == FXS_BLOCK_IDX)))
             return i;
         const FxInst *r = i->op == FX_CALL && i->callee ? work_item_use(&i->callee->body) : NULL;
