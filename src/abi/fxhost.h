@@ -45,6 +45,11 @@ typedef void (*FxOobFn)(struct FxHostCtx *ctx, const struct FxOobSite *site, int
 struct FxCheckSite;
 typedef void (*FxCheckFn)(struct FxHostCtx *ctx, const struct FxCheckSite *site, const void *base, const void *addr,
                           int32_t is_write);
+/* fx.printf: a canonical format (abi/fxprintf.h) and its arguments, 64 bits each */
+typedef void (*FxPrintFn)(struct FxHostCtx *ctx, const char *format, const uint64_t *args);
+/* fx.assert failed: where is "file:line:col", func the fn it is in (NULL in
+ * the kernel itself), msg the message ("" for none); does not return */
+typedef void (*FxAssertFn)(struct FxHostCtx *ctx, const char *where, const char *func, const char *msg);
 
 /* X(name, C type, ABI kind, count, C declarator suffix) */
 #define FX_HOSTCTX_FIELDS(X) \
@@ -70,7 +75,10 @@ typedef void (*FxCheckFn)(struct FxHostCtx *ctx, const struct FxCheckSite *site,
      * array's first element) and sets barrier_site before every barrier. \
      * NULL check: the runtime does not check this launch. */ \
     X(check, FxCheckFn, FX_ABI_PTR, 0, ) \
-    X(barrier_site, const struct FxCheckSite *, FX_ABI_PTR, 0, )
+    X(barrier_site, const struct FxCheckSite *, FX_ABI_PTR, 0, ) \
+    /* fx.printf and fx.assert (docs/debugging.md) */ \
+    X(print, FxPrintFn, FX_ABI_PTR, 0, ) \
+    X(assert_fail, FxAssertFn, FX_ABI_PTR, 0, )
 
 #define FX_OOBSITE_FIELDS(X) \
     X(op, const char *, FX_ABI_PTR, 0, )            /* "load from", "store to", "fx.atomic_add on" */ \

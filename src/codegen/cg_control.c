@@ -173,6 +173,8 @@ static void cg_inst(CgCtx *c, FxInst *i)
     case FX_PTR_OFFSET: v = cg_ptr_offset(c, i); break;
     case FX_LDEXP: v = cg_ldexp(c, i); break;
     case FX_FREXP_EXP: v = cg_frexp_exp(c, i); break;
+    case FX_PRINT: cg_print(c, i); break;
+    case FX_ASSERT: cg_assert(c, i); break;
     default:
         cg_error(c, i->loc, "internal compiler error: opcode %d", (int)i->op);
         break;

@@ -65,18 +65,24 @@ static const char *isa_file(CgCtx *c, const char *dir)
     return file_exists(dir, f) ? f : NULL;
 }
 
+/* Looks for the installation once per compilation. */
+static void devlib_find(CgCtx *c)
+{
+    if (c->devlib_state)
+        return;
+    const char *searched = "";
+    c->devlib_dir = find_dir(c, &searched);
+    c->devlib_searched = searched;
+    c->devlib_isa = c->devlib_dir ? isa_file(c, c->devlib_dir) : NULL;
+    c->devlib_state = 1;
+}
+
 /* Whether the library covers this compilation; reports a located error (once
  * per use) when not. what: "fx.exp", "'**'". */
 static bool devlib_usable(CgCtx *c, FxInst *i, const char *what)
 {
     const char *arch = c->tgt->name;
-    if (!c->devlib_state) {
-        const char *searched = "";
-        c->devlib_dir = find_dir(c, &searched);
-        c->devlib_searched = searched;
-        c->devlib_isa = c->devlib_dir ? isa_file(c, c->devlib_dir) : NULL;
-        c->devlib_state = 1;
-    }
+    devlib_find(c);
     if (!c->devlib_dir) {
         cg_error(c, i->loc, "Float64 %s on %s needs AMD's device math library (ocml.bc), which is not "
                  "installed: install the Debian package rocm-device-libs (searched %s)",
@@ -120,6 +126,24 @@ LLVMValueRef cg_devlib_call(CgCtx *c, FxInst *i, const char *what, const char *f
         r = LLVMBuildInsertElement(c->B, r, e, idx, "");
     }
     return r;
+}
+
+bool cg_devlib_use_ockl(CgCtx *c, FxInst *i)
+{
+    if (c->ockl_used)
+        return true;
+    devlib_find(c);
+    if (!c->devlib_dir || !file_exists(c->devlib_dir, "ockl.bc")) {
+        cg_error(c, i->loc, "fx.printf and fx.assert on %s need AMD's device library (ockl.bc), which is not "
+                 "installed: install the Debian package rocm-device-libs (searched %s)", c->tgt->name,
+                 c->devlib_dir ? c->devlib_dir : c->devlib_searched);
+        return false;
+    }
+    /* the printf flavour the HIP runtime serves, as clang marks a HIP module */
+    LLVMMetadataRef kind = LLVMMDStringInContext2(c->C, "hostcall", 8);
+    LLVMAddModuleFlag(c->M, LLVMModuleFlagBehaviorError, "amdgpu_printf_kind", 18, kind);
+    c->ockl_used = true;
+    return true;
 }
 
 static bool link_file(CgCtx *c, const char *name)
@@ -166,7 +190,7 @@ static const char *control_file(CgCtx *c, const char *var)
 
 bool cg_devlib_link(CgCtx *c)
 {
-    if (!c->devlib_used)
+    if (!c->devlib_used && !c->ockl_used)
         return true;
     /* our own definitions (declarations are replaced by the linker) */
     CgMap ours = { 0 };
@@ -176,7 +200,7 @@ bool cg_devlib_link(CgCtx *c)
     for (LLVMValueRef g = LLVMGetFirstGlobal(c->M); g; g = LLVMGetNextGlobal(g))
         if (!LLVMIsDeclaration(g))
             cg_map_put(&ours, g, g);
-    bool ok = link_file(c, "ocml.bc");
+    bool ok = (!c->devlib_used || link_file(c, "ocml.bc")) && (!c->ockl_used || link_file(c, "ockl.bc"));
     /* the control variables it references, until none is left undefined */
     for (bool again = ok; again && ok;) {
         again = false;

@@ -107,6 +107,7 @@ typedef struct CgCtx {
     const char *devlib_searched;
     const char *devlib_isa;  /* its oclc_isa_version file for this processor, or NULL */
     bool devlib_used;
+    bool ockl_used;          /* fx.printf/fx.assert: ockl.bc's printf (cg_printf.c) */
 } CgCtx;
 
 /* The host's calling convention differs from a kernel's: every function
@@ -181,7 +182,10 @@ LLVMValueRef cg_frexp_exp(CgCtx *c, FxInst *i);    /* FX_FREXP_EXP */
  * missing or does not cover the processor. */
 LLVMValueRef cg_devlib_call(CgCtx *c, FxInst *i, const char *what, const char *fname,
                             LLVMValueRef *args, int nargs);
-/* Links what cg_devlib_call() used (at the end of cg_build). */
+/* fx.printf on AMDGPU: ockl.bc is to be linked; a located error at i when
+ * the library is not installed. */
+bool cg_devlib_use_ockl(CgCtx *c, FxInst *i);
+/* Links what cg_devlib_call() and cg_devlib_use_ockl() used (at the end of cg_build). */
 bool cg_devlib_link(CgCtx *c);
 
 /* ---- cg_crash.c: "currently compiling" for fatal errors and crashes ---- */
@@ -252,6 +256,10 @@ LLVMValueRef cg_mfma(CgCtx *c, FxInst *i);
 LLVMValueRef cg_wave(CgCtx *c, FxInst *i);
 LLVMValueRef cg_wave_exchange(CgCtx *c, FxInst *i);
 LLVMValueRef cg_wave_active(CgCtx *c, FxInst *i);
+
+/* cg_printf.c: fx.printf and fx.assert (docs/debugging.md). */
+void cg_print(CgCtx *c, FxInst *i);
+void cg_assert(CgCtx *c, FxInst *i);
 
 /* cg_data.c: the module's exported constant byte strings (launch plans). */
 void cg_emit_data(CgCtx *c);

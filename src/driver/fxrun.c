@@ -16,6 +16,9 @@
 #include "runtime/fxrt_check.h"
 #include "sema/fold.h"
 
+/* The exit status of a run an fx.assert stopped (docs/debugging.md). */
+enum { FXRUN_ASSERT_STATUS = 3 };
+
 typedef struct Arg {
     const char *name;
     const char *text;       /* VALUE as written */
@@ -608,6 +611,7 @@ static void print_help(void)
           "  --block X[,Y[,Z]]  work-items per block, at most the kernel's @launch_bounds (1024)\n"
           "  --arch GFX         run the kernels compiled for GFX, its waves emulated on the host\n"
           "  --timeout S        stop a run still going after S seconds (exit status 124)\n"
+          "  --no-assert        compile fx.assert away (fx.printf stays)\n"
           "  --check[=races,uninit]  report shared-memory races, reads of unwritten shared memory\n"
           "                     and divergent barriers (exit status 1)\n"
           "  NAME=VALUE         an argument by parameter name:\n"
@@ -617,7 +621,8 @@ static void print_help(void)
           "  --print NAME       print a buffer after the run\n"
           "  --save NAME=FILE   write a buffer to FILE (raw little-endian)\n"
           "  fxcc options       -O0..-O3, -D NAME=VALUE, -I DIR, --fp-contract=..., ... (fxcc --help)\n"
-          "Exit status: 0 success, 1 a compile or run error, 2 a usage error, 124 --timeout.\n",
+          "Exit status: 0 success, 1 a compile or run error, 2 a usage error, 3 an fx.assert\n"
+          "failed, 124 --timeout.\n",
           stdout);
 }
 
@@ -876,6 +881,15 @@ static int run(Run *r, const FxOptions *o, const char *entry)
     arm_timeout(r);
     int launched = hm ? launch(r, hm, argv, &err) : 1;
     disarm_timeout();
+    if (launched == RT_LAUNCH_ASSERT) {
+        /* located like a compiler's message; its own status (docs/debugging.md) */
+        fflush(stdout);
+        fprintf(stderr, "%s\n", err ? err : "assertion failed");
+        free(err);
+        rt_host_free(hm);
+        rc = FXRUN_ASSERT_STATUS;
+        goto out;
+    }
     if (launched != 0) {
         /* one error per line: the checker reports several */
         for (const char *line = err ? err : "launch failed"; *line;) {

@@ -53,6 +53,7 @@ void opt_print_help(const char *prog)
            "  -M, -MM                print the dependency rule (to -MF) instead of compiling\n"
            "  -MP                    add a phony rule per imported file\n"
            "  -g                     DWARF line tables: .fx lines in disassembly and profilers\n"
+           "  --no-assert            fx.assert makes no code (like NDEBUG); fx.printf stays\n"
            "  --check[=races,uninit] host code: report shared-memory races, reads of\n"
            "                         unwritten shared memory and divergent barriers (fxrun)\n"
            "  --save-temps           keep the FXIR (.fxir), LLVM IR (.ll), assembly (.s) and\n"
@@ -293,6 +294,7 @@ int opt_parse_one(Arena *a, FxOptions *o, int argc, char **argv, int *i)
         { "--time-passes", offsetof(FxOptions, time_passes) },
         { "-Werror", offsetof(FxOptions, werror) },
         { "-w", offsetof(FxOptions, no_warnings) },
+        { "--no-assert", offsetof(FxOptions, no_assert) },
     };
     for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
         if (strcmp(arg, flags[k].flag) == 0) {

@@ -46,6 +46,7 @@ typedef struct FxOptions {
     PtrVec warnings;              /* char*: -Wall, -Wextra, -W[no-][error=]NAME, in order */
     unsigned rpass, rpass_missed; /* -Rpass=PASS, -Rpass-missed[=PASS]: remark bits (passes.h) */
     DiagFormat diag_format;
+    bool no_assert;               /* --no-assert: fx.assert makes no code (docs/debugging.md) */
 } FxOptions;
 
 void opt_defaults(FxOptions *o);

@@ -34,6 +34,7 @@ void pipe_init(FxCompilation *c, const FxOptions *o)
     so->nincludes = o->includes.len;
     so->fastmath = o->fastmath;
     so->wave_size = lowering_target(o)->wave_size;
+    so->no_assert = o->no_assert;
     so->target = lowering_target(o);
     c->sema = sema_new(c->arena, so);
 }

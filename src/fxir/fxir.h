@@ -72,6 +72,10 @@ typedef enum {
     FX_PTR_OFFSET, /* ops[0] Ptr[T], ops[1] integer k: the address k elements of T past ops[0],
                       viewed as `type` (any Ptr type: `p + k`, and `p.cast(Ptr[U])` with k = 0);
                       a const Ptr stays const */
+    FX_PRINT,      /* fx.printf: text the canonical format (support/printf_format.h), ops its
+                      arguments, each Int64, Uint64 or Float64 as the conversion says */
+    FX_ASSERT,     /* fx.assert: ops[0] Boolean; when False the work-item stops with text (the
+                      message) and its location; --no-assert makes none */
     FX_OPCODE_COUNT
 } FxOpcode;
 
@@ -144,6 +148,7 @@ struct FxInst {
     FxSpace space;          /* FX_ALLOCA */
     FxFunc *callee;         /* FX_CALL */
     const char *name;       /* source name of a let/var/param, for printing; may be NULL */
+    const char *text;       /* FX_PRINT: the format; FX_ASSERT: the message */
     Loc loc;
     int id;                 /* numbering assigned by the printer / passes */
     FxInst *prev, *next;

@@ -25,6 +25,24 @@ static const char *sub_name(const FxInst *i)
     return i->op == FX_ALLOCA ? NULL : fxir_sub_name(i->op, i->sub);
 }
 
+/* A print format or assert message, quoted: \" \\ \n and \xHH for other
+ * control characters, so that the reader gets the same bytes back. */
+static void print_string(FILE *o, const char *s)
+{
+    fputc('"', o);
+    for (const unsigned char *c = (const unsigned char *)(s ? s : ""); *c; c++) {
+        if (*c == '"' || *c == '\\')
+            fprintf(o, "\\%c", *c);
+        else if (*c == '\n')
+            fputs("\\n", o);
+        else if (*c < 0x20 || *c == 0x7f)
+            fprintf(o, "\\x%02x", *c);
+        else
+            fputc(*c, o);
+    }
+    fputc('"', o);
+}
+
 /* ---- numbering ---- */
 
 static bool has_value(const FxInst *i)
@@ -246,6 +264,20 @@ static void print_inst(Printer *p, FxInst *i, int depth)
         indent(p, depth);
         fputs("}\n", o);
         return;
+    case FX_PRINT:
+        fputs("print ", o);
+        print_string(o, i->text);
+        if (i->nops > 0) {
+            fputs(", ", o);
+            print_values(p, i->ops, i->nops);
+        }
+        break;
+    case FX_ASSERT:
+        fputs("assert ", o);
+        print_values(p, i->ops, i->nops);
+        fputs(", ", o);
+        print_string(o, i->text);
+        break;
     case FX_CALL:
         fprintf(o, "call @%s(", i->callee && i->callee->name ? i->callee->name : "?");
         print_values(p, i->ops, i->nops);

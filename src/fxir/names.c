@@ -16,6 +16,7 @@ static const char *const opcode_names[FX_OPCODE_COUNT] = {
     [FX_MFMA] = "mfma", [FX_LDEXP] = "ldexp", [FX_FREXP_EXP] = "frexp_exp", [FX_WAVE] = "wave",
     [FX_WAVE_EXCHANGE] = "wave_exchange", [FX_WAVE_ACTIVE] = "wave_active",
     [FX_PTR_OFFSET] = "ptr_offset",
+    [FX_PRINT] = "print", [FX_ASSERT] = "assert",
 };
 
 static const char *const binops[FXB_COUNT] = { "add", "sub", "mul", "div", "floordiv", "mod", "pow",

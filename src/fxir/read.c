@@ -22,7 +22,7 @@
 
 /* ---- tokens ---- */
 
-typedef enum { T_EOF, T_NEWLINE, T_VALUE, T_GLOBAL, T_WORD, T_NUMBER, T_PUNCT, T_COMMENT } TokKind;
+typedef enum { T_EOF, T_NEWLINE, T_VALUE, T_GLOBAL, T_WORD, T_NUMBER, T_PUNCT, T_COMMENT, T_STRING } TokKind;
 
 typedef struct Tok {
     TokKind kind;
@@ -84,6 +84,19 @@ static void next(Reader *r)
     if (c == '\n') {
         t.kind = T_NEWLINE;
         advance_char(r);
+    } else if (c == '"') {
+        /* a print format or assert message; decoded by read_string() */
+        t.kind = T_STRING;
+        advance_char(r);
+        while (*r->p && *r->p != '"' && *r->p != '\n') {
+            if (*r->p == '\\' && r->p[1] && r->p[1] != '\n')
+                advance_char(r);
+            advance_char(r);
+        }
+        if (*r->p == '"')
+            advance_char(r);
+        else
+            t.kind = T_PUNCT;   /* unclosed: read_string() reports it */
     } else if (c == '#') {
         t.kind = T_COMMENT;
         while (*r->p && *r->p != '\n')
@@ -189,19 +202,42 @@ static bool end_of_line(Reader *r)
     return error(r, "the end of the line");
 }
 
-/* "text" (no escapes: precision specs only) */
+static int hex_digit(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0'
+         : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* A quoted string as the printer writes one (print formats, assert messages,
+ * precision specs, notes) (\" \\ \n \xHH), decoded. */
 static const char *read_string(Reader *r)
 {
-    if (!is_punct(r, "\""))
-        return error(r, "a string"), NULL;
-    const char *start = r->p, *end = strchr(start, '"');
-    if (!end || memchr(start, '\n', (size_t)(end - start)))
-        return error(r, "a closed string"), NULL;
-    while (r->p < end)
-        advance_char(r);
-    advance_char(r);
+    if (r->tok.kind != T_STRING)
+        return error(r, "a closed quoted string"), NULL;
+    char *out = arena_alloc(r->a, (size_t)r->tok.len);
+    size_t n = 0;
+    for (const char *c = r->tok.s + 1, *end = r->tok.s + r->tok.len - 1; c < end; c++) {
+        if (*c != '\\') {
+            out[n++] = *c;
+            continue;
+        }
+        c++;
+        if (*c == 'n') {
+            out[n++] = '\n';
+        } else if (*c == 'x' && c + 2 < end && hex_digit(c[1]) >= 0 && hex_digit(c[2]) >= 0 &&
+                   (hex_digit(c[1]) || hex_digit(c[2]))) {
+            out[n++] = (char)(hex_digit(c[1]) * 16 + hex_digit(c[2]));
+            c += 2;
+        } else if (*c == '"' || *c == '\\') {
+            out[n++] = *c;
+        } else {
+            return error(r, "a string escape (\\\" \\\\ \\n \\xHH)"), NULL;
+        }
+    }
+    out[n] = 0;
     next(r);
-    return arena_strndup(r->a, start, (size_t)(end - start));
+    return out;
 }
 
 static bool read_int64(Reader *r, int64_t *out)
@@ -483,6 +519,35 @@ static bool read_result(Reader *r, FxInst *i)
 
 static bool read_block(Reader *r, FxBlock *b);
 
+/* print "format"[, %args...] */
+static FxInst *read_print(Reader *r)
+{
+    const char *fmt = read_string(r);
+    if (!fmt)
+        return NULL;
+    FxInst *ops[256];
+    int n = 0;
+    if (accept_punct(r, ",") && (n = read_operands(r, ops, 256)) < 0)
+        return NULL;
+    FxInst *i = fxb_emitv(&r->b, FX_PRINT, 0, type_simple(TY_VOID), n, ops);
+    i->text = fmt;
+    return i;
+}
+
+/* assert %cond, "message" */
+static FxInst *read_assert(Reader *r)
+{
+    FxInst *cond = read_value(r);
+    if (!cond || !expect_punct(r, ","))
+        return NULL;
+    const char *msg = read_string(r);
+    if (!msg)
+        return NULL;
+    FxInst *i = fxb_emit(&r->b, FX_ASSERT, 0, type_simple(TY_VOID), 1, cond);
+    i->text = msg;
+    return i;
+}
+
 /* if %c { ... } [else { ... }] */
 static bool read_if(Reader *r)
 {
@@ -623,6 +688,12 @@ static bool read_inst(Reader *r)
         break;
     case FX_CALL:
         i = read_call(r);
+        break;
+    case FX_PRINT:
+        i = read_print(r);
+        break;
+    case FX_ASSERT:
+        i = read_assert(r);
         break;
     case FX_LOAD:
         if ((n = read_access(r, ops, 64)) < 0)

@@ -28,6 +28,7 @@
  * message (they are not malformed IR): the element types atomics, min/max,
  * fma and compares accept, and whether the target has a matrix instruction. */
 #include "fxir/verify.h"
+#include "abi/fxprintf.h"
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -230,6 +231,10 @@ static Arity arity_of(const FxInst *i)
         return (Arity){ 1, 1, 3 };
     case FX_RETURN:
         return (Arity){ 0, 1, 0 };
+    case FX_PRINT:  /* as many as the format has conversions (checked with it) */
+        return (Arity){ 0, INT_MAX, 0 };
+    case FX_ASSERT:
+        return (Arity){ 1, 1, 0 };
     case FX_CALL:   /* as many as the callee has parameters (checked with the types) */
         return (Arity){ 0, INT_MAX, 0 };
     default:
@@ -851,6 +856,55 @@ static void check_wave_exchange(Verifier *v, const FxInst *i)
         fail(v, i->loc, "%s has type Ptr[%s], got %s", iname(v, i), tname(v, t), tname(v, i->type));
 }
 
+/* fx.printf: a canonical format (abi/fxprintf.h) whose conversions take
+ * the operands in order, each of the 64-bit type its conversion names. */
+static void check_print(Verifier *v, const FxInst *i)
+{
+    if (!i->text) {
+        fail(v, i->loc, "%s has no format", iname(v, i));
+        return;
+    }
+    static const ScalarId want[] = { [FXPF_INT64] = SC_INT64, [FXPF_UINT64] = SC_UINT64,
+                                     [FXPF_FLOAT64] = SC_FLOAT64 };
+    size_t pos = 0;
+    int k = 0;
+    FxPfSpec sp;
+    const char *why = NULL;
+    int got;
+    while ((got = fxpf_next(i->text, &pos, &sp, &why)) > 0) {
+        FxPfArg arg = fxpf_canonical_arg(&sp);
+        if (arg == FXPF_OTHER) {
+            fail(v, i->loc, "print format conversion '%.*s' is not canonical", (int)sp.len, i->text + sp.start);
+            return;
+        }
+        if (arg == FXPF_PERCENT)
+            continue;
+        if (k >= i->nops) {
+            fail(v, i->loc, "print format has more conversions than its %d operand%s", i->nops,
+                 i->nops == 1 ? "" : "s");
+            return;
+        }
+        const Type *t = i->ops[k++]->type;
+        bool ok = arg == FXPF_CHAR ? type_equal(t, type_scalar(SC_INT64)) || type_equal(t, type_scalar(SC_UINT64))
+                                   : type_equal(t, type_scalar(want[arg]));
+        if (!ok)
+            fail(v, i->loc, "print conversion '%.*s' takes operand %d of type %s", (int)sp.len,
+                 i->text + sp.start, k - 1, tname(v, t));
+    }
+    if (got < 0)
+        fail(v, i->loc, "print format is malformed: %s", why);
+    else if (k != i->nops)
+        fail(v, i->loc, "print format has %d conversion%s for %d operands", k, k == 1 ? "" : "s", i->nops);
+}
+
+static void check_assert(Verifier *v, const FxInst *i)
+{
+    if (!type_equal(i->ops[0]->type, type_scalar(SC_BOOLEAN)))
+        fail(v, i->loc, "assert condition has type %s, expected Boolean", tname(v, i->ops[0]->type));
+    if (!i->text)
+        fail(v, i->loc, "%s has no message", iname(v, i));
+}
+
 /* Instructions without a value have type None, type_simple(TY_VOID) (fxir.h). */
 static void check_no_value(Verifier *v, const FxInst *i)
 {
@@ -904,6 +958,8 @@ static void check_types(Verifier *v, const FxInst *i)
     case FX_LDEXP: check_ldexp(v, i); break;
     case FX_FREXP_EXP: check_frexp_exp(v, i); break;
     case FX_BARRIER: case FX_BREAK: case FX_CONTINUE: check_no_value(v, i); break;
+    case FX_PRINT: check_print(v, i); check_no_value(v, i); break;
+    case FX_ASSERT: check_assert(v, i); check_no_value(v, i); break;
     default: break;
     }
 }

@@ -39,6 +39,10 @@ int rt_host_launch(RtHostModule *m, const char *name, const unsigned grid[3],
  * *err, e.g. "out-of-bounds store to 'y'[1000] (buffer has 1000 elements) in
  * kernel saxpy". Also when arg_bytes is NULL: then as rt_host_launch. */
 #define RT_UNKNOWN_SIZE ((size_t)-1)
+/* What both launches return when an fx.assert failed (the work-item stops,
+ * no later one runs); *err is "file:line:col: assertion failed in kernel K,
+ * block (x,y,z), thread (x,y,z): msg". fx.printf writes to stdout. */
+#define RT_LAUNCH_ASSERT (-2)
 int rt_host_launch_checked(RtHostModule *m, const char *name, const unsigned grid[3],
                            const unsigned block[3], void **args, const size_t *arg_bytes, char **err);
 

@@ -25,6 +25,7 @@
  * launch then stops. The JIT'd frames it unwinds hold no resources. */
 #include "runtime/rt_internal.h"
 #include "runtime/rt_check.h"
+#include "runtime/rt_debug.h"
 #include <inttypes.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -135,7 +136,8 @@ typedef struct Sched {
     const char *kernel;
     const RtKernel *k;
     const uint64_t *bounds;
-    char *error;            /* the first out-of-bounds access: the launch stops */
+    char *error;            /* the first out-of-bounds access or failed assert: the launch stops */
+    bool assert_failed;     /* the error is a failed fx.assert (RT_LAUNCH_ASSERT) */
     sigjmp_buf overflow;    /* where a work-item's stack overflow leaves the launch */
     RtChecker *checker;     /* --check: shared memory's shadow; NULL when not checking */
     Snapshot *snaps;        /* one per wave of a block */
@@ -305,6 +307,26 @@ static void rt_oob(FxHostCtx *ctx, const FxOobSite *site, int32_t param, const i
         }
         free(idx);
         free(where);
+    }
+    longjmp(f->out, 1);
+}
+
+/* ctx->print: fx.printf, to stdout. */
+static void rt_print(FxHostCtx *ctx, const char *format, const uint64_t *args)
+{
+    (void)ctx;
+    rt_debug_print(stdout, format, args);
+}
+
+/* ctx->assert_fail: the work-item ends as after an out-of-bounds access
+ * (top of this file), and the launch stops. */
+static void rt_assert_fail(FxHostCtx *ctx, const char *where, const char *func, const char *msg)
+{
+    Fiber *f = ctx->rt;
+    Sched *s = f->sched;
+    if (!s->error) {
+        s->error = rt_debug_assert_text(s->kernel, where, func, msg, ctx->block_idx, ctx->thread_idx);
+        s->assert_failed = true;
     }
     longjmp(f->out, 1);
 }
@@ -637,6 +659,8 @@ int rt_host_launch_checking(RtHostModule *m, const char *name, const unsigned gr
     ctx->rt = &item;
     ctx->bounds = bounds;
     ctx->oob = rt_oob;
+    ctx->print = rt_print;
+    ctx->assert_fail = rt_assert_fail;
     if (checks && k.checked) {
         s.checker = rt_check_new(checks, name, (size_t)k.shared_bytes, block);
         ctx->check = s.checker ? check_access : NULL;
@@ -645,6 +669,7 @@ int rt_host_launch_checking(RtHostModule *m, const char *name, const unsigned gr
     if (s.error) {
         free(*err);
         *err = s.error;
+        rc = s.assert_failed ? RT_LAUNCH_ASSERT : -1;
     }
     char *found = s.checker ? rt_check_take_report(s.checker) : NULL;
     if (found && rc == 0) {

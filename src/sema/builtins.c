@@ -488,11 +488,13 @@ static bool in_work_item_code(Ctx *c, Loc loc, const char *what)
     return true;
 }
 
-/* The first instruction of f (or of a fn it calls) that needs work-items. */
+/* The first instruction of f (or of a fn it calls) that needs work-items
+ * (fx.printf and fx.assert report work-items too). */
 static const FxInst *work_item_use(const FxBlock *b)
 {
     for (const FxInst *i = b->first; i; i = i->next) {
         if (i->op == FX_WAVE || i->op == FX_MFMA || i->op == FX_BARRIER ||
+            i->op == FX_PRINT || i->op == FX_ASSERT ||
             (i->op == FX_SPECIAL && (i->sub == FXS_LANE_ID || i->sub == FXS_THREAD_IDX || i->sub == FXS_BLOCK_IDX)))
             return i;
         const FxInst *r = i->op == FX_CALL && i->callee ? work_item_use(&i->callee->body) : NULL;
@@ -1012,7 +1014,8 @@ static Val *call_user_fn(Ctx *c, Val *f, Args *a)
         return NULL;
     const FxInst *use = c->fn->in_program ? work_item_use(&fn->body) : NULL;
     if (use) {
-        diag_error(a->loc, "'%s' cannot be called in a program: it uses work-items or waves", f->str);
+        diag_error(a->loc, "'%s' cannot be called in a program: it uses work-items or waves (or "
+                   "fx.printf or fx.assert, which report work-items)", f->str);
         diag_note(use->loc, "here");
         return NULL;
     }
@@ -1086,6 +1089,8 @@ static Val *call_builtin(Ctx *c, const char *n, Args *a)
         Val *v = sema_fastmath_spec(c, a->pos[0], a->loc, &ok);
         return ok ? v : NULL;
     }
+    if (strcmp(n, "fx.printf") == 0)
+        return check_kwargs(a, n, NULL) ? sema_debug_printf(c, a->pos, a->npos, a->loc) : NULL;
     if (strcmp(n, "len") == 0) return len_call(c, a);
     if (strcmp(n, "abs") == 0 || strcmp(n, "fx.abs") == 0) return abs_call(c, a);
     if (strcmp(n, "divmod") == 0) return divmod_call(c, a);
@@ -1106,9 +1111,16 @@ Val *sema_call(Ctx *c, AstNode *call)
     Val *f = sema_expr(c, call->a);
     if (!f)
         return NULL;
+    /* --no-assert: fx.assert's arguments are checked but their code is
+     * dropped with the assert's, as C's NDEBUG does (docs/debugging.md) */
+    FxBlock scratch = { 0 }, *saved = c->block;
+    if (f->type->kind == TY_FUNC && !f->decl && strcmp(f->str, "fx.assert") == 0 && c->sema->opts->no_assert)
+        c->block = &scratch;
     Args a;
-    if (!eval_args(c, call, &a))
+    if (!eval_args(c, call, &a)) {
+        c->block = saved;
         return NULL;
+    }
     if (f->type->kind == TY_TYPE)
         return construct(c, f->tval, &a);
     if (f->type->kind != TY_FUNC) {
@@ -1117,6 +1129,11 @@ Val *sema_call(Ctx *c, AstNode *call)
     }
     if (f->decl)
         return call_user_fn(c, f, &a);
+    if (strcmp(f->str, "fx.assert") == 0) {
+        Val *r = check_kwargs(&a, f->str, NULL) ? sema_debug_assert(c, a.pos, a.npos, a.loc) : NULL;
+        c->block = saved;
+        return r;
+    }
     if (strncmp(f->str, "method:", 7) == 0)
         return call_method(c, f->str + 7, f->elems[0], &a);
     return call_builtin(c, f->str, &a);
@@ -1129,7 +1146,7 @@ static const char *const fx_functions[] = {
     "sin", "cos", "tanh", "floor", "ceil", "round", "trunc", "barrier", "atomic_add", "atomic_max",
     "atomic_min", "atomic_cas", "lane_id", "wave_size", "fastmath", "reduce_sum", "reduce_max", "reduce_min",
     "abs", "shuffle", "shuffle_xor", "shuffle_up", "shuffle_down", "readlane", "readfirstlane", "ballot", "any",
-    "all", "wave_sum", "wave_max", "wave_min", "mfma", "wmma", NULL
+    "all", "wave_sum", "wave_max", "wave_min", "mfma", "wmma", "printf", "assert", NULL
 };
 
 static Val *fx_member(Ctx *c, const char *m, Loc loc)

@@ -14,6 +14,7 @@ typedef struct SemaOptions {
     unsigned fastmath;            /* --fastmath=SPEC / --fast-fp-math: ambient flags */
     int wave_size;                /* fx.wave_size(): 64 on CDNA, 32 on RDNA */
     const TgtTarget *target;      /* whose matrix instructions fx.mfma/fx.wmma reach; NULL: none */
+    bool no_assert;               /* --no-assert: fx.assert is checked but makes no code */
 } SemaOptions;
 
 typedef struct Sema Sema;

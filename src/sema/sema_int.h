@@ -173,6 +173,11 @@ Val *sema_call(Ctx *c, AstNode *call);
  * the common scalar of their elements, in the vector shape if any. */
 bool sema_choice_type(Ctx *c, Val **vals, int n, const char *what, const Type **out);
 Val *sema_attr(Ctx *c, AstNode *e);
+
+/* debug.c: fx.printf and fx.assert on evaluated arguments */
+Val *sema_debug_printf(Ctx *c, Val **args, int nargs, Loc loc);
+Val *sema_debug_assert(Ctx *c, Val **args, int nargs, Loc loc);
+Val *sema_debug_void(Ctx *c, Loc loc);
 Val *sema_fastmath_spec(Ctx *c, Val *v, Loc loc, bool *ok);
 
 /* stmt.c */

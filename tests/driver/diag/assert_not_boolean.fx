@@ -1,0 +1,3 @@
+kernel k(p: Ptr[Int32]) {
+    fx.assert(p[0], "p[0] is set")
+}

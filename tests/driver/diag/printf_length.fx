@@ -1,0 +1,3 @@
+kernel k(p: Ptr[Int64]) {
+    fx.printf("%ld\n", p[0])
+}
