@@ -14,6 +14,7 @@
 #include "runtime/fxrt_program.h"
 #include "runtime/fxrt.h"
 #include "runtime/fxrt_check.h"
+#include "support/timer.h"
 #include "sema/fold.h"
 
 typedef struct Arg {
@@ -874,7 +875,9 @@ static int run(Run *r, const FxOptions *o, const char *entry)
     if (!hm && !err)
         goto out;   /* located errors were printed */
     arm_timeout(r);
+    TimerMark t = timer_mark();   /* --time-passes: the kernels' run, machine code for them included */
     int launched = hm ? launch(r, hm, argv, &err) : 1;
+    timer_add("run on the host", t);
     disarm_timeout();
     if (launched != 0) {
         /* one error per line: the checker reports several */

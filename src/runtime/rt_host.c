@@ -154,6 +154,8 @@ int rt_host_kernel(RtHostModule *m, const char *name, RtKernel *k, char **err)
     k->waits = *(const int32_t *)sync != 0;
     k->wave_size = *(const int32_t *)wave;
     k->params = (const FxParamInfo *)params;
+    uintptr_t block;   /* optional: kernels that wait have none, nor modules of older fxcc */
+    k->block = rt_host_symbol(m, name, "__fxblock", &block) == 0 ? (RtEntry)block : NULL;
     uintptr_t check;   /* optional: only --check modules export it */
     k->checked = rt_host_symbol(m, name, "__fxcheck", &check) == 0 && *(const int32_t *)check != 0;
     k->nparams = 0;
