@@ -590,7 +590,7 @@ static bool save_param(Run *r, const char *spec)
 
 static const char usage_text[] =
     "usage: fxrun FILE.fx ENTRY --grid X[,Y[,Z]] --block X[,Y[,Z]] [fxcc options]\n"
-    "             [--arch GFX] [--timeout S] [NAME=VALUE ...] [--print NAME ...] [--save NAME=FILE]\n";
+    "             [--arch GFX] [--timeout S] [--threads N] [NAME=VALUE ...] [--print NAME ...] [--save NAME=FILE]\n";
 
 /* A usage error's reminder, on stderr. */
 static int usage(void)
@@ -609,6 +609,7 @@ static void print_help(void)
           "  --block X[,Y[,Z]]  work-items per block, at most the kernel's @launch_bounds (1024)\n"
           "  --arch GFX         run the kernels compiled for GFX, its waves emulated on the host\n"
           "  --timeout S        stop a run still going after S seconds (exit status 124)\n"
+          "  --threads N        run blocks on N threads (default: FX_THREADS, else every core)\n"
           "  --check[=races,uninit]  report shared-memory races, reads of unwritten shared memory\n"
           "                     and divergent barriers (exit status 1)\n"
           "  NAME=VALUE         an argument by parameter name:\n"
@@ -668,6 +669,17 @@ static int parse_command_line(Run *r, FxOptions *o, Arena *a, int argc, char **a
             return 2;
         if (rc > 0)
             continue;
+        if (!strncmp(s, "--threads=", 10) || (!strcmp(s, "--threads") && i + 1 < argc)) {
+            const char *t = s[9] == '=' ? s + 10 : argv[++i];
+            char *end;
+            long n = strtol(t, &end, 10);
+            if (end == t || *end || n < 1 || n > 1024) {
+                fprintf(stderr, "fxrun: error: --threads expects a number of threads from 1 to 1024, got '%s'\n", t);
+                return 2;
+            }
+            rt_host_set_threads((unsigned)n);   /* before any launch: it sets FX_THREADS aside */
+            continue;
+        }
         if (!strncmp(s, "--timeout=", 10) || (!strcmp(s, "--timeout") && i + 1 < argc)) {
             const char *t = s[9] == '=' ? s + 10 : argv[++i];
             char *end;
