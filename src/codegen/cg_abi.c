@@ -12,7 +12,8 @@
  * parameter that Ptr came from (-1: unknown), which its bounds checks need.
  * The kernel body is the internal function "fx.kernel.K", and
  * K__fxhost(args, ctx) unpacks args[i] (a pointer to parameter i's value in
- * its storage form) and calls it. K__fxshared (i64), K__fxsync and K__fxwave
+ * its storage form) and calls it; a kernel that never waits also gets
+ * K__fxblock, the same over a whole block (cg_hostblock.c). K__fxshared (i64), K__fxsync and K__fxwave
  * (i32) and K__fxparams (names and Ptr element strides) describe the kernel
  * to the runtime. */
 #include "codegen/cg_internal.h"

@@ -1,7 +1,10 @@
 /* rt_launch.c - the host grid driver: runs every work-item of every block.
  *
- * Without barriers the work-items of a block simply run one after another.
- * With barriers each work-item is a fiber on its own stack: the scheduler
+ * Blocks are handed out in order to worker threads (run_launch), each with
+ * its own shared memory, snapshots and fibers (docs/host-execution.md).
+ * Without barriers a block is one call of the kernel's K__fxblock, the
+ * work-item loop fxcc generates (or, from a module without it, one call per
+ * work-item). With barriers each work-item is a fiber on its own stack: the scheduler
  * resumes every runnable fiber until it reaches a barrier or ends; when none
  * is runnable, everyone waiting at the barrier is released. A work-item that
  * has finished counts as arrived (as on current GPUs).
