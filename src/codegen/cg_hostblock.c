@@ -68,11 +68,12 @@ static void emit_block_loops(CgCtx *c, CgFunc *cf, LLVMValueRef w, LLVMValueRef 
         extent[d] = load_field(c, FX_HOSTCTX_block_dim, d);   /* c->hostctx is still the runtime's ctx */
     static const char *names[3] = { "item.x", "item.y", "item.z" };
     BlockLoop loop[3];
-    for (int d = 2; d >= 0; d--)
-        loop[d] = open_loop(c, w, names[d]);
     c->hostctx = item;
-    for (int d = 0; d < 3; d++)
+    /* each counter is stored where it changes: the body never writes thread_idx */
+    for (int d = 2; d >= 0; d--) {
+        loop[d] = open_loop(c, w, names[d]);
         store_field(c, FX_HOSTCTX_thread_idx, d, loop[d].phi);
+    }
     av[cf->f->nparams] = item;
     LLVMBuildCall2(c->B, cf->fnty, cf->fn, av, (unsigned)cf->f->nparams + 1, "");
     for (int d = 0; d < 3; d++)

@@ -887,7 +887,7 @@ static int run(Run *r, const FxOptions *o, const char *entry)
     if (!hm && !err)
         goto out;   /* located errors were printed */
     arm_timeout(r);
-    TimerMark t = timer_mark();   /* --time-passes: the kernels' run, machine code for them included */
+    TimerMark t = timer_mark();   /* --time-passes: the kernels' run (rt_host_load compiled them) */
     int launched = hm ? launch(r, hm, argv, &err) : 1;
     timer_add("run on the host", t);
     disarm_timeout();

@@ -379,7 +379,7 @@ static int sched_init(Sched *s, size_t n, char **err)
 
 static void sched_free(Sched *s)
 {
-    for (size_t w = 0; w < s->nwaves; w++)
+    for (size_t w = 0; s->snaps && w < s->nwaves; w++)
         free(s->snaps[w].bytes);
     free(s->snaps);
     if (s->stacks)
@@ -754,12 +754,17 @@ static int run_launch(Sched *proto, size_t nt, char **err)
     while (ready < n && worker_init(&ws[ready], proto, nt, err) == 0)
         ready++;
     int rc = -1;
-    if (ready == n) {
-        run_workers(ws, n);
-        *err = take_failure(ws, n);
+    if (ready < n) {
+        worker_free(&ws[ready]);   /* the one that failed: what it got */
+        if (ready > 0) {           /* fewer workers do the same work */
+            free(*err);
+            *err = NULL;
+        }
+    }
+    if (ready > 0) {
+        run_workers(ws, ready);
+        *err = take_failure(ws, ready);
         rc = *err ? -1 : 0;
-    } else {
-        worker_free(&ws[ready]);
     }
     for (unsigned w = 0; w < ready; w++)
         worker_free(&ws[w]);
