@@ -6,6 +6,10 @@
  *
  * For every kernel K the host module exports:
  *   void    K__fxhost(void **args, FxHostCtx *ctx);   run ONE work-item
+ *   void    K__fxblock(void **args, FxHostCtx *ctx);  run every work-item of
+ *                           the block ctx->block_idx (ctx->thread_idx is
+ *                           not read); only kernels that never wait (K__fxsync
+ *                           0) have it: codegen/cg_hostblock.c
  *   int64_t K__fxshared;    bytes of shared memory one block needs
  *   int32_t K__fxsync;      1 if K's work-items may wait for each other: it may
  *                           execute fx.barrier(), or exchange values among the

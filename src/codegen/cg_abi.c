@@ -12,7 +12,8 @@
  * parameter that Ptr came from (-1: unknown), which its bounds checks need.
  * The kernel body is the internal function "fx.kernel.K", and
  * K__fxhost(args, ctx) unpacks args[i] (a pointer to parameter i's value in
- * its storage form) and calls it. K__fxshared (i64), K__fxsync and K__fxwave
+ * its storage form) and calls it; a kernel that never waits also gets
+ * K__fxblock, the same over a whole block (cg_hostblock.c). K__fxshared (i64), K__fxsync and K__fxwave
  * (i32) and K__fxparams (names and Ptr element strides) describe the kernel
  * to the runtime. */
 #include "codegen/cg_internal.h"
@@ -252,6 +253,28 @@ static LLVMValueRef global_const(CgCtx *c, const char *name, LLVMTypeRef ty, uns
     return g;
 }
 
+/* The kernel's arguments from args (abi/fxhost.h), in register form; room
+ * for one more value after them (the context). */
+LLVMValueRef *cg_host_unpack_args(CgCtx *c, const FxFunc *f, LLVMValueRef args)
+{
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(c->C, 0), i64 = LLVMInt64TypeInContext(c->C);
+    LLVMValueRef *av = arena_alloc(c->fm->arena, sizeof(LLVMValueRef) * (size_t)(f->nparams + 1));
+    for (int p = 0; p < f->nparams; p++) {
+        LLVMValueRef ix = LLVMConstInt(i64, (unsigned long long)p, 0);
+        LLVMValueRef slot = LLVMBuildGEP2(c->B, ptr, args, &ix, 1, "");
+        LLVMValueRef vp = LLVMBuildLoad2(c->B, ptr, slot, "");
+        const Type *t = f->params[p].type;
+        LLVMTypeRef mt = cg_mem_type(c, t);
+        LLVMValueRef v = LLVMBuildLoad2(c->B, mt, vp, f->params[p].name ? f->params[p].name : "");
+        /* the caller's buffer holds the value with its natural C alignment at most */
+        LLVMSetAlignment(v, 1);
+        av[p] = cg_from_mem(c, v, t);
+    }
+    return av;
+}
+
+static void host_kernel_info(CgCtx *c, CgFunc *cf);
+
 void cg_host_entry_points(CgCtx *c, CgFunc *cf)
 {
     FxFunc *f = cf->f;
@@ -266,26 +289,23 @@ void cg_host_entry_points(CgCtx *c, CgFunc *cf)
     c->B = LLVMCreateBuilderInContext(c->C);
     LLVMPositionBuilderAtEnd(c->B, bb);
     cg_debug_wrapper(c, w, f);   /* the kernel inlined here keeps its lines */
-    LLVMValueRef args = LLVMGetParam(w, 0);
-    LLVMValueRef *av = arena_alloc(c->fm->arena, sizeof(LLVMValueRef) * (size_t)(f->nparams + 1));
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(c->C);
-    for (int p = 0; p < f->nparams; p++) {
-        LLVMValueRef ix = LLVMConstInt(i64, (unsigned long long)p, 0);
-        LLVMValueRef slot = LLVMBuildGEP2(c->B, ptr, args, &ix, 1, "");
-        LLVMValueRef vp = LLVMBuildLoad2(c->B, ptr, slot, "");
-        const Type *t = f->params[p].type;
-        LLVMTypeRef mt = cg_mem_type(c, t);
-        LLVMValueRef v = LLVMBuildLoad2(c->B, mt, vp, f->params[p].name ? f->params[p].name : "");
-        /* the caller's buffer holds the value with its natural C alignment at most */
-        LLVMSetAlignment(v, 1);
-        av[p] = cg_from_mem(c, v, t);
-    }
+    LLVMValueRef *av = cg_host_unpack_args(c, f, LLVMGetParam(w, 0));
     av[f->nparams] = LLVMGetParam(w, 1);
     LLVMBuildCall2(c->B, cf->fnty, cf->fn, av, (unsigned)f->nparams + 1, "");
     LLVMBuildRetVoid(c->B);
     LLVMDisposeBuilder(c->B);
     c->B = saved;
+    if (!cf->waits)
+        cg_host_block_entry(c, cf);
+    host_kernel_info(c, cf);
+}
 
+/* K__fxparams, K__fxshared, K__fxsync, K__fxwave and K__fxcheck: the kernel
+ * described to the runtime. */
+static void host_kernel_info(CgCtx *c, CgFunc *cf)
+{
+    FxFunc *f = cf->f;
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c->C);
     /* K__fxparams: { name, Ptr element bytes } per parameter, then { NULL, 0 } */
     LLVMTypeRef info = param_info_type(c);
     LLVMValueRef *rows = arena_alloc(c->fm->arena, sizeof(LLVMValueRef) * (size_t)(f->nparams + 1));

@@ -226,6 +226,9 @@ void cg_declare_funcs(CgCtx *c);
 void cg_begin_func(CgCtx *c, CgFunc *cf);
 void cg_end_func(CgCtx *c);
 void cg_host_entry_points(CgCtx *c, CgFunc *cf);
+LLVMValueRef *cg_host_unpack_args(CgCtx *c, const FxFunc *f, LLVMValueRef args);
+/* cg_hostblock.c: K__fxblock, the block's work-items as a loop */
+void cg_host_block_entry(CgCtx *c, CgFunc *cf);
 LLVMValueRef cg_special(CgCtx *c, FxInst *i);
 LLVMValueRef cg_hostctx_field(CgCtx *c, int field, int dim);  /* address */
 LLVMTypeRef cg_host_ctx_type(CgCtx *c);

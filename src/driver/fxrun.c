@@ -14,6 +14,7 @@
 #include "runtime/fxrt_program.h"
 #include "runtime/fxrt.h"
 #include "runtime/fxrt_check.h"
+#include "support/timer.h"
 #include "sema/fold.h"
 
 /* The exit status of a run an fx.assert stopped (docs/debugging.md). */
@@ -592,7 +593,7 @@ static bool save_param(Run *r, const char *spec)
 
 static const char usage_text[] =
     "usage: fxrun FILE.fx ENTRY --grid X[,Y[,Z]] --block X[,Y[,Z]] [fxcc options]\n"
-    "             [--arch GFX] [--timeout S] [NAME=VALUE ...] [--print NAME ...] [--save NAME=FILE]\n";
+    "             [--arch GFX] [--timeout S] [--threads N] [NAME=VALUE ...] [--print NAME ...] [--save NAME=FILE]\n";
 
 /* A usage error's reminder, on stderr. */
 static int usage(void)
@@ -612,6 +613,7 @@ static void print_help(void)
           "  --arch GFX         run the kernels compiled for GFX, its waves emulated on the host\n"
           "  --timeout S        stop a run still going after S seconds (exit status 124)\n"
           "  --no-assert        compile fx.assert away (fx.printf stays)\n"
+          "  --threads N        run blocks on N threads (default: FX_THREADS, else every core)\n"
           "  --check[=races,uninit]  report shared-memory races, reads of unwritten shared memory\n"
           "                     and divergent barriers (exit status 1)\n"
           "  NAME=VALUE         an argument by parameter name:\n"
@@ -672,6 +674,17 @@ static int parse_command_line(Run *r, FxOptions *o, Arena *a, int argc, char **a
             return 2;
         if (rc > 0)
             continue;
+        if (!strncmp(s, "--threads=", 10) || (!strcmp(s, "--threads") && i + 1 < argc)) {
+            const char *t = s[9] == '=' ? s + 10 : argv[++i];
+            char *end;
+            long n = strtol(t, &end, 10);
+            if (end == t || *end || n < 1 || n > 1024) {
+                fprintf(stderr, "fxrun: error: --threads expects a number of threads from 1 to 1024, got '%s'\n", t);
+                return 2;
+            }
+            rt_host_set_threads((unsigned)n);   /* before any launch: it sets FX_THREADS aside */
+            continue;
+        }
         if (!strncmp(s, "--timeout=", 10) || (!strcmp(s, "--timeout") && i + 1 < argc)) {
             const char *t = s[9] == '=' ? s + 10 : argv[++i];
             char *end;
@@ -879,7 +892,9 @@ static int run(Run *r, const FxOptions *o, const char *entry)
     if (!hm && !err)
         goto out;   /* located errors were printed */
     arm_timeout(r);
+    TimerMark t = timer_mark();   /* --time-passes: the kernels' run (rt_host_load compiled them) */
     int launched = hm ? launch(r, hm, argv, &err) : 1;
+    timer_add("run on the host", t);
     disarm_timeout();
     if (launched == RT_LAUNCH_ASSERT) {
         /* located like a compiler's message; its own status (docs/debugging.md) */

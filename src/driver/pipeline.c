@@ -114,7 +114,10 @@ RtHostModule *pipe_jit(FxCompilation *c, char **err)
     LLVMModuleRef mod;
     LLVMContextRef ctx;
     cg_release(m, &mod, &ctx);
-    return rt_host_load(mod, ctx, err);
+    TimerMark t = timer_mark();
+    RtHostModule *hm = rt_host_load(mod, ctx, err);
+    timer_add("JIT (machine code)", t);
+    return hm;
 }
 
 FxPlan *pipe_plan(FxCompilation *c, const char *name)

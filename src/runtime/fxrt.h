@@ -1,12 +1,13 @@
 /* fxrt.h - libfxrt: load compiled kernels and launch them.
  *
  * Host backend: a module built by codegen with --target=host (see fxhost.h)
- * is compiled in-process with ORC LLJIT and run on the CPU, one block after
- * another. A kernel whose work-items may wait for each other (fx.barrier(),
- * or wave exchanges of a GPU's emulated waves: docs/waves.md) runs the
- * work-items of a block as fibers, switching at each wait so that every
- * work-item reaches a barrier before any passes it; other kernels run their
- * work-items one after the other. Not thread-safe: one launch at a time per
+ * is compiled in-process with ORC LLJIT and run on the CPU, its blocks
+ * spread over worker threads (rt_host_set_threads below). A kernel whose
+ * work-items may wait for each other (fx.barrier(), or wave exchanges of a
+ * GPU's emulated waves: docs/waves.md) runs the work-items of a block as
+ * fibers, switching at each wait so that every work-item reaches a barrier
+ * before any passes it; other kernels run a block's work-items as one loop
+ * (docs/host-execution.md). Not thread-safe: one launch at a time per
  * process. */
 #ifndef FX_FXRT_H
 #define FX_FXRT_H
@@ -47,6 +48,16 @@ int rt_host_launch_checked(RtHostModule *m, const char *name, const unsigned gri
                            const unsigned block[3], void **args, const size_t *arg_bytes, char **err);
 
 void rt_host_free(RtHostModule *m);
+
+/* Worker threads for the blocks of later launches: n > 0 that many (at most
+ * 1024), 0 the default: the environment variable FX_THREADS if set, else the
+ * number of online processors. A launch uses at most one thread a block, and
+ * one when it checks shared memory (fxrt_check.h). Blocks run in any order
+ * and at the same time, as on a GPU; results do not depend on the count. */
+void rt_host_set_threads(unsigned n);
+/* The count a launch would use now (before the one-a-block limit); -1 with
+ * *err when FX_THREADS is not a number from 1 to 1024. */
+int rt_host_threads(unsigned *n, char **err);
 
 /* Alignment: a kernel loads a Ptr[T] element with T's alignment — the lane
  * type's for scalars and 3-lane vectors, the vector's size for 2, 4, 8, 16,

@@ -63,6 +63,19 @@ static LLVMErrorRef define_libcalls(LLVMOrcLLJITRef jit, LLVMOrcJITDylibRef jd)
     return LLVMOrcJITDylibDefine(jd, mu);
 }
 
+/* The name of the module's first exported definition (malloc'd), NULL if
+ * none: looking it up makes the JIT compile the module. */
+static char *first_definition(LLVMModuleRef m)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        if (!LLVMIsDeclaration(f) && LLVMGetLinkage(f) == LLVMExternalLinkage) {
+            size_t n;
+            const char *name = LLVMGetValueName2(f, &n);
+            return rt_strdupf("%.*s", (int)n, name);
+        }
+    return NULL;
+}
+
 RtHostModule *rt_host_load(LLVMModuleRef mod, LLVMContextRef ctx, char **err)
 {
     init_native();
@@ -104,12 +117,24 @@ RtHostModule *rt_host_load(LLVMModuleRef mod, LLVMContextRef ctx, char **err)
         return NULL;
     }
     LLVMOrcJITDylibAddGenerator(jd, gen);
+    char *first = first_definition(nm);
     LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(nm, tsc);
     LLVMOrcDisposeThreadSafeContext(tsc);
     e = LLVMOrcLLJITAddLLVMIRModule(jit, jd, tsm);
     if (e) {
         *err = take_error(e, "cannot add the module to the JIT");
         LLVMOrcDisposeThreadSafeModule(tsm);
+        LLVMOrcDisposeLLJIT(jit);
+        free(first);
+        return NULL;
+    }
+    /* Machine code now, for the whole module (it is one unit to the JIT):
+     * a launch then only runs, and a compile error shows at load. */
+    LLVMOrcExecutorAddress addr;
+    e = first ? LLVMOrcLLJITLookup(jit, &addr, first) : NULL;
+    free(first);
+    if (e) {
+        *err = take_error(e, "cannot compile the module");
         LLVMOrcDisposeLLJIT(jit);
         return NULL;
     }
@@ -154,6 +179,8 @@ int rt_host_kernel(RtHostModule *m, const char *name, RtKernel *k, char **err)
     k->waits = *(const int32_t *)sync != 0;
     k->wave_size = *(const int32_t *)wave;
     k->params = (const FxParamInfo *)params;
+    uintptr_t block;   /* optional: kernels that wait have none, nor modules of older fxcc */
+    k->block = rt_host_symbol(m, name, "__fxblock", &block) == 0 ? (RtEntry)block : NULL;
     uintptr_t check;   /* optional: only --check modules export it */
     k->checked = rt_host_symbol(m, name, "__fxcheck", &check) == 0 && *(const int32_t *)check != 0;
     k->nparams = 0;

@@ -15,7 +15,8 @@ struct RtHostModule {
 typedef void (*RtEntry)(void **args, FxHostCtx *ctx);
 
 typedef struct RtKernel {
-    RtEntry entry;
+    RtEntry entry;              /* K__fxhost: one work-item */
+    RtEntry block;              /* K__fxblock: a whole block of a kernel that never waits; NULL when absent */
     int64_t shared_bytes;
     bool waits;                 /* K__fxsync: work-items may wait for each other (fibers) */
     int wave_size;              /* K__fxwave */

@@ -1,7 +1,10 @@
 /* rt_launch.c - the host grid driver: runs every work-item of every block.
  *
- * Without barriers the work-items of a block simply run one after another.
- * With barriers each work-item is a fiber on its own stack: the scheduler
+ * Blocks are handed out in order to worker threads (run_launch), each with
+ * its own shared memory, snapshots and fibers (docs/host-execution.md).
+ * Without barriers a block is one call of the kernel's K__fxblock, the
+ * work-item loop fxcc generates (or, from a module without it, one call per
+ * work-item). With barriers each work-item is a fiber on its own stack: the scheduler
  * resumes every runnable fiber until it reaches a barrier or ends; when none
  * is runnable, everyone waiting at the barrier is released. A work-item that
  * has finished counts as arrived (as on current GPUs).
@@ -27,8 +30,11 @@
 #include "runtime/rt_check.h"
 #include "runtime/rt_debug.h"
 #include <inttypes.h>
+#include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,7 +108,7 @@ static void switch_end(void *fake_stack, const void **from, size_t *size)
 #endif
 }
 
-enum { RT_MAX_BLOCK = 1024, RT_FIBER_STACK = 512 * 1024, RT_STACK_GUARD = 128 * 1024 };
+enum { RT_MAX_THREADS = 1024, RT_MAX_BLOCK = 1024, RT_FIBER_STACK = 512 * 1024, RT_STACK_GUARD = 128 * 1024 };
 enum { F_RUNNABLE, F_AT_BARRIER, F_AT_WAVE, F_DONE };
 
 /* A wave's snapshot of its lanes' values at the last exchange. */
@@ -122,7 +128,21 @@ typedef struct Fiber {
     jmp_buf out;            /* where an out-of-bounds access leaves the work-item */
 } Fiber;
 
+/* What the workers of a launch share: the grid and which block is next. */
+typedef struct RtGrid {
+    unsigned grid[3], block[3];
+    unsigned long long nblocks;
+    atomic_ullong next;     /* the next block to run, numbered x fastest */
+    atomic_ullong fail_at;  /* the lowest block that failed so far; nblocks: none */
+} RtGrid;
+
+/* One worker: a thread that runs blocks, one at a time. */
 typedef struct Sched {
+    RtGrid *g;
+    Fiber item;             /* the work-item(s) without fibers; item.ctx is the block's context */
+    unsigned long long block_now;
+    bool failed;            /* block_now failed: error or err says why */
+    char *err;              /* a failure other than an out-of-bounds access */
     void *main_sp;          /* the scheduler's saved stack pointer */
     const void *main_stack; /* its stack, for AddressSanitizer */
     size_t main_stack_size;
@@ -144,7 +164,7 @@ typedef struct Sched {
     size_t nwaves;
 } Sched;
 
-static Sched *g_sched; /* the launch in progress (a fiber's entry takes no arguments) */
+static _Thread_local Sched *g_sched; /* this thread's worker (a fiber's entry takes no arguments) */
 
 /* From a fiber back to the scheduler. */
 static void to_scheduler(Fiber *f)
@@ -311,7 +331,8 @@ static void rt_oob(FxHostCtx *ctx, const FxOobSite *site, int32_t param, const i
     longjmp(f->out, 1);
 }
 
-/* ctx->print: fx.printf, to stdout. */
+/* ctx->print: fx.printf, to stdout (one call, one line, whatever the
+ * worker thread). */
 static void rt_print(FxHostCtx *ctx, const char *format, const uint64_t *args)
 {
     (void)ctx;
@@ -339,14 +360,6 @@ static void fiber_main(void)
         f->sched->entry(f->sched->args, &f->ctx);
     f->state = F_DONE;
     to_scheduler(f);   /* never resumed again */
-}
-
-/* One work-item without fibers. A separate function keeps setjmp away from
- * the launch loop's variables. */
-static __attribute__((noinline)) void run_item(Sched *s, Fiber *item)
-{
-    if (setjmp(item->out) == 0)
-        s->entry(s->args, &item->ctx);
 }
 
 /* Snapshots for the waves of a block of n work-items (one for a lone work-item). */
@@ -389,7 +402,7 @@ static int sched_init(Sched *s, size_t n, char **err)
 
 static void sched_free(Sched *s)
 {
-    for (size_t w = 0; w < s->nwaves; w++)
+    for (size_t w = 0; s->snaps && w < s->nwaves; w++)
         free(s->snaps[w].bytes);
     free(s->snaps);
     if (s->stacks)
@@ -500,43 +513,85 @@ static int run_block_fibers(Sched *s, const FxHostCtx *proto, const unsigned blo
     }
 }
 
-/* Runs every block of the grid, one after the other. */
-static int run_grid(Sched *s, FxHostCtx *ctx, const unsigned grid[3], const unsigned block[3], char **err)
+/* One work-item without fibers, or (block) the whole block through the
+ * kernel's K__fxblock. A separate function keeps setjmp away from the
+ * caller's variables. */
+static __attribute__((noinline)) void run_entry(Sched *s, RtEntry entry)
 {
-    Fiber *item = ctx->rt;
-    int rc = 0;
-    for (unsigned bz = 0; bz < grid[2] && rc == 0; bz++)
-        for (unsigned by = 0; by < grid[1] && rc == 0; by++)
-            for (unsigned bx = 0; bx < grid[0] && rc == 0; bx++) {
-                ctx->block_idx[0] = (int32_t)bx;
-                ctx->block_idx[1] = (int32_t)by;
-                ctx->block_idx[2] = (int32_t)bz;
-                if (ctx->shared)
-                    memset(ctx->shared, 0, (size_t)s->k->shared_bytes);
-                if (s->checker)
-                    rt_check_block(s->checker, ctx->block_idx);
-                if (s->k->waits) {
-                    rc = run_block_fibers(s, ctx, block, err);
-                    continue;
-                }
-                for (unsigned z = 0; z < block[2] && !s->error; z++)
-                    for (unsigned y = 0; y < block[1] && !s->error; y++)
-                        for (unsigned x = 0; x < block[0] && !s->error; x++) {
-                            ctx->thread_idx[0] = (int32_t)x;
-                            ctx->thread_idx[1] = (int32_t)y;
-                            ctx->thread_idx[2] = (int32_t)z;
-                            run_item(s, item);
-                        }
-                if (s->error)
-                    rc = -1;
+    if (setjmp(s->item.out) == 0)
+        entry(s->args, &s->item.ctx);
+}
+
+/* The work-items of a kernel that never waits, one after the other. */
+static void run_block_plain(Sched *s)
+{
+    if (s->k->block) {
+        run_entry(s, s->k->block);
+        return;
+    }
+    FxHostCtx *ctx = &s->item.ctx;   /* a module without K__fxblock: one call per work-item */
+    const unsigned *block = s->g->block;
+    for (unsigned z = 0; z < block[2] && !s->error; z++)
+        for (unsigned y = 0; y < block[1] && !s->error; y++)
+            for (unsigned x = 0; x < block[0] && !s->error; x++) {
+                ctx->thread_idx[0] = (int32_t)x;
+                ctx->thread_idx[1] = (int32_t)y;
+                ctx->thread_idx[2] = (int32_t)z;
+                run_entry(s, s->entry);
             }
-    return rc;
+}
+
+/* Block number b of the grid (x fastest). */
+static int run_block(Sched *s, unsigned long long b)
+{
+    FxHostCtx *ctx = &s->item.ctx;
+    const unsigned *grid = s->g->grid;
+    ctx->block_idx[0] = (int32_t)(b % grid[0]);
+    ctx->block_idx[1] = (int32_t)(b / grid[0] % grid[1]);
+    ctx->block_idx[2] = (int32_t)(b / grid[0] / grid[1]);
+    if (ctx->shared)
+        memset(ctx->shared, 0, (size_t)s->k->shared_bytes);
+    if (s->checker)
+        rt_check_block(s->checker, ctx->block_idx);
+    if (s->k->waits)
+        return run_block_fibers(s, ctx, s->g->block, &s->err);
+    run_block_plain(s);
+    return s->error ? -1 : 0;
+}
+
+/* Blocks > the lowest failed one need not run: the launch reports the
+ * lowest, which every block below it has finished before (they are handed
+ * out in order), so the error is the one a sequential run meets first. */
+static void note_failure(RtGrid *g, unsigned long long b)
+{
+    unsigned long long seen = atomic_load(&g->fail_at);
+    while (b < seen && !atomic_compare_exchange_weak(&g->fail_at, &seen, b))
+        ;
+}
+
+/* A worker: takes the next block until none is left. */
+static void run_blocks(Sched *s)
+{
+    RtGrid *g = s->g;
+    for (;;) {
+        unsigned long long b = atomic_fetch_add(&g->next, 1);
+        if (b >= g->nblocks || b > atomic_load(&g->fail_at))
+            return;
+        s->block_now = b;
+        if (run_block(s, b) != 0) {
+            s->failed = true;
+            note_failure(g, b);
+            return;
+        }
+    }
 }
 
 /* A work-item that overflows its fiber stack faults in the guard page below
  * it. The handler runs on a stack of its own (the faulting one is used up)
- * and leaves the launch, which then reports the overflow as an error. A
- * fault anywhere else goes back to the handler that was there before. */
+ * and leaves the worker's blocks, which then report the overflow as an
+ * error. A fault anywhere else goes back to the handler that was there
+ * before. The handler is the process's; the alternate stack and the Sched it
+ * looks at (g_sched) are each worker thread's own. */
 static struct sigaction saved_segv;
 
 static bool in_guard_page(const Sched *s, const char *a)
@@ -554,29 +609,192 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
     sigaction(SIGSEGV, &saved_segv, NULL);   /* returning re-runs the access under it */
 }
 
-static int run_grid_guarded(Sched *s, FxHostCtx *ctx, const unsigned grid[3], const unsigned block[3], char **err)
+static bool segv_handler_install(void)
+{
+    struct sigaction sa = { .sa_sigaction = on_segv, .sa_flags = SA_SIGINFO | SA_ONSTACK };
+    sigemptyset(&sa.sa_mask);
+    return sigaction(SIGSEGV, &sa, &saved_segv) == 0;
+}
+
+static void overflow_error(Sched *s)
+{
+    const FxHostCtx *ctx = &s->item.ctx;
+    const int32_t *t = s->current ? s->current->ctx.thread_idx : ctx->thread_idx;
+    free(s->err);
+    s->err = rt_strdupf("a work-item of kernel '%s' overflowed its %zu KiB stack (thread_idx %d, %d, %d of "
+                        "block_idx %d, %d, %d)", s->kernel, s->stack_size / 1024, t[0], t[1], t[2],
+                        ctx->block_idx[0], ctx->block_idx[1], ctx->block_idx[2]);
+    s->failed = true;
+    note_failure(s->g, s->block_now);
+}
+
+/* run_blocks, for fibers with this thread's alternate signal stack. */
+static void run_blocks_guarded(Sched *s)
 {
     enum { ALT_STACK = 256 * 1024 };
     stack_t alt = { .ss_sp = malloc(ALT_STACK), .ss_size = ALT_STACK }, saved_alt;
-    struct sigaction sa = { .sa_sigaction = on_segv, .sa_flags = SA_SIGINFO | SA_ONSTACK };
-    sigemptyset(&sa.sa_mask);
-    bool guarded = alt.ss_sp && sigaltstack(&alt, &saved_alt) == 0 && sigaction(SIGSEGV, &sa, &saved_segv) == 0;
-    volatile int rc;
-    if (sigsetjmp(s->overflow, 1) == 0) {
-        rc = run_grid(s, ctx, grid, block, err);
-    } else {
-        const int32_t *t = s->current ? s->current->ctx.thread_idx : ctx->thread_idx;
-        free(*err);
-        *err = rt_strdupf("a work-item of kernel '%s' overflowed its %zu KiB stack (thread_idx %d, %d, %d of "
-                          "block_idx %d, %d, %d)", s->kernel, s->stack_size / 1024, t[0], t[1], t[2],
-                          ctx->block_idx[0], ctx->block_idx[1], ctx->block_idx[2]);
-        rc = -1;
-    }
-    if (guarded) {
-        sigaction(SIGSEGV, &saved_segv, NULL);
+    bool guarded = alt.ss_sp && sigaltstack(&alt, &saved_alt) == 0;
+    if (sigsetjmp(s->overflow, 1) == 0)
+        run_blocks(s);
+    else
+        overflow_error(s);
+    if (guarded)
         sigaltstack(&saved_alt, NULL);
-    }
     free(alt.ss_sp);
+}
+
+static void *worker_main(void *arg)
+{
+    Sched *s = arg;
+    Sched *saved = g_sched;
+    g_sched = s;
+    if (s->k->waits)
+        run_blocks_guarded(s);
+    else
+        run_blocks(s);
+    g_sched = saved;
+    return NULL;
+}
+
+/* Runs the workers: the calling thread is the first, threads the others.
+ * A thread that cannot be started leaves its share to the ones that run. */
+static void run_workers(Sched *ws, unsigned n)
+{
+    pthread_t *tid = calloc(n, sizeof *tid);
+    bool *started = calloc(n, sizeof *started);
+    if (!tid || !started)
+        n = 1;
+    bool handler = ws[0].k->waits && segv_handler_install();
+    for (unsigned w = 1; w < n; w++)
+        started[w] = pthread_create(&tid[w], NULL, worker_main, &ws[w]) == 0;
+    worker_main(&ws[0]);
+    for (unsigned w = 1; w < n; w++)
+        if (started[w])
+            pthread_join(tid[w], NULL);
+    if (handler)
+        sigaction(SIGSEGV, &saved_segv, NULL);
+    free(tid);
+    free(started);
+}
+
+/* ---- threads ---- */
+
+static unsigned g_threads; /* rt_host_set_threads; 0: FX_THREADS or the core count */
+
+void rt_host_set_threads(unsigned n)
+{
+    g_threads = n;
+}
+
+int rt_host_threads(unsigned *n, char **err)
+{
+    if (g_threads) {
+        *n = g_threads > RT_MAX_THREADS ? RT_MAX_THREADS : g_threads;
+        return 0;
+    }
+    const char *env = getenv("FX_THREADS");
+    if (env && *env) {
+        char *end;
+        errno = 0;
+        long v = strtol(env, &end, 10);
+        if (*end || errno || v < 1 || v > RT_MAX_THREADS) {
+            *err = rt_strdupf("FX_THREADS='%s': expected a number of threads from 1 to %d", env, RT_MAX_THREADS);
+            return -1;
+        }
+        *n = (unsigned)v;
+        return 0;
+    }
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    *n = cores < 1 ? 1 : cores > RT_MAX_THREADS ? RT_MAX_THREADS : (unsigned)cores;
+    return 0;
+}
+
+/* ---- one launch ---- */
+
+/* A worker's own state: its block's shared memory, wave snapshots and (for
+ * kernels that wait) fibers; the rest is the launch's. */
+static int worker_init(Sched *s, const Sched *proto, size_t nt, char **err)
+{
+    *s = *proto;
+    s->item.sched = s;
+    FxHostCtx *ctx = &s->item.ctx;
+    *ctx = proto->item.ctx;
+    ctx->rt = &s->item;
+    if (s->k->shared_bytes > 0) {
+        ctx->shared = aligned_alloc(64, ((size_t)s->k->shared_bytes + 63) & ~(size_t)63);
+        if (!ctx->shared) {
+            *err = rt_strdupf("cannot allocate %lld bytes of shared memory", (long long)s->k->shared_bytes);
+            return -1;
+        }
+    }
+    if (snaps_init(s, nt, err) || (s->k->waits && sched_init(s, nt, err)))
+        return -1;
+    return 0;
+}
+
+static void worker_free(Sched *s)
+{
+    sched_free(s);
+    free(s->item.ctx.shared);
+    free(s->error);
+    free(s->err);
+}
+
+/* The error of the lowest failed block (see note_failure), taken from its
+ * worker; *assert_failed says whether it is a failed fx.assert. */
+static char *take_failure(Sched *ws, unsigned n, bool *assert_failed)
+{
+    Sched *first = NULL;
+    for (unsigned w = 0; w < n; w++)
+        if (ws[w].failed && (!first || ws[w].block_now < first->block_now))
+            first = &ws[w];
+    if (!first)
+        return NULL;
+    *assert_failed = first->error && first->assert_failed;
+    char **msg = first->error ? &first->error : &first->err;
+    char *m = *msg ? *msg : rt_strdupf("kernel '%s' failed", first->kernel);
+    *msg = NULL;
+    return m;
+}
+
+/* How many workers: one with the checker (its shadow of shared memory is
+ * one block's), at most one a block. */
+static unsigned launch_workers(const Sched *proto, unsigned long long nblocks, char **err)
+{
+    unsigned n = 1;
+    if (!proto->checker && rt_host_threads(&n, err))
+        return 0;
+    return nblocks < n ? (unsigned)nblocks : n;
+}
+
+static int run_launch(Sched *proto, size_t nt, char **err)
+{
+    unsigned n = launch_workers(proto, proto->g->nblocks, err);
+    if (!n)
+        return -1;
+    Sched *ws = calloc(n, sizeof *ws);
+    if (!ws)
+        abort();
+    unsigned ready = 0;
+    while (ready < n && worker_init(&ws[ready], proto, nt, err) == 0)
+        ready++;
+    int rc = -1;
+    if (ready < n) {
+        worker_free(&ws[ready]);   /* the one that failed: what it got */
+        if (ready > 0) {           /* fewer workers do the same work */
+            free(*err);
+            *err = NULL;
+        }
+    }
+    if (ready > 0) {
+        run_workers(ws, ready);
+        bool assert_failed = false;
+        *err = take_failure(ws, ready, &assert_failed);
+        rc = !*err ? 0 : assert_failed ? RT_LAUNCH_ASSERT : -1;
+    }
+    for (unsigned w = 0; w < ready; w++)
+        worker_free(&ws[w]);
+    free(ws);
     return rc;
 }
 
@@ -616,72 +834,47 @@ int rt_host_launch_checking(RtHostModule *m, const char *name, const unsigned gr
         if (arg_bytes && k.params[p].elem_bytes > 0 && arg_bytes[p] != RT_UNKNOWN_SIZE)
             bounds[p] = (uint64_t)arg_bytes[p] / (uint64_t)k.params[p].elem_bytes;
     }
-    void *shared = NULL;
-    if (k.shared_bytes > 0) {
-        shared = aligned_alloc(64, ((size_t)k.shared_bytes + 63) & ~(size_t)63);
-        if (!shared) {
-            *err = rt_strdupf("cannot allocate %lld bytes of shared memory", (long long)k.shared_bytes);
-            free(bounds);
-            return -1;
-        }
-    }
-    Sched s = { 0 };
-    s.entry = k.entry;
-    s.args = args;
-    s.kernel = name;
-    s.k = &k;
-    s.bounds = bounds;
     if (k.wave_size < 1 || k.wave_size > 64 || (k.wave_size & (k.wave_size - 1))) {
         *err = rt_strdupf("kernel '%s' has waves of %d lanes; expected a power of two up to 64", name, k.wave_size);
-        free(shared);
         free(bounds);
         return -1;
     }
-    if (snaps_init(&s, (size_t)nt, err) || (k.waits && sched_init(&s, (size_t)nt, err))) {
-        sched_free(&s);
-        free(shared);
-        free(bounds);
-        return -1;
-    }
-    Sched *saved = g_sched;
-    g_sched = &s;
-    static Fiber item; /* the work-item without fibers (launches are not reentrant) */
-    memset(&item, 0, sizeof item);
-    item.sched = &s;
-    FxHostCtx *ctx = &item.ctx;
+    RtGrid g = { .nblocks = nb };
+    memcpy(g.grid, grid, sizeof g.grid);
+    memcpy(g.block, block, sizeof g.block);
+    atomic_init(&g.next, 0);
+    atomic_init(&g.fail_at, nb);
+    Sched proto = { 0 };
+    proto.g = &g;
+    proto.entry = k.entry;
+    proto.args = args;
+    proto.kernel = name;
+    proto.k = &k;
+    proto.bounds = bounds;
+    FxHostCtx *ctx = &proto.item.ctx;
     for (int d = 0; d < 3; d++) {
         ctx->block_dim[d] = (int32_t)block[d];
         ctx->grid_dim[d] = (int32_t)grid[d];
     }
-    ctx->shared = shared;
     ctx->barrier = seq_barrier;
     ctx->wave_exchange = seq_exchange;
-    ctx->rt = &item;
     ctx->bounds = bounds;
     ctx->oob = rt_oob;
     ctx->print = rt_print;
     ctx->assert_fail = rt_assert_fail;
     if (checks && k.checked) {
-        s.checker = rt_check_new(checks, name, (size_t)k.shared_bytes, block);
-        ctx->check = s.checker ? check_access : NULL;
+        proto.checker = rt_check_new(checks, name, (size_t)k.shared_bytes, block);
+        ctx->check = proto.checker ? check_access : NULL;
     }
-    int rc = k.waits ? run_grid_guarded(&s, ctx, grid, block, err) : run_grid(&s, ctx, grid, block, err);
-    if (s.error) {
-        free(*err);
-        *err = s.error;
-        rc = s.assert_failed ? RT_LAUNCH_ASSERT : -1;
-    }
-    char *found = s.checker ? rt_check_take_report(s.checker) : NULL;
+    int rc = run_launch(&proto, (size_t)nt, err);
+    char *found = proto.checker ? rt_check_take_report(proto.checker) : NULL;
     if (found && rc == 0) {
         *err = found;
         rc = -1;
     } else {
         free(found);
     }
-    rt_check_free(s.checker);
-    g_sched = saved;
-    sched_free(&s);
-    free(shared);
+    rt_check_free(proto.checker);
     free(bounds);
     return rc;
 }

@@ -1,0 +1,58 @@
+#!/bin/sh
+# run.sh - fxrun against C references compiled -O2 (docs/host-execution.md).
+#   bench/host/run.sh [BUILD_DIR] [RUNS]
+# Times the computation only: fxrun's "run on the host" stage of
+# --time-passes (the launch, machine code for the kernels included) and the
+# same span of the C programs, each the median of RUNS runs (5). Prints one
+# markdown row per case: wall and CPU ms, and fxrun / C. Each case's output
+# is compared byte for byte with C's first (same inputs: fxrun's rand()).
+# Threads through FX_THREADS (1, then 2), which an fxrun older than worker
+# threads ignores: FXRUN=/path/to/fxrun measures another build ("before").
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=${1:-$root/build}
+runs=${2:-5}
+fxrun=${FXRUN:-$build/src/driver/fxrun}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cc=${CC:-cc}
+$cc -O2 -o "$tmp/saxpy" "$here/saxpy.c"
+$cc -O2 -o "$tmp/gemm" "$here/gemm.c"
+
+# median of the wall (field 1) and CPU (field 2) ms of "run on the host" lines
+stage_median() {
+    grep 'run on the host' | sort -n -k"$1" | awk -v f="$1" '{ v[NR] = $f } END { print v[int((NR + 1) / 2)] }'
+}
+
+# measure NAME CMD...: runs it RUNS times, prints "wall cpu" medians
+measure() {
+    : > "$tmp/times"
+    i=0
+    while [ "$i" -lt "$runs" ]; do
+        "$@" 2>> "$tmp/times" > /dev/null
+        i=$((i + 1))
+    done
+    echo "$(stage_median 1 < "$tmp/times") $(stage_median 2 < "$tmp/times")"
+}
+
+N=33554432
+G=512
+echo "| case | threads | fxrun wall ms | fxrun CPU ms | C wall ms | C CPU ms | wall ratio | CPU ratio |"
+echo "|---|---|---|---|---|---|---|---|"
+c_saxpy=$(measure "$tmp/saxpy" $N "$tmp/y_c.bin")
+c_gemm=$(measure "$tmp/gemm" $G "$tmp/c_c.bin")
+for t in 1 2; do
+    fx_saxpy=$(measure env FX_THREADS=$t "$fxrun" "$root/examples/saxpy.fx" saxpy --grid $((N / 256)) --block 256 \
+        "x=rand(Float32, $N, seed=1)" "y=rand(Float32, $N, seed=2)" a=0.5 n=$N \
+        --time-passes --save "y=$tmp/y_fx.bin")
+    cmp -s "$tmp/y_fx.bin" "$tmp/y_c.bin" || echo "saxpy: fxrun's y differs from C's" >&2
+    fx_gemm=$(measure env FX_THREADS=$t "$fxrun" "$root/examples/gemm.fx" gemm "A=rand(Float64, $G, $G, seed=1)" \
+        "B=rand(Float64, $G, $G, seed=2)" "C=rand(Float64, $G, $G, seed=3)" alpha=1.5 beta=0.5 M=$G N=$G K=$G \
+        --time-passes --save "C=$tmp/c_fx.bin")
+    for row in "saxpy 2^25 Float32|$fx_saxpy|$c_saxpy" "GEMM 512^3 Float64|$fx_gemm|$c_gemm"; do
+        echo "$row" | awk -F'|' -v t=$t '{ split($2, f, " "); split($3, c, " ");
+            printf "| %s | %d | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f |\n", $1, t, f[1], f[2], c[1], c[2],
+                   f[1] / c[1], f[2] / c[2] }'
+    done
+done
