@@ -69,6 +69,7 @@ typedef enum {
                       valid until this lane's next exchange; the host's wave model only
                       (passes/wave_emulation.c makes them) */
     FX_WAVE_ACTIVE,/* Uint64: the lanes that took part in this lane's last exchange (bit l: lane l) */
+    FX_FENCE,      /* sub: FxScope; orders this work-item's memory accesses (sequentially consistent) */
     FX_OPCODE_COUNT
 } FxOpcode;
 
@@ -93,7 +94,9 @@ typedef enum {
 } FxMathFn;
 typedef enum { FXMM_MAX, FXMM_MIN, FXMM_MAXNUM, FXMM_MINNUM } FxMinMax;
 typedef enum { FXS_THREAD_IDX, FXS_BLOCK_IDX, FXS_BLOCK_DIM, FXS_GRID_DIM, FXS_LANE_ID } FxSpecial;
-typedef enum { FXA_ADD, FXA_MAX, FXA_MIN, FXA_CAS } FxAtomic;
+typedef enum { FXA_ADD, FXA_MAX, FXA_MIN, FXA_CAS, FXA_SUB, FXA_AND, FXA_OR, FXA_XOR, FXA_XCHG, FXA_COUNT } FxAtomic;
+/* The memory scopes of fences (docs/atomics.md). */
+typedef enum { FXSC_WORKGROUP, FXSC_AGENT, FXSC_SYSTEM, FXSC_COUNT } FxScope;
 typedef enum {
     FXW_SHUFFLE, FXW_SHUFFLE_XOR, FXW_SHUFFLE_UP, FXW_SHUFFLE_DOWN,   /* ops[1]: lane, mask, distance */
     FXW_READLANE,                   /* ops[1]: the lane (the first active lane's ops[1] counts) */
@@ -286,6 +289,10 @@ const char *fxir_rounding_name(FfRound r);
 int fxir_rounding_by_name(const char *name, size_t len);
 const char *fxir_reduce_name(FxReduceKind r);
 int fxir_reduce_by_name(const char *name);   /* -1: none */
+
+/* Atomics (atomics.c): NULL when fx.atomic_<op> works on elements of type
+ * s, else why not (a static message); sema, the verifier and codegen ask. */
+const char *fxir_atomic_type_error(FxAtomic op, ScalarId s);
 
 /* Stable text form (fxcc --print-after). */
 void fxir_print_module(FILE *out, FxModule *m);
