@@ -12,6 +12,9 @@
  * computes op in C, written here. */
 #include "fxtest.h"
 #include "fxsource.h"
+#include "fxir/verify.h"
+#include "support/arena.h"
+#include "support/diag.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -598,6 +601,46 @@ static void test_gpu_compiles(void)
         }
 }
 
+/* ---- FXIR text ---- */
+
+static char *module_text(FxModule *m)
+{
+    char *out = NULL;
+    size_t n;
+    FILE *o = open_memstream(&out, &n);
+    fxir_print_module(o, m);
+    fclose(o);
+    return out;
+}
+
+/* The new operations and fences print, read back, verify and print the same. */
+static void test_fxir_round_trip(void)
+{
+    FxsModule m;
+    CU_ASSERT_FATAL(fxs_lower(&m, isa_src, "gfx942", false));
+    char *text = module_text(m.c.module);
+    for (const char *w = "atomic.sub\0atomic.and\0atomic.or\0atomic.xor\0atomic.xchg\0atomic.cas\0"
+                         "fence.system\0fence.agent\0fence.workgroup\0"; *w; w += strlen(w) + 1)
+        if (!strstr(text, w)) {
+            fprintf(stderr, "\n  no %s in\n%s", w, text);
+            CU_FAIL("missing in FXIR text");
+        }
+    Arena *a = arena_new();
+    SrcFile *f = diag_file_from_string("round.fxir", text);
+    FxModule *back = fxir_read(a, f);
+    CU_ASSERT_PTR_NOT_NULL(back);
+    if (back) {
+        CU_ASSERT(fxir_verify(back));
+        char *again = module_text(back);
+        CU_ASSERT_STRING_EQUAL(again, text);
+        free(again);
+    }
+    diag_free_file(f);
+    arena_free(a);
+    free(text);
+    fxs_close(&m);
+}
+
 static const FxtTest host_tests[] = {
     { "the chain model detects a lost update", test_model_detects_a_lost_update },
     { "every op and type, Ptr and shared", test_every_op_and_type },
@@ -610,6 +653,7 @@ static const FxtTest gpu_tests[] = {
     { "instructions on gfx90a, gfx942, gfx1100, gfx1201", test_isa },
     { "cas loop without the hardware instruction", test_isa_cas_loop },
     { "every type compiles for four GPUs", test_gpu_compiles },
+    { "FXIR text round trip", test_fxir_round_trip },
     { NULL, NULL },
 };
 
