@@ -492,7 +492,7 @@ static bool in_work_item_code(Ctx *c, Loc loc, const char *what)
 static const FxInst *work_item_use(const FxBlock *b)
 {
     for (const FxInst *i = b->first; i; i = i->next) {
-        if (i->op == FX_WAVE || i->op == FX_MFMA || i->op == FX_BARRIER ||
+        if (i->op == FX_WAVE || i->op == FX_MFMA || i->op == FX_BARRIER || i->op == FX_FENCE ||
             (i->op == FX_SPECIAL && (i->sub == FXS_LANE_ID || i->sub == FXS_THREAD_IDX || i->sub == FXS_BLOCK_IDX)))
             return i;
         const FxInst *r = i->op == FX_CALL && i->callee ? work_item_use(&i->callee->body) : NULL;
@@ -553,11 +553,12 @@ static Val *atomic_call(Ctx *c, Args *a, FxAtomic kind, const char *fname)
     return val_runtime(c, et, i, a->loc);
 }
 
-/* fx.threadfence(scope="agent"): a sequentially consistent fence at the
- * scope named by a string, "agent" by default as HIP's __threadfence(). */
+/* fx.threadfence() or fx.threadfence(scope): a sequentially consistent
+ * fence at the scope a string names, "agent" by default as HIP's
+ * __threadfence(). It orders a work-item's accesses, so programs have none. */
 static Val *threadfence_call(Ctx *c, Args *a, const char *fname)
 {
-    if (!check_kwargs(a, fname, NULL) || !check_count(a, fname, 0, 1) || !in_kernel_code(c, a->loc, fname))
+    if (!check_kwargs(a, fname, NULL) || !check_count(a, fname, 0, 1) || !in_work_item_code(c, a->loc, fname))
         return NULL;
     int scope = FXSC_AGENT;
     if (a->npos == 1) {
