@@ -177,6 +177,11 @@ void cg_declare_funcs(CgCtx *c)
                 if (tgt_unified_agprs(c->tgt))
                     LLVMAddAttributeAtIndex(cf->fn, LLVMAttributeFunctionIndex,
                         LLVMCreateStringAttribute(c->C, "amdgpu-waves-per-eu", 19, "2", 1));
+                /* hardware float atomics on global memory: fns are inlined,
+                 * so the kernel's attribute covers theirs (docs/atomics.md) */
+                if (tgt_hw_float_atomics(c->tgt))
+                    LLVMAddAttributeAtIndex(cf->fn, LLVMAttributeFunctionIndex,
+                        LLVMCreateStringAttribute(c->C, "amdgpu-unsafe-fp-atomics", 24, "true", 4));
             }
         }
         for (int p = 0; p < f->nparams; p++) {

@@ -146,6 +146,7 @@ static void cg_inst(CgCtx *c, FxInst *i)
     case FX_STORE: cg_store(c, i); break;
     case FX_ATOMIC: v = cg_atomic(c, i); break;
     case FX_BARRIER: cg_barrier(c, i); break;
+    case FX_FENCE: cg_fence(c, i); break;
     case FX_IF: cg_if(c, i); break;
     case FX_LOOP: cg_loop(c, i); break;
     case FX_BREAK:

@@ -201,6 +201,7 @@ LLVMValueRef cg_load(CgCtx *c, FxInst *i);
 LLVMValueRef cg_ptr_offset(CgCtx *c, FxInst *i);
 void cg_store(CgCtx *c, FxInst *i);
 LLVMValueRef cg_atomic(CgCtx *c, FxInst *i);
+void cg_fence(CgCtx *c, FxInst *i);
 /* host: the kernel parameter index (i32) a Ptr value came from, or NULL */
 LLVMValueRef cg_ptr_origin(CgCtx *c, FxInst *v);
 void cg_barrier(CgCtx *c, FxInst *i);

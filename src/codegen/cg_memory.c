@@ -436,11 +436,44 @@ void cg_store(CgCtx *c, FxInst *i)
 
 /* ---- atomics: relaxed, device scope on Ptr, workgroup scope on shared arrays.
  * LLVM 19's C API cannot set a sync scope, so each (op, type, space) gets a
- * small always-inline helper written as IR text. */
+ * small always-inline helper written as IR text. Which element types each
+ * operation takes is fxir_atomic_type_error's to say (fxir/atomics.c). */
+
+/* The atomicrmw operation of fx.atomic_<op> on elements of type s. */
+static const char *atomicrmw_op(FxAtomic op, ScalarId s)
+{
+    bool fl = type_is_float(s), sg = cg_is_signed(s);
+    switch (op) {
+    case FXA_ADD: return fl ? "fadd" : "add";
+    case FXA_SUB: return fl ? "fsub" : "sub";
+    case FXA_MAX: return fl ? "fmax" : sg ? "max" : "umax";
+    case FXA_MIN: return fl ? "fmin" : sg ? "min" : "umin";
+    case FXA_AND: return "and";
+    case FXA_OR: return "or";
+    case FXA_XOR: return "xor";
+    default: return "xchg";
+    }
+}
+
+/* cmpxchg compares integers: floats are compared by their bits. */
+static const char *cas_helper_text(CgCtx *c, const char *name, const char *tys, const char *ptrs, int width,
+                                   const char *scope, unsigned al)
+{
+    const char *its = arena_printf(c->fm->arena, "i%d", width);
+    return arena_printf(c->fm->arena,
+        "define %s @%s(%s %%p, %s %%e, %s %%n) alwaysinline nounwind {\n"
+        "  %%ei = bitcast %s %%e to %s\n"
+        "  %%ni = bitcast %s %%n to %s\n"
+        "  %%x = cmpxchg %s %%p, %s %%ei, %s %%ni%s monotonic monotonic, align %u\n"
+        "  %%ri = extractvalue { %s, i1 } %%x, 0\n"
+        "  %%r = bitcast %s %%ri to %s\n"
+        "  ret %s %%r\n}\n",
+        tys, name, ptrs, tys, tys, tys, its, tys, its, ptrs, its, its, scope, al, its, its, tys, tys);
+}
 
 LLVMValueRef cg_atomic(CgCtx *c, FxInst *i)
 {
-    static const char *opname[] = { "add", "max", "min", "cas" };
+    const char *opname = fxir_sub_name(FX_ATOMIC, i->sub);
     FxInst *base = i->ops[0];
     const Type *elem;
     bool shared = base->op == FX_ALLOCA && base->space == FXSPACE_SHARED;
@@ -450,15 +483,11 @@ LLVMValueRef cg_atomic(CgCtx *c, FxInst *i)
         return LLVMGetPoison(rty);
     }
     LLVMValueRef addr = element_address(c, i, base, i->ops + 1, 1, &elem,
-                                        arena_printf(c->fm->arena, "fx.atomic_%s on", opname[i->sub & 3]));
+                                        arena_printf(c->fm->arena, "fx.atomic_%s on", opname));
     ScalarId s = elem->kind == TY_SCALAR ? elem->scalar : SC_COUNT;
-    bool fl = s != SC_COUNT && type_is_float(s);
-    /* the types of spec §5 on every target: AMDGPU has no 128-bit atomics
-     * (and the host's would need libatomic), sub-word ones would be CAS loops */
-    if (s == SC_COUNT || !(type_is_int(s) || s == SC_FLOAT32 || s == SC_FLOAT64) ||
-        cg_width(s) < 32 || cg_width(s) > 64) {
-        cg_error(c, i->loc, "fx.atomic_%s on %s elements is not supported: atomics work on 32- and "
-                 "64-bit integers and on Float32/Float64", opname[i->sub & 3], cg_tyname(c, elem));
+    const char *why = s == SC_COUNT ? "atomics work on scalar elements" : fxir_atomic_type_error(i->sub, s);
+    if (why) {
+        cg_error(c, i->loc, "fx.atomic_%s on %s elements is not supported: %s", opname, cg_tyname(c, elem), why);
         return LLVMGetPoison(rty);
     }
     LLVMTypeRef ty = cg_scalar_reg(c, s);
@@ -467,44 +496,47 @@ LLVMValueRef cg_atomic(CgCtx *c, FxInst *i)
     const char *tys = llty_str(c, ty);
     const char *ptrs = llty_str(c, LLVMTypeOf(addr));
     unsigned al = LLVMABIAlignmentOfType(c->TD, ty);
-    char name[96];
-    snprintf(name, sizeof name, "__fx_atomic_%s_%s%d_as%u", opname[i->sub & 3],
-             fl ? "f" : cg_is_signed(s) ? "s" : "u", cg_width(s), as);
-    char *def;
+    /* the LLVM type names the helper: Float16 (half) and BFloat16 (bfloat) differ */
+    const char *name = arena_printf(c->fm->arena, "__fx_atomic_%s_%s%s_as%u", opname,
+                                    type_is_float(s) ? "" : cg_is_signed(s) ? "s" : "u", tys, as);
     LLVMTypeRef pt[3] = { LLVMTypeOf(addr), ty, ty };
-    LLVMTypeRef fty;
     LLVMValueRef args[3] = { addr, cg_val(c, i->ops[2]), NULL };
+    unsigned nargs = 2;
+    const char *def;
     if (i->sub == FXA_CAS) {
-        const char *its = arena_printf(c->fm->arena, "i%d", cg_width(s));
-        def = arena_printf(c->fm->arena,
-            "define %s @%s(%s %%p, %s %%e, %s %%n) alwaysinline nounwind {\n"
-            "  %%ei = bitcast %s %%e to %s\n"
-            "  %%ni = bitcast %s %%n to %s\n"
-            "  %%x = cmpxchg %s %%p, %s %%ei, %s %%ni%s monotonic monotonic, align %u\n"
-            "  %%ri = extractvalue { %s, i1 } %%x, 0\n"
-            "  %%r = bitcast %s %%ri to %s\n"
-            "  ret %s %%r\n}\n",
-            tys, name, ptrs, tys, tys, tys, its, tys, its, ptrs, its, its, scope, al,
-            its, its, tys, tys);
-        fty = LLVMFunctionType(ty, pt, 3, 0);
+        def = cas_helper_text(c, name, tys, ptrs, cg_width(s), scope, al);
         args[2] = cg_val(c, i->ops[3]);
+        nargs = 3;
     } else {
-        const char *op;
-        if (i->sub == FXA_ADD)
-            op = fl ? "fadd" : "add";
-        else if (i->sub == FXA_MAX)
-            op = fl ? "fmax" : cg_is_signed(s) ? "max" : "umax";
-        else
-            op = fl ? "fmin" : cg_is_signed(s) ? "min" : "umin";
         def = arena_printf(c->fm->arena,
             "define %s @%s(%s %%p, %s %%v) alwaysinline nounwind {\n"
             "  %%r = atomicrmw %s %s %%p, %s %%v%s monotonic, align %u\n"
             "  ret %s %%r\n}\n",
-            tys, name, ptrs, tys, op, ptrs, tys, scope, al, tys);
-        fty = LLVMFunctionType(ty, pt, 2, 0);
+            tys, name, ptrs, tys, atomicrmw_op(i->sub, s), ptrs, tys, scope, al, tys);
     }
+    LLVMTypeRef fty = LLVMFunctionType(ty, pt, nargs, 0);
     LLVMValueRef fn = cg_text_helper(c, name, fty, def);
-    return LLVMBuildCall2(c->B, fty, fn, args, i->sub == FXA_CAS ? 3 : 2, "");
+    return LLVMBuildCall2(c->B, fty, fn, args, nargs, "");
+}
+
+/* fx.threadfence(scope): a sequentially consistent fence, as HIP's
+ * __threadfence family. The system scope is LLVM's default (no syncscope);
+ * the host has one scope. */
+void cg_fence(CgCtx *c, FxInst *i)
+{
+    static const char *const scopes[FXSC_COUNT] = { " syncscope(\"workgroup\")", " syncscope(\"agent\")", "" };
+    if (!c->facts->syncscopes) {
+        LLVMBuildFence(c->B, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
+        return;
+    }
+    const char *sname = fxir_sub_name(FX_FENCE, i->sub);
+    const char *name = arena_printf(c->fm->arena, "__fx_fence_%s", sname);
+    const char *def = arena_printf(c->fm->arena,
+        "define void @%s() alwaysinline nounwind {\n"
+        "  fence%s seq_cst\n"
+        "  ret void\n}\n", name, scopes[i->sub]);
+    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c->C), NULL, 0, 0);
+    LLVMBuildCall2(c->B, fty, cg_text_helper(c, name, fty, def), NULL, 0, "");
 }
 
 void cg_barrier(CgCtx *c, FxInst *i)

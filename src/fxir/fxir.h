@@ -76,6 +76,7 @@ typedef enum {
                       arguments, each Int64, Uint64 or Float64 as the conversion says */
     FX_ASSERT,     /* fx.assert: ops[0] Boolean; when False the work-item stops with text (the
                       message) and its location; --no-assert makes none */
+    FX_FENCE,      /* sub: FxScope; orders this work-item's memory accesses (sequentially consistent) */
     FX_OPCODE_COUNT
 } FxOpcode;
 
@@ -100,7 +101,9 @@ typedef enum {
 } FxMathFn;
 typedef enum { FXMM_MAX, FXMM_MIN, FXMM_MAXNUM, FXMM_MINNUM } FxMinMax;
 typedef enum { FXS_THREAD_IDX, FXS_BLOCK_IDX, FXS_BLOCK_DIM, FXS_GRID_DIM, FXS_LANE_ID } FxSpecial;
-typedef enum { FXA_ADD, FXA_MAX, FXA_MIN, FXA_CAS } FxAtomic;
+typedef enum { FXA_ADD, FXA_MAX, FXA_MIN, FXA_CAS, FXA_SUB, FXA_AND, FXA_OR, FXA_XOR, FXA_XCHG, FXA_COUNT } FxAtomic;
+/* The memory scopes of fences (docs/atomics.md). */
+typedef enum { FXSC_WORKGROUP, FXSC_AGENT, FXSC_SYSTEM, FXSC_COUNT } FxScope;
 typedef enum {
     FXW_SHUFFLE, FXW_SHUFFLE_XOR, FXW_SHUFFLE_UP, FXW_SHUFFLE_DOWN,   /* ops[1]: lane, mask, distance */
     FXW_READLANE,                   /* ops[1]: the lane (the first active lane's ops[1] counts) */
@@ -294,6 +297,10 @@ const char *fxir_rounding_name(FfRound r);
 int fxir_rounding_by_name(const char *name, size_t len);
 const char *fxir_reduce_name(FxReduceKind r);
 int fxir_reduce_by_name(const char *name);   /* -1: none */
+
+/* Atomics (atomics.c): NULL when fx.atomic_<op> works on elements of type
+ * s, else why not (a static message); sema, the verifier and codegen ask. */
+const char *fxir_atomic_type_error(FxAtomic op, ScalarId s);
 
 /* Stable text form (fxcc --print-after). */
 void fxir_print_module(FILE *out, FxModule *m);

@@ -10,7 +10,7 @@ static const char *const opcode_names[FX_OPCODE_COUNT] = {
     [FX_UNOP] = "unop", [FX_CAST] = "cast", [FX_BITCAST] = "bitcast", [FX_SELECT] = "select",
     [FX_FMA] = "fma", [FX_MATH] = "math", [FX_MINMAX] = "minmax", [FX_CEILDIV] = "ceildiv",
     [FX_SPECIAL] = "special", [FX_ALLOCA] = "alloca", [FX_LOAD] = "load", [FX_STORE] = "store",
-    [FX_ATOMIC] = "atomic", [FX_BARRIER] = "barrier", [FX_SPLAT] = "splat",
+    [FX_ATOMIC] = "atomic", [FX_BARRIER] = "barrier", [FX_FENCE] = "fence", [FX_SPLAT] = "splat",
     [FX_EXTRACT] = "extract", [FX_INSERT] = "insert", [FX_IF] = "if", [FX_LOOP] = "loop",
     [FX_BREAK] = "break", [FX_CONTINUE] = "continue", [FX_RETURN] = "return", [FX_CALL] = "call",
     [FX_MFMA] = "mfma", [FX_LDEXP] = "ldexp", [FX_FREXP_EXP] = "frexp_exp", [FX_WAVE] = "wave",
@@ -27,7 +27,8 @@ static const char *const maths[FXM_COUNT] = { "exp", "exp2", "log", "log2", "sqr
                                               "cos", "tanh", "floor", "ceil", "round", "trunc", "rint" };
 static const char *const minmax[] = { "max", "min", "maxnum", "minnum" };
 static const char *const specials[] = { "thread_idx", "block_idx", "block_dim", "grid_dim", "lane_id" };
-static const char *const atomics[] = { "add", "max", "min", "cas" };
+static const char *const atomics[FXA_COUNT] = { "add", "max", "min", "cas", "sub", "and", "or", "xor", "xchg" };
+static const char *const scopes[FXSC_COUNT] = { "workgroup", "agent", "system" };
 static const char *const waves[FXW_COUNT] = { "shuffle", "shuffle_xor", "shuffle_up", "shuffle_down",
                                               "readlane", "readfirstlane", "ballot", "any", "all",
                                               "sum", "max", "min" };
@@ -50,6 +51,7 @@ const char *const *fxir_sub_names(FxOpcode op, int *n)
     case FX_MINMAX: TABLE(minmax);
     case FX_SPECIAL: TABLE(specials);
     case FX_ATOMIC: TABLE(atomics);
+    case FX_FENCE: TABLE(scopes);
     case FX_ALLOCA: TABLE(spaces);
     case FX_WAVE: TABLE(waves);
     default: *n = 0; return NULL;

@@ -205,7 +205,7 @@ static bool wave_has_lane(int op) { return op <= FXW_READLANE; }
 static Arity arity_of(const FxInst *i)
 {
     switch (i->op) {
-    case FX_CONST: case FX_PARAM: case FX_SPECIAL: case FX_ALLOCA: case FX_BARRIER:
+    case FX_CONST: case FX_PARAM: case FX_SPECIAL: case FX_ALLOCA: case FX_BARRIER: case FX_FENCE:
     case FX_BREAK: case FX_CONTINUE: case FX_WAVE_ACTIVE:
         return (Arity){ 0, 0, 0 };
     case FX_WAVE_EXCHANGE:
@@ -957,7 +957,7 @@ static void check_types(Verifier *v, const FxInst *i)
         break;
     case FX_LDEXP: check_ldexp(v, i); break;
     case FX_FREXP_EXP: check_frexp_exp(v, i); break;
-    case FX_BARRIER: case FX_BREAK: case FX_CONTINUE: check_no_value(v, i); break;
+    case FX_BARRIER: case FX_BREAK: case FX_CONTINUE: case FX_FENCE: check_no_value(v, i); break;
     case FX_PRINT: check_print(v, i); check_no_value(v, i); break;
     case FX_ASSERT: check_assert(v, i); check_no_value(v, i); break;
     default: break;

@@ -493,7 +493,7 @@ static bool in_work_item_code(Ctx *c, Loc loc, const char *what)
 static const FxInst *work_item_use(const FxBlock *b)
 {
     for (const FxInst *i = b->first; i; i = i->next) {
-        if (i->op == FX_WAVE || i->op == FX_MFMA || i->op == FX_BARRIER ||
+        if (i->op == FX_WAVE || i->op == FX_MFMA || i->op == FX_BARRIER || i->op == FX_FENCE ||
             i->op == FX_PRINT || i->op == FX_ASSERT ||
             (i->op == FX_SPECIAL && (i->sub == FXS_LANE_ID || i->sub == FXS_THREAD_IDX || i->sub == FXS_BLOCK_IDX)))
             return i;
@@ -531,15 +531,10 @@ static Val *atomic_call(Ctx *c, Args *a, FxAtomic kind, const char *fname)
         return NULL;
     }
     const Type *et = p->type->elem;
-    if (et->kind != TY_SCALAR || (!type_is_int(et->scalar) && et->scalar != SC_FLOAT32 &&
-                                  et->scalar != SC_FLOAT64) || type_info(et->scalar)->width < 32 ||
-        type_info(et->scalar)->width > 64) {
-        diag_error(p->loc, "%s() works on 32- and 64-bit integers and on Float32/Float64, not %s", fname,
-                   type_name(c->arena, et));
-        return NULL;
-    }
-    if (kind == FXA_CAS && type_is_float(et->scalar)) {
-        diag_error(p->loc, "fx.atomic_cas() works on integers; bitcast floats to Int32/Int64");
+    const char *why = et->kind == TY_SCALAR ? fxir_atomic_type_error(kind, et->scalar)
+                                            : "atomics work on scalar elements";
+    if (why) {
+        diag_error(p->loc, "%s() on %s elements: %s", fname, type_name(c->arena, et), why);
         return NULL;
     }
     Val *idx = a->pos[1];
@@ -558,6 +553,26 @@ static Val *atomic_call(Ctx *c, Args *a, FxAtomic kind, const char *fname)
     }
     FxInst *i = fxb_atomic(sema_builder(c, a->loc), (FxAtomic)kind, et, ops[0], ops[1], ops[2], ops[3]);
     return val_runtime(c, et, i, a->loc);
+}
+
+/* fx.threadfence() or fx.threadfence(scope): a sequentially consistent
+ * fence at the scope a string names, "agent" by default as HIP's
+ * __threadfence(). It orders a work-item's accesses, so programs have none. */
+static Val *threadfence_call(Ctx *c, Args *a, const char *fname)
+{
+    if (!check_kwargs(a, fname, NULL) || !check_count(a, fname, 0, 1) || !in_work_item_code(c, a->loc, fname))
+        return NULL;
+    int scope = FXSC_AGENT;
+    if (a->npos == 1) {
+        Val *s = a->pos[0];
+        scope = s->type->kind == TY_STRING ? fxir_sub_by_name(FX_FENCE, s->str, strlen(s->str)) : -1;
+        if (scope < 0) {
+            diag_error(s->loc, "%s() takes a scope \"workgroup\", \"agent\" or \"system\"", fname);
+            return NULL;
+        }
+    }
+    sema_emit(c, FX_FENCE, scope, VOID_TYPE, a->loc, 0);
+    return void_val(c, a->loc);
 }
 
 /* ---- wave operations (docs/waves.md) ---- */
@@ -1066,6 +1081,10 @@ static Val *call_builtin(Ctx *c, const char *n, Args *a)
     if (strcmp(n, "fx.atomic_max") == 0) return atomic_call(c, a, FXA_MAX, n);
     if (strcmp(n, "fx.atomic_min") == 0) return atomic_call(c, a, FXA_MIN, n);
     if (strcmp(n, "fx.atomic_cas") == 0) return atomic_call(c, a, FXA_CAS, n);
+    for (int k = FXA_SUB; k < FXA_COUNT; k++)
+        if (strncmp(n, "fx.atomic_", 10) == 0 && strcmp(n + 10, fxir_sub_name(FX_ATOMIC, k)) == 0)
+            return atomic_call(c, a, (FxAtomic)k, n);
+    if (strcmp(n, "fx.threadfence") == 0) return threadfence_call(c, a, n);
     if (strcmp(n, "fx.lane_id") == 0) {
         if (!check_count(a, n, 0, 0) || !in_work_item_code(c, a->loc, "fx.lane_id()"))
             return NULL;
@@ -1146,7 +1165,8 @@ static const char *const fx_functions[] = {
     "sin", "cos", "tanh", "floor", "ceil", "round", "trunc", "barrier", "atomic_add", "atomic_max",
     "atomic_min", "atomic_cas", "lane_id", "wave_size", "fastmath", "reduce_sum", "reduce_max", "reduce_min",
     "abs", "shuffle", "shuffle_xor", "shuffle_up", "shuffle_down", "readlane", "readfirstlane", "ballot", "any",
-    "all", "wave_sum", "wave_max", "wave_min", "mfma", "wmma", "printf", "assert", NULL
+    "all", "wave_sum", "wave_max", "wave_min", "mfma", "wmma", "printf", "assert", "atomic_sub", "atomic_and",
+    "atomic_or", "atomic_xor", "atomic_xchg", "threadfence", NULL
 };
 
 static Val *fx_member(Ctx *c, const char *m, Loc loc)

@@ -300,3 +300,15 @@ const char *tgt_matrix_targets(TgtMatrixId id)
     }
     return b;
 }
+
+/* ---- float atomics ---- */
+
+bool tgt_hw_float_atomics(const TgtTarget *t)
+{
+    static const char *const with[] = { "gfx90a", "gfx940", "gfx941", "gfx942", "gfx1100", "gfx1101", "gfx1102",
+                                        "gfx1103", "gfx1150", "gfx1151", "gfx1152", "gfx1200", "gfx1201" };
+    for (size_t k = 0; t && k < sizeof with / sizeof with[0]; k++)
+        if (strcmp(t->name, with[k]) == 0)
+            return true;
+    return false;
+}

@@ -130,6 +130,16 @@ bool tgt_has_matrix(const TgtTarget *t, TgtMatrixId id);
  * AGPRs; a kernel allowed more than 256 makes LLVM keep MFMA accumulators in
  * AGPRs and copy them to VGPRs and back around every loop iteration. */
 bool tgt_unified_agprs(const TgtTarget *t);
+/* Float atomics on global memory (docs/atomics.md). The processors whose
+ * global_atomic_add_f32 returns the old value (gfx90a, gfx94x, gfx11xx,
+ * gfx12xx; measured with llc-19). LLVM 19 selects it (and the other global
+ * float atomics the processor has) only when the function says
+ * "amdgpu-unsafe-fp-atomics"="true", which promises that the memory is not
+ * fine-grained or remote; fxcc makes that promise on these processors. */
+/* gfx90a's global_atomic_add_f32 flushes subnormal inputs and results to
+ * zero (LLVM: its FP mode is fixed, without f32 denormals); the others keep
+ * them. */
+bool tgt_hw_float_atomics(const TgtTarget *t);
 /* The short name "cdna3.f64.16x16x4" back to an id; TGT_MI_COUNT if none. */
 TgtMatrixId tgt_matrix_by_name(const char *name);
 /* "gfx90a, gfx940, gfx941, gfx942": the processors having the instruction. */

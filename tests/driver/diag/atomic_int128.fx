@@ -1,0 +1,3 @@
+kernel k(p: Ptr[Int128]) {
+    fx.atomic_xchg(p, 0, 1)
+}

@@ -1,0 +1,3 @@
+kernel k(p: Ptr[Int32]) {
+    fx.threadfence("agent", "system")
+}
