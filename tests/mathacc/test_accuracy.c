@@ -2,7 +2,7 @@
  * computes bit for bit the same, test_foldrun.c) against the exact value
  * from MPFR at 128 bits: the error in ulps of the result type, at most the
  * bound docs/math.md states. A NaN or infinite reference must be matched
- * exactly; an infinite result is right when the correctly rounded value
+ * exactly, and so must an exact zero's sign; an infinite result is right when the correctly rounded value
  * overflows. */
 #include "fxtest.h"
 #include "mathacc.h"
@@ -91,6 +91,8 @@ static double ulp_error(const MaType *t, uint64_t got, mpfr_t ref)
         double cr = ma_value(t, ff_from_double(type_info(t->s)->fmt, mpfr_get_d(ref, MPFR_RNDN), FF_RNE));
         return cr == g ? 0.0 : INFINITY;
     }
+    if (g == 0.0 && mpfr_zero_p(ref) && (signbit(g) != 0) != (mpfr_signbit(ref) != 0))
+        return INFINITY;   /* an exact zero of the wrong sign */
     mpfr_t d, u;
     mpfr_inits2(PREC, d, u, (mpfr_ptr)0);
     mpfr_set_d(d, g, MPFR_RNDN);
