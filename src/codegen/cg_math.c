@@ -12,9 +12,8 @@
 
 static const char *math_name(int fn)
 {
-    static const char *n[] = { "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos",
-                               "tanh", "floor", "ceil", "round", "trunc" };
-    return fn >= 0 && fn < FXM_COUNT ? n[fn] : "?";
+    const char *n = fxir_sub_name(FX_MATH, fn);
+    return n ? n : "?";
 }
 
 /* Float64 transcendentals on AMDGPU come from ocml. */

@@ -31,6 +31,9 @@ static const char *fn_name(int fn)
     }
 }
 
+/* The element type of i's result: the type named in diagnostics. */
+static ScalarId s_elem(const FxInst *i) { return type_elem_scalar(i->type); }
+
 /* A C library function of nargs arguments, elementwise (host only). */
 static LLVMValueRef libm_call(CgCtx *c, const char *fname, LLVMValueRef *args, int nargs, unsigned fmf)
 {
@@ -69,7 +72,7 @@ static LLVMValueRef library_call(CgCtx *c, FxInst *i, int fn, ScalarId s, LLVMVa
         return libm_call(c, fname, args, nargs, i->fmf);
     }
     snprintf(fname, sizeof fname, "__ocml_%s_%s", fn_name(fn), f64 ? "f64" : "f32");
-    snprintf(what, sizeof what, "%s fx.%s", cg_tyname(c, i->type), fn_name(fn));
+    snprintf(what, sizeof what, "%s fx.%s", type_info(s_elem(i))->name, fn_name(fn));
     return cg_devlib_call(c, i, what, fname, args, nargs);
 }
 
@@ -77,7 +80,7 @@ static LLVMValueRef exp_of(CgCtx *c, FxInst *i, ScalarId s, LLVMValueRef v)
 {
     if (!c->facts->libm && s == SC_FLOAT64) {
         char what[48];
-        snprintf(what, sizeof what, "%s fx.sigmoid", cg_tyname(c, i->type));
+        snprintf(what, sizeof what, "%s fx.sigmoid", type_info(s_elem(i))->name);
         return cg_devlib_call(c, i, what, "__ocml_exp_f64", &v, 1);
     }
     LLVMTypeRef ty = LLVMTypeOf(v);
