@@ -22,9 +22,19 @@ const MaType ma_types[] = {
 };
 const int ma_ntypes = (int)(sizeof ma_types / sizeof ma_types[0]);
 
+/* GCC says __SANITIZE_ADDRESS__, clang __has_feature(address_sanitizer) */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MA_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define MA_ASAN 1
+#endif
+
 long ma_scaled(long n)
 {
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef MA_ASAN
     return n / 5;
 #else
     return n;
