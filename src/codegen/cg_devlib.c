@@ -78,23 +78,24 @@ static void devlib_find(CgCtx *c)
 }
 
 /* Whether the library covers this compilation; reports a located error (once
- * per use) when not. what: "fx.exp", "'**'". */
+ * per use) when not. what: "Float64 fx.exp", "Float32 fx.erf". */
 static bool devlib_usable(CgCtx *c, FxInst *i, const char *what)
 {
     const char *arch = c->tgt->name;
     devlib_find(c);
     if (!c->devlib_dir) {
-        cg_error(c, i->loc, "Float64 %s on %s needs AMD's device math library (ocml.bc), which is not "
+        cg_error(c, i->loc, "%s on %s needs AMD's device math library (ocml.bc), which is not "
                  "installed: install the Debian package rocm-device-libs (searched %s)",
                  what, arch, c->devlib_searched);
         return false;
     }
     if (!c->devlib_isa) {
-        cg_error(c, i->loc, "Float64 %s is not supported on %s: AMD's device math library in %s has no "
-                 "%s version (%s); compute in Float32, or compile for an architecture it covers",
+        cg_error(c, i->loc, "%s is not supported on %s: AMD's device math library in %s has no "
+                 "%s version (%s); %scompile for an architecture it covers",
                  what, arch, c->devlib_dir, arch,
                  c->tgt->devlib_isa ? arena_printf(c->fm->arena, "no oclc_isa_version_%s.bc", c->tgt->devlib_isa)
-                                    : "the installed ROCm device library predates it");
+                                    : "the installed ROCm device library predates it",
+                 strncmp(what, "Float64 ", 8) == 0 ? "compute in Float32, or " : "");
         return false;
     }
     c->devlib_used = true;

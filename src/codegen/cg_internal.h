@@ -176,9 +176,13 @@ LLVMValueRef cg_fmod_py(CgCtx *c, LLVMValueRef a, LLVMValueRef b, unsigned fmf);
 LLVMValueRef cg_ldexp(CgCtx *c, FxInst *i);        /* FX_LDEXP */
 LLVMValueRef cg_frexp_exp(CgCtx *c, FxInst *i);    /* FX_FREXP_EXP */
 
+/* ---- cg_mathfn.c ---- */
+/* FX_MATH for the functions of fxir/fxmath.h (erf ... atan2). */
+LLVMValueRef cg_mathfn(CgCtx *c, FxInst *i);
+
 /* ---- cg_devlib.c ---- */
 /* A call of ocml's `fname` (e.g. "__ocml_exp_f64"), lane by lane for vectors;
- * a located error naming `what` ("fx.exp", "'**'") when the library is
+ * a located error naming `what` ("Float64 fx.exp", "Float64 '**'") when the library is
  * missing or does not cover the processor. */
 LLVMValueRef cg_devlib_call(CgCtx *c, FxInst *i, const char *what, const char *fname,
                             LLVMValueRef *args, int nargs);

@@ -7,13 +7,13 @@
  * or are a located error where it is missing or does not cover the processor;
  * on the host they call the C library. */
 #include "codegen/cg_internal.h"
+#include "fxir/fxmath.h"
 #include <stdio.h>
 
 static const char *math_name(int fn)
 {
-    static const char *n[] = { "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos",
-                               "tanh", "floor", "ceil", "round", "trunc" };
-    return fn >= 0 && fn < FXM_COUNT ? n[fn] : "?";
+    const char *n = fxir_sub_name(FX_MATH, fn);
+    return n ? n : "?";
 }
 
 /* Float64 transcendentals on AMDGPU come from ocml. */
@@ -117,12 +117,14 @@ LLVMValueRef cg_math(CgCtx *c, FxInst *i)
                  cg_tyname(c, i->type));
         return LLVMGetPoison(LLVMTypeOf(v));
     }
+    if (fxm_is_defined_here(i->sub))
+        return cg_mathfn(c, i);
     switch (i->sub) {
     case FXM_EXP: case FXM_EXP2: case FXM_LOG: case FXM_LOG2:
     case FXM_SIN: case FXM_COS: case FXM_TANH:
         if (via_devlib(c, s)) {
             char what[32], fname[48];
-            snprintf(what, sizeof what, "fx.%s", math_name(i->sub));
+            snprintf(what, sizeof what, "Float64 fx.%s", math_name(i->sub));
             snprintf(fname, sizeof fname, "__ocml_%s_f64", math_name(i->sub));
             return cg_devlib_call(c, i, what, fname, &v, 1);
         }
@@ -149,7 +151,7 @@ LLVMValueRef cg_fpow(CgCtx *c, FxInst *i, LLVMValueRef a, LLVMValueRef b)
 {
     ScalarId s = type_elem_scalar(i->type);
     if (via_devlib(c, s))
-        return cg_devlib_call(c, i, "'**'", "__ocml_pow_f64", (LLVMValueRef[]){ a, b }, 2);
+        return cg_devlib_call(c, i, "Float64 '**'", "__ocml_pow_f64", (LLVMValueRef[]){ a, b }, 2);
     LLVMTypeRef ty = LLVMTypeOf(a);
     if (s == SC_BFLOAT16) {
         LLVMTypeRef f32 = cg_same_shape(c, ty, LLVMFloatTypeInContext(c->C));

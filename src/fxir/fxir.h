@@ -97,6 +97,8 @@ typedef enum {
     FXM_EXP, FXM_EXP2, FXM_LOG, FXM_LOG2, FXM_SQRT, FXM_RSQRT, FXM_SIN, FXM_COS,
     FXM_TANH, FXM_FLOOR, FXM_CEIL, FXM_ROUND, FXM_TRUNC,
     FXM_RINT,       /* round to the nearest integer, ties to even */
+    FXM_ERF, FXM_ERFC, FXM_LOG1P, FXM_EXPM1, FXM_CBRT, FXM_SIGMOID,
+    FXM_COPYSIGN, FXM_HYPOT, FXM_ATAN2,   /* binary: ops[1] of ops[0]'s type (fxmath.h) */
     FXM_COUNT
 } FxMathFn;
 typedef enum { FXMM_MAX, FXMM_MIN, FXMM_MAXNUM, FXMM_MINNUM } FxMinMax;

@@ -24,7 +24,9 @@ static const char *const binops[FXB_COUNT] = { "add", "sub", "mul", "div", "floo
 static const char *const cmps[] = { "lt", "le", "gt", "ge", "eq", "ne" };
 static const char *const unops[] = { "neg", "invert", "abs" };
 static const char *const maths[FXM_COUNT] = { "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin",
-                                              "cos", "tanh", "floor", "ceil", "round", "trunc", "rint" };
+                                              "cos", "tanh", "floor", "ceil", "round", "trunc", "rint",
+                                              "erf", "erfc", "log1p", "expm1", "cbrt", "sigmoid",
+                                              "copysign", "hypot", "atan2" };
 static const char *const minmax[] = { "max", "min", "maxnum", "minnum" };
 static const char *const specials[] = { "thread_idx", "block_idx", "block_dim", "grid_dim", "lane_id" };
 static const char *const atomics[FXA_COUNT] = { "add", "max", "min", "cas", "sub", "and", "or", "xor", "xchg" };

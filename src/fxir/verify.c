@@ -29,6 +29,7 @@
  * fma and compares accept, and whether the target has a matrix instruction. */
 #include "fxir/verify.h"
 #include "abi/fxprintf.h"
+#include "fxir/fxmath.h"
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -212,7 +213,9 @@ static Arity arity_of(const FxInst *i)
         return (Arity){ 1, 1, 0 };
     case FX_WAVE:   /* the second operand only where the operation has one */
         return wave_has_lane(i->sub) ? (Arity){ 2, 2, 0 } : (Arity){ 1, 1, 0 };
-    case FX_UNOP: case FX_CAST: case FX_BITCAST: case FX_MATH: case FX_SPLAT: case FX_FREXP_EXP:
+    case FX_MATH:
+        return fxm_is_binary(i->sub) ? (Arity){ 2, 2, 0 } : (Arity){ 1, 1, 0 };
+    case FX_UNOP: case FX_CAST: case FX_BITCAST: case FX_SPLAT: case FX_FREXP_EXP:
         return (Arity){ 1, 1, 0 };
     case FX_BINOP: case FX_CMP: case FX_MINMAX: case FX_CEILDIV: case FX_EXTRACT: case FX_LDEXP:
     case FX_PTR_OFFSET:
@@ -499,7 +502,7 @@ static void check_minmax(Verifier *v, const FxInst *i)
 
 static void check_math(Verifier *v, const FxInst *i)
 {
-    if (!same_type_operands(v, i, 0, 1) || !number_result(v, i))
+    if (!same_type_operands(v, i, 0, i->nops) || !number_result(v, i))
         return;
     if (!type_is_float(i->type->scalar))
         fail(v, i->loc, "%s takes a float scalar or vector, got %s", iname(v, i), tname(v, i->type));

@@ -1,6 +1,7 @@
 /* builtins.c - calls: type constructors, methods (.to, .bitcast, .select,
  * .is_static), fx.* builtins, len/abs/divmod, user fns, and attributes. */
 #include "sema/sema_int.h"
+#include "fxir/fxmath.h"
 #include <fenv.h>
 #include <math.h>
 #include <string.h>
@@ -371,7 +372,9 @@ static const struct { const char *name; FxMathFn fn; } math_fns[] = {
     { "fx.exp", FXM_EXP }, { "fx.exp2", FXM_EXP2 }, { "fx.log", FXM_LOG }, { "fx.log2", FXM_LOG2 },
     { "fx.sqrt", FXM_SQRT }, { "fx.rsqrt", FXM_RSQRT }, { "fx.sin", FXM_SIN }, { "fx.cos", FXM_COS },
     { "fx.tanh", FXM_TANH }, { "fx.floor", FXM_FLOOR }, { "fx.ceil", FXM_CEIL }, { "fx.round", FXM_ROUND },
-    { "fx.trunc", FXM_TRUNC },
+    { "fx.trunc", FXM_TRUNC }, { "fx.erf", FXM_ERF }, { "fx.erfc", FXM_ERFC }, { "fx.log1p", FXM_LOG1P },
+    { "fx.expm1", FXM_EXPM1 }, { "fx.cbrt", FXM_CBRT }, { "fx.sigmoid", FXM_SIGMOID },
+    { "fx.copysign", FXM_COPYSIGN }, { "fx.hypot", FXM_HYPOT }, { "fx.atan2", FXM_ATAN2 },
 };
 
 /* Host libm in the type's own precision (transcendentals are the documented
@@ -380,6 +383,8 @@ static double host_math(FxMathFn fn, double x, ScalarId s)
 {
     bool f64 = s == SC_FLOAT64;
     float xf = (float)x;
+    if (fxm_is_defined_here(fn))
+        return fxm_eval(fn, s, x, 0.0);
     switch (fn) {
     case FXM_EXP: return f64 ? exp(x) : expf(xf);
     case FXM_EXP2: return f64 ? exp2(x) : exp2f(xf);
@@ -398,9 +403,52 @@ static double host_math(FxMathFn fn, double x, ScalarId s)
     }
 }
 
+/* fx.copysign, fx.hypot, fx.atan2: two operands of one float type. */
+static Val *math2_call(Ctx *c, Args *a, FxMathFn fn, const char *fname)
+{
+    static const char *const kws[] = { "fastmath", NULL };
+    if (!check_kwargs(a, fname, kws) || !check_count(a, fname, 2, 2))
+        return NULL;
+    Val *v[2] = { a->pos[0], a->pos[1] };
+    ScalarId s;
+    const Type *t;
+    unsigned fmf;
+    if (!op_fastmath(c, a, &fmf) || !unify(c, v, 2, NORM_FLOAT, fname, &s, &t))
+        return NULL;
+    if (v[0]->is_static && v[1]->is_static) {
+        double r = fxm_eval(fn, s, fold_as_double(v[0]), fold_as_double(v[1]));
+        return fold_make_float(c->arena, s, ff_from_double(type_info(s)->fmt, r, FF_RNE), a->loc);
+    }
+    FxInst *i = sema_emit(c, FX_MATH, fn, t, a->loc, 2, sema_materialize(c, v[0]), sema_materialize(c, v[1]));
+    i->fmf = fmf;
+    return val_runtime(c, t, i, a->loc);
+}
+
+/* fx.pow(x, y): x ** y in the operands' common float type (integers are
+ * refused: `**` is the integer power). */
+static Val *pow_call(Ctx *c, Args *a)
+{
+    static const char *const kws[] = { "fastmath", NULL };
+    if (!check_kwargs(a, "fx.pow", kws) || !check_count(a, "fx.pow", 2, 2))
+        return NULL;
+    Val *v[2] = { a->pos[0], a->pos[1] };
+    ScalarId s;
+    const Type *t;
+    unsigned fmf;
+    if (!op_fastmath(c, a, &fmf) || !unify(c, v, 2, NORM_FLOAT, "fx.pow", &s, &t))
+        return NULL;
+    unsigned ambient = c->fmf;
+    c->fmf = fmf;   /* the flags of this one operation */
+    Val *r = sema_binary_values(c, OP_POW, v[0], v[1], a->loc);
+    c->fmf = ambient;
+    return r;
+}
+
 static Val *math_call(Ctx *c, Args *a, FxMathFn fn, const char *fname)
 {
     static const char *const kws[] = { "fastmath", NULL };
+    if (fxm_is_binary(fn))
+        return math2_call(c, a, fn, fname);
     if (!check_kwargs(a, fname, kws) || !check_count(a, fname, 1, 1))
         return NULL;
     Val *v[1] = { a->pos[0] };
@@ -1065,6 +1113,7 @@ static Val *call_builtin(Ctx *c, const char *n, Args *a)
     if (strcmp(n, "fx.minnumf") == 0) return minmax(c, a, FXMM_MINNUM, n);
     if (strcmp(n, "fx.ceildiv") == 0) return ceildiv(c, a);
     if (strcmp(n, "fx.fma") == 0) return fma_call(c, a);
+    if (strcmp(n, "fx.pow") == 0) return pow_call(c, a);
     for (size_t k = 0; k < sizeof math_fns / sizeof math_fns[0]; k++)
         if (strcmp(n, math_fns[k].name) == 0)
             return math_call(c, a, math_fns[k].fn, n);
@@ -1166,7 +1215,8 @@ static const char *const fx_functions[] = {
     "atomic_min", "atomic_cas", "lane_id", "wave_size", "fastmath", "reduce_sum", "reduce_max", "reduce_min",
     "abs", "shuffle", "shuffle_xor", "shuffle_up", "shuffle_down", "readlane", "readfirstlane", "ballot", "any",
     "all", "wave_sum", "wave_max", "wave_min", "mfma", "wmma", "printf", "assert", "atomic_sub", "atomic_and",
-    "atomic_or", "atomic_xor", "atomic_xchg", "threadfence", NULL
+    "atomic_or", "atomic_xor", "atomic_xchg", "threadfence", "erf", "erfc", "log1p", "expm1", "cbrt",
+    "sigmoid", "copysign", "hypot", "atan2", "pow", NULL
 };
 
 static Val *fx_member(Ctx *c, const char *m, Loc loc)

@@ -10,9 +10,10 @@
 # ```fx test file=NAME.fx also saves the block as NAME.fx, so that later
 # blocks can import it. A block opened with ```fx error must fail to compile
 # (exit status 1), and every `# error: TEXT` line in it names text the
-# diagnostics must contain. In both kinds, `# flags: OPTIONS` adds fxcc
-# options (e.g. -Wall) and every `# warning: TEXT` line names text the
-# diagnostics must contain. Other ```fx blocks are fragments and are not run.
+# diagnostics must contain; a `# arch: NAME` line in it compiles for NAME.
+# In both kinds, `# flags: OPTIONS` adds fxcc options (e.g. -Wall) and every
+# `# warning: TEXT` line names text the diagnostics must contain. Other
+# ```fx blocks are fragments and are not run.
 #   check_examples.sh FXCC FXRUN DOC.md
 set -uo pipefail
 fxcc=$(realpath "$1") fxrun=$(realpath "$2") doc=$(realpath "$3")
@@ -44,7 +45,8 @@ for f in b*_*.fx; do
   total=$((total + 1))
   case $f in
   *_error_*)
-    "$fxcc" "$f" -o "$f.hsaco" $(sed -n 's/^# flags: //p' "$f") 2>"$f.err"
+    arch=$(sed -n 's/^# arch: //p' "$f")
+    "$fxcc" "$f" ${arch:+--offload-arch="$arch"} -o "$f.hsaco" $(sed -n 's/^# flags: //p' "$f") 2>"$f.err"
     rc=$?
     [ $rc -eq 1 ] || { note "$f" "expected a compile error (exit 1), got exit $rc"; continue; }
     grep -q '^# error: ' "$f" || { note "$f" "an error block says no '# error:' text"; continue; }
