@@ -2,6 +2,7 @@
 // C++ API (lld::lldMain), so this shim gives the C code one function to call.
 // Only the ELF driver is linked in; lld's other flavours are not needed.
 #include "codegen/cg_lld.h"
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -10,12 +11,38 @@
 
 LLD_HAS_DRIVER(elf)
 
+namespace {
+
+// lld writes its output through LLVM, which installs LLVM's handlers for
+// every fatal and interrupting signal (to delete a half-written output) and
+// leaves them installed. They would take fxcc's crash reports (cg_crash.c)
+// and, on a raised signal, return instead of ending the process, so the
+// process's handlers are put back as they were once lld is done.
+struct SavedHandlers {
+    struct sigaction old[NSIG];
+    bool known[NSIG];   // false for the signals the C library keeps for itself
+    SavedHandlers()
+    {
+        for (int s = 1; s < NSIG; s++)
+            known[s] = sigaction(s, nullptr, &old[s]) == 0;
+    }
+    ~SavedHandlers()
+    {
+        for (int s = 1; s < NSIG; s++)
+            if (known[s] && s != SIGKILL && s != SIGSTOP)
+                sigaction(s, &old[s], nullptr);
+    }
+};
+
+} // namespace
+
 extern "C" int cg_lld_link(const char *in, const char *out, char **messages)
 {
     // argv[0] "ld.lld" selects the GNU (ELF) flavour.
     const char *args[] = { "ld.lld", "--no-undefined", "-shared", in, "-o", out };
     std::string text;
     llvm::raw_string_ostream os(text);
+    SavedHandlers handlers;
     // lldMain catches lld's fatal errors (it runs the link under a crash
     // recovery context) and frees the linker's global state afterwards, so
     // one process can link many times.

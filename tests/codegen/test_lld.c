@@ -4,6 +4,7 @@
  * again afterwards (lld's state is reset between links). */
 #include "fxtest.h"
 #include <elf.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,9 +100,27 @@ static void test_bad_input_then_again(void)
     CU_ASSERT(is_amdgpu_shared_object(out_path));
 }
 
+/* LLVM installs its own signal handlers while lld writes the output; the
+ * process's own (fxcc's crash reports) must be in place again afterwards. */
+static void test_signal_handlers_kept(void)
+{
+    static const int sigs[] = { SIGSEGV, SIGABRT, SIGILL, SIGINT, SIGTERM };
+    struct sigaction before[5], after;
+    for (int k = 0; k < 5; k++)
+        sigaction(sigs[k], NULL, &before[k]);
+    char *msg = NULL;
+    CU_ASSERT_EQUAL(cg_lld_link(obj_path, out_path, &msg), 0);
+    free(msg);
+    for (int k = 0; k < 5; k++) {
+        sigaction(sigs[k], NULL, &after);
+        CU_ASSERT(after.sa_handler == before[k].sa_handler);
+    }
+}
+
 static const FxtTest tests[] = {
     { "links a code object", test_links_a_code_object },
     { "bad input, then links again", test_bad_input_then_again },
+    { "signal handlers kept", test_signal_handlers_kept },
     { NULL, NULL },
 };
 
