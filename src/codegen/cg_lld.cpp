@@ -7,6 +7,7 @@
 #include <cstring>
 #include <string>
 #include "lld/Common/Driver.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/raw_ostream.h"
 
 LLD_HAS_DRIVER(elf)
@@ -34,25 +35,40 @@ struct SavedHandlers {
     }
 };
 
+char *copy_of(const std::string &text)
+{
+    if (text.empty())
+        return nullptr;
+    char *c = static_cast<char *>(std::malloc(text.size() + 1));
+    if (c)
+        std::memcpy(c, text.c_str(), text.size() + 1);
+    return c;
+}
+
+// After a crash inside lld its state is not trustworthy: no further link.
+bool lld_unusable;
+
 } // namespace
 
 extern "C" int cg_lld_link(const char *in, const char *out, char **messages)
 {
+    if (lld_unusable) {
+        *messages = copy_of("lld crashed earlier in this process and cannot link again");
+        return 1;
+    }
     // argv[0] "ld.lld" selects the GNU (ELF) flavour.
     const char *args[] = { "ld.lld", "--no-undefined", "-shared", in, "-o", out };
     std::string text;
     llvm::raw_string_ostream os(text);
     SavedHandlers handlers;
-    // lldMain catches lld's fatal errors (it runs the link under a crash
-    // recovery context) and frees the linker's global state afterwards, so
-    // one process can link many times.
+    // lldMain runs the link under a crash recovery context, which returns
+    // from lld's fatal errors (they would otherwise end the process without
+    // a word) only when crash recovery is enabled. It frees the linker's
+    // global state afterwards, so one process can link many times.
+    llvm::CrashRecoveryContext::Enable();
     lld::Result r = lld::lldMain(args, os, os, { { lld::Gnu, &lld::elf::link } });
     os.flush();
-    *messages = nullptr;
-    if (!text.empty()) {
-        *messages = static_cast<char *>(std::malloc(text.size() + 1));
-        if (*messages)
-            std::memcpy(*messages, text.c_str(), text.size() + 1);
-    }
+    lld_unusable = !r.canRunAgain;
+    *messages = copy_of(text);
     return r.retCode;
 }
