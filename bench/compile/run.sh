@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compile time of fxcc against clang-19 on the same ten kernels (kernels/*.fx
-# and their HIP twins kernels/*.hip), gfx942, -O3. Each kernel is compiled by
-# the two compilers in turn, RUNS times after one warm-up; the figure is the
+# or examples/*.fx, and their HIP twins kernels/*.hip), gfx942, -O3. Each
+# kernel is compiled by the two compilers in turn, RUNS times after one
+# warm-up; the figure is the
 # median CPU time (user + sys, children included: clang's lld and bundler,
 # and a linker child of fxcc if any), which a shared machine disturbs less
 # than wall time. Prints a markdown table and the geometric mean of the ratios.
@@ -41,7 +42,9 @@ echo "| kernel | fxcc ms | clang-19 ms | fxcc / clang |"
 echo "|---|---:|---:|---:|"
 logsum=0
 for k in "${kernels[@]}"; do
-  fx=("$fxcc" -O3 --offload-arch=$arch "$here/kernels/$k.fx" -o "$out/$k.hsaco")
+  src=$here/kernels/$k.fx
+  [ -f "$src" ] || src=$root/examples/$k.fx      # the four examples are used as they are
+  fx=("$fxcc" -O3 --offload-arch=$arch "$src" -o "$out/$k.hsaco")
   hip=("$clang" -x hip --offload-arch=$arch --cuda-device-only -nogpuinc -nogpulib -O3 -c "$here/kernels/$k.hip"
        -o "$out/$k.o")
   case $k in exp_f64|dsincos) hip+=("${devlibs[@]}") ;; esac
