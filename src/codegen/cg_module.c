@@ -3,13 +3,11 @@
 #include "codegen/cg_internal.h"
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitWriter.h>
@@ -19,8 +17,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 #include "fx_config.h"
 #include "support/timer.h"
-
-extern char **environ;
+#include "codegen/cg_lld.h"
 
 static const Loc no_loc;
 
@@ -701,39 +698,27 @@ char *cg_assembly(CgModule *cm)
     return text;
 }
 
-static bool run_lld_process(const char *in, const char *out);
+/* lld prints "ld.lld: error: ..." lines; our diagnostics say it once. */
+static void report_lld(const char *messages, bool failed)
+{
+    if (failed)
+        diag_error(no_loc, "linking the code object failed: %s", messages ? messages : "lld gave no reason");
+    else if (messages)
+        diag_warning(no_loc, "linking the code object: %s", messages);
+}
 
 static bool run_lld(const char *in, const char *out)
 {
     TimerMark t = timer_mark();
-    bool ok = run_lld_process(in, out);
-    timer_add("link (" FX_LLD ")", t);
-    return ok;
-}
-
-static bool run_lld_process(const char *in, const char *out)
-{
-    char *argv[] = { (char *)FX_LLD, "--no-undefined", "-shared", (char *)in, "-o", (char *)out, NULL };
-    pid_t pid;
-    int rc = posix_spawnp(&pid, FX_LLD, NULL, NULL, argv, environ);
-    if (rc != 0) {
-        diag_error(no_loc, "cannot run the linker '%s': %s", FX_LLD, strerror(rc));
-        return false;
-    }
-    int st;
-    while (waitpid(pid, &st, 0) < 0) {
-        if (errno != EINTR) {
-            diag_error(no_loc, "waiting for '%s': %s", FX_LLD, strerror(errno));
-            return false;
-        }
-    }
-    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-        diag_error(no_loc, "the linker '%s' failed (%s %d)", FX_LLD,
-                   WIFEXITED(st) ? "exit status" : "signal",
-                   WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
-        return false;
-    }
-    return true;
+    char *messages = NULL;
+    int rc = cg_lld_link(in, out, &messages);
+    size_t n = messages ? strlen(messages) : 0;
+    if (n > 0 && messages[n - 1] == '\n')   /* the diagnostic ends the line */
+        messages[n - 1] = 0;
+    report_lld(messages, rc != 0);
+    free(messages);
+    timer_add("link (lld)", t);
+    return rc == 0;
 }
 
 static char *slurp(const char *path, size_t *len)

@@ -76,21 +76,54 @@ void fxir_remove(FxInst *inst)
     inst->parent = NULL;
 }
 
-static int count_uses_in(const FxBlock *b, const FxInst *v)
+static int count_uses_in(FxFunc *f, const FxBlock *b, const FxInst *v)
 {
     int n = 0;
     for (const FxInst *i = b->first; i; i = i->next) {
+        f->use_scan_visits++;
         for (int k = 0; k < i->nops; k++)
             n += i->ops[k] == v;
         for (int k = 0; k < i->nblocks; k++)
-            n += count_uses_in(&i->blocks[k], v);
+            n += count_uses_in(f, &i->blocks[k], v);
     }
     return n;
 }
 
 int fxir_count_uses(FxFunc *f, const FxInst *v)
 {
-    return count_uses_in(&f->body, v);
+    return count_uses_in(f, &f->body, v);
+}
+
+static void number_all(FxFunc *f, FxBlock *b, int *next)
+{
+    for (FxInst *i = b->first; i; i = i->next) {
+        f->use_scan_visits++;
+        i->id = (*next)++;
+        for (int k = 0; k < i->nblocks; k++)
+            number_all(f, &i->blocks[k], next);
+    }
+}
+
+static void tally_uses(FxFunc *f, const FxBlock *b, int *counts, int n)
+{
+    for (const FxInst *i = b->first; i; i = i->next) {
+        f->use_scan_visits++;
+        for (int k = 0; k < i->nops; k++)
+            if (i->ops[k]->id >= 0 && i->ops[k]->id < n)
+                counts[i->ops[k]->id]++;
+        for (int k = 0; k < i->nblocks; k++)
+            tally_uses(f, &i->blocks[k], counts, n);
+    }
+}
+
+int *fxir_use_counts(Arena *a, FxFunc *f, int *n_out)
+{
+    int n = 0;
+    number_all(f, &f->body, &n);
+    int *counts = arena_alloc(a, sizeof(int) * (size_t)(n ? n : 1));   /* zeroed, like every arena block */
+    tally_uses(f, &f->body, counts, n);
+    *n_out = n;
+    return counts;
 }
 
 static void replace_uses_in(FxBlock *b, const FxInst *from, FxInst *to)

@@ -177,6 +177,7 @@ struct FxFunc {
     FxBlock body;
     int launch_bounds;      /* kernels: max threads per block (default 1024) */
     Loc loc;
+    long use_scan_visits;   /* instructions visited to count uses: lets tests check passes stay linear */
 };
 
 /* ---- programs (spec §7): dataflow graphs of MatMul, Map and Reduce nodes ---- */
@@ -281,6 +282,11 @@ void fxir_insert_before(FxInst *before, FxInst *inst);
 void fxir_remove(FxInst *inst);
 /* Uses of `v` anywhere in `f` (counts operands referring to v). */
 int fxir_count_uses(FxFunc *f, const FxInst *v);
+/* Numbers every instruction of `f` (FxInst.id = 0..n-1, nested blocks
+ * included) and returns the uses of each, indexed by id, in one walk: for
+ * passes that ask about the readers of many values. Arena-allocated; *n_out
+ * gets n. Stale once instructions are added or operands change. */
+int *fxir_use_counts(Arena *a, FxFunc *f, int *n_out);
 /* The FXIR scalar type of a matrix instruction's element type. */
 ScalarId fxir_matrix_elem(TgtElem e);
 /* Every operand in `f` that is `from` becomes `to`. */

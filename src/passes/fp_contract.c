@@ -25,9 +25,31 @@ static bool is_fadd_or_fsub(const FxInst *i)
     return i->op == FX_BINOP && (i->sub == FXB_ADD || i->sub == FXB_SUB) && is_float_type(i->type);
 }
 
+/* The readers of every instruction of a function, counted once per sweep:
+ * asking fxir_count_uses for each add walked the whole function each time,
+ * quadratic in a long unrolled chain. A fusion leaves every count it does not
+ * read again exact: the add takes over the product's operands, a negation
+ * takes over the addend, and the removed product is never asked again. */
+typedef struct UseTable {
+    int *counts;    /* by FxInst.id */
+    int n;
+} UseTable;
+
+static UseTable count_readers(Arena *a, FxFunc *f)
+{
+    UseTable t;
+    t.counts = fxir_use_counts(a, f, &t.n);
+    return t;
+}
+
+static int readers(const UseTable *t, const FxInst *v)
+{
+    return v->id >= 0 && v->id < t->n ? t->counts[v->id] : 0;
+}
+
 /* For operand `p` of an add: NULL if p is no product at all, "" if the
  * product can be fused, otherwise the reason it cannot. */
-static const char *fusion_blocker(FxFunc *f, const FxInst *add, const FxInst *p)
+static const char *fusion_blocker(const UseTable *uses, const FxInst *add, const FxInst *p)
 {
     if (p->op == FX_CAST && is_fmul(p->ops[0]))
         return "the product is computed in another precision and converted before the add";
@@ -37,7 +59,7 @@ static const char *fusion_blocker(FxFunc *f, const FxInst *add, const FxInst *p)
         return "the product is computed in another block";
     if (!type_equal(p->type, add->type))
         return "the operands differ in precision";
-    if (fxir_count_uses(f, p) != 1)
+    if (readers(uses, p) != 1)
         return "the product has more than one reader";
     return "";
 }
@@ -49,6 +71,7 @@ static FxInst *negate_before(Arena *a, FxInst *before, FxInst *v, unsigned fmf)
     fxb_before(&b, before);
     FxInst *n = fxb_unop(&b, FXU_NEG, v);
     n->fmf = fmf;
+    n->id = -1;     /* not in this sweep's use table */
     return n;
 }
 
@@ -62,14 +85,14 @@ static void explain_addend(const FxInst *fma, const PassOptions *o)
                     "its other operand, so this product is the fma's addend");
 }
 
-bool pass_fuse_fma(FxModule *m, FxFunc *f, FxInst *add, const PassOptions *o)
+static bool fuse_at(FxModule *m, const UseTable *uses, FxInst *add, const PassOptions *o)
 {
     if (add->op == FX_FMA)
         explain_addend(add, o);
     if (!is_fadd_or_fsub(add))
         return false;
-    const char *why0 = fusion_blocker(f, add, add->ops[0]);
-    const char *why1 = fusion_blocker(f, add, add->ops[1]);
+    const char *why0 = fusion_blocker(uses, add, add->ops[0]);
+    const char *why1 = fusion_blocker(uses, add, add->ops[1]);
     int k = why0 && !*why0 ? 0 : why1 && !*why1 ? 1 : -1;
     if (k < 0) {
         const char *why = why0 ? why0 : why1;
@@ -103,17 +126,29 @@ bool pass_fuse_fma(FxModule *m, FxFunc *f, FxInst *add, const PassOptions *o)
     return true;
 }
 
-/* One sweep over a block and its nested blocks; returns the fusions made. */
-static int fuse_block(FxModule *m, FxFunc *f, FxBlock *b, const PassOptions *o)
+bool pass_fuse_fma(FxModule *m, FxFunc *f, FxInst *add, const PassOptions *o)
+{
+    UseTable uses = count_readers(m->arena, f);
+    return fuse_at(m, &uses, add, o);
+}
+
+static int fuse_in_block(FxModule *m, const UseTable *uses, FxBlock *b, const PassOptions *o)
 {
     int n = 0;
     for (FxInst *i = b->first, *next; i; i = next) {
         next = i->next;
         for (int k = 0; k < i->nblocks; k++)
-            n += fuse_block(m, f, &i->blocks[k], o);
-        n += pass_fuse_fma(m, f, i, o);
+            n += fuse_in_block(m, uses, &i->blocks[k], o);
+        n += fuse_at(m, uses, i, o);
     }
     return n;
+}
+
+/* One sweep over a function, uses counted once; returns the fusions made. */
+static int fuse_block(FxModule *m, FxFunc *f, FxBlock *b, const PassOptions *o)
+{
+    UseTable uses = count_readers(m->arena, f);
+    return fuse_in_block(m, &uses, b, o);
 }
 
 int pass_fp_contraction(FxModule *m, const PassOptions *o)

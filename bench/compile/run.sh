@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Compile time of fxcc against clang-19 on the same ten kernels (kernels/*.fx
+# or examples/*.fx, and their HIP twins kernels/*.hip), gfx942, -O3. Each
+# kernel is compiled by the two compilers in turn, RUNS times after one
+# warm-up; the figure is the
+# median CPU time (user + sys, children included: clang's lld and bundler,
+# and a linker child of fxcc if any), which a shared machine disturbs less
+# than wall time. Prints a markdown table and the geometric mean of the ratios.
+#   bench/compile/run.sh [RUNS]          (default 11)
+#   FXCC=/path/to/fxcc bench/compile/run.sh   (default: build/src/driver/fxcc)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+runs=${1:-11}
+fxcc=${FXCC:-$root/build/src/driver/fxcc}
+clang=${CLANG:-clang-19}
+arch=gfx942
+bc=${DEVICE_LIBS:-/usr/lib/x86_64-linux-gnu/amdgcn/bitcode}
+kernels=(saxpy softmax layernorm gemm_tiled sgemm_unroll128 exp_f64 dsincos reduce_sum transpose stencil5)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+# What clang's HIP toolchain links for the device math library (ocml and
+# the control files fxcc links too), for the kernels that call it.
+devlibs=()
+for f in ocml oclc_isa_version_940 oclc_finite_only_off oclc_unsafe_math_off oclc_daz_opt_off \
+         oclc_correctly_rounded_sqrt_on oclc_wavefrontsize64_on oclc_abi_version_500; do
+  devlibs+=(-Xclang -mlink-builtin-bitcode -Xclang "$bc/$f.bc")
+done
+
+# CPU seconds (user + sys) of one run of the command, to the millisecond
+# (bash's time keyword; /usr/bin/time rounds to 10 ms).
+cpu_of() {
+  local TIMEFORMAT='%3U %3S'
+  { time "$@" >/dev/null 2>"$out/err" || { cat "$out/err" >&2; exit 1; }; } 2>"$out/t"
+  awk '{ printf "%.4f\n", $1 + $2 }' "$out/t"
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+echo "| kernel | fxcc ms | clang-19 ms | fxcc / clang |"
+echo "|---|---:|---:|---:|"
+logsum=0
+for k in "${kernels[@]}"; do
+  src=$here/kernels/$k.fx
+  [ -f "$src" ] || src=$root/examples/$k.fx      # the four examples are used as they are
+  fx=("$fxcc" -O3 --offload-arch=$arch "$src" -o "$out/$k.hsaco")
+  hip=("$clang" -x hip --offload-arch=$arch --cuda-device-only -nogpuinc -nogpulib -O3 -c "$here/kernels/$k.hip"
+       -o "$out/$k.o")
+  case $k in exp_f64|dsincos) hip+=("${devlibs[@]}") ;; esac
+  cpu_of "${fx[@]}" >/dev/null      # warm-up: the files are in the page cache
+  cpu_of "${hip[@]}" >/dev/null
+  : >"$out/a"; : >"$out/b"
+  for ((r = 0; r < runs; r++)); do
+    cpu_of "${fx[@]}" >>"$out/a"
+    cpu_of "${hip[@]}" >>"$out/b"
+  done
+  a=$(median <"$out/a"); b=$(median <"$out/b")
+  awk -v k="$k" -v a="$a" -v b="$b" 'BEGIN { printf "| %s | %.1f | %.1f | %.3f |\n", k, a * 1000, b * 1000, a / b }'
+  logsum=$(awk -v s="$logsum" -v a="$a" -v b="$b" 'BEGIN { printf "%.6f", s + log(a / b) }')
+done
+awk -v s="$logsum" -v n=${#kernels[@]} 'BEGIN { printf "| **geomean** | | | **%.3f** |\n", exp(s / n) }'
