@@ -13,7 +13,9 @@
 #define threadIdx_x ((int)__builtin_amdgcn_workitem_id_x())
 #define blockIdx_x ((int)__builtin_amdgcn_workgroup_id_x())
 #define blockDim_x ((int)__builtin_amdgcn_workgroup_size_x())
-#define gridDim_x ((int)(__builtin_amdgcn_grid_size_x() / __builtin_amdgcn_workgroup_size_x()))
+// Code object v5 puts the grid's block count first among the hidden
+// kernel arguments (hidden_block_count_x), where HIP's gridDim.x reads it.
+#define gridDim_x ((int)((const unsigned *)__builtin_amdgcn_implicitarg_ptr())[0])
 
 // HIP's __syncthreads(): release, barrier, acquire at work-group scope.
 static __device__ inline void syncthreads(void)
