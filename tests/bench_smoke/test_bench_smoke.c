@@ -295,7 +295,7 @@ static uint16_t f32_to_f16(float x, int mode)
     uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
     uint32_t a = u & 0x7fffffffu;
     if (a > 0x7f800000u)
-        return 0;                           /* NaN: compared apart */
+        return 0x7e00u;                     /* the canonical NaN, whatever the sign and payload */
     if (a == 0x7f800000u)
         return sign | 0x7c00u;
     return sign | f16_magnitude(a, sign != 0, mode);
@@ -306,7 +306,7 @@ static void test_cvt_f16(void)
     enum { N = 64 };
     static const float fixed[] = { 0.0f, -0.0f, 0.1f, -0.1f, 1.0f, 65504.0f, 65519.0f, 65520.0f, 70000.0f,
                                    -70000.0f, 1e-8f, -1e-8f, 6.1e-5f, 2.98e-8f, 3.0e-8f, INFINITY, -INFINITY,
-                                   1.00048828125f, 1.00146484375f };
+                                   1.00048828125f, 1.00146484375f, NAN, -NAN };
     enum { NFIXED = sizeof fixed / sizeof fixed[0] };
     float x[N];
     uint16_t out[4][N];
@@ -317,6 +317,10 @@ static void test_cvt_f16(void)
         memcpy(&x[i], &bits, sizeof bits);
         if (i < NFIXED)
             x[i] = fixed[i];
+        if (i == NFIXED) {
+            bits = 0xffc01234u;             /* a negative NaN with a payload */
+            memcpy(&x[i], &bits, sizeof bits);
+        }
     }
     FxsModule m;
     CU_ASSERT_FATAL(open_kernel(&m, "cvt_f16"));
