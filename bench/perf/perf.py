@@ -106,7 +106,6 @@ def clang_cmd(name, out, asm=False):
 
 META_KEYS = ["vgpr_count", "sgpr_count", "group_segment_fixed_size", "vgpr_spill_count",
              "sgpr_spill_count", "private_segment_fixed_size"]
-MEM_PREFIXES = ("global_", "buffer_", "flat_", "scratch_", "ds_", "s_load", "s_buffer_load", "s_store")
 
 
 def metadata(asm, kernel):
