@@ -114,19 +114,7 @@ LLVMValueRef cg_devlib_call(CgCtx *c, FxInst *i, const char *what, const char *f
     LLVMValueRef fn = LLVMGetNamedFunction(c->M, fname);
     if (!fn)
         fn = LLVMAddFunction(c->M, fname, fty);
-    if (LLVMGetTypeKind(ty) != LLVMVectorTypeKind)
-        return cg_fmf(LLVMBuildCall2(c->B, fty, fn, args, (unsigned)nargs, ""), i->fmf);
-    LLVMValueRef r = LLVMGetPoison(ty);
-    LLVMTypeRef i32 = LLVMInt32TypeInContext(c->C);
-    for (unsigned k = 0; k < LLVMGetVectorSize(ty); k++) {
-        LLVMValueRef idx = LLVMConstInt(i32, k, 0);
-        LLVMValueRef lane[2];
-        for (int a = 0; a < nargs; a++)
-            lane[a] = LLVMBuildExtractElement(c->B, args[a], idx, "");
-        LLVMValueRef e = cg_fmf(LLVMBuildCall2(c->B, fty, fn, lane, (unsigned)nargs, ""), i->fmf);
-        r = LLVMBuildInsertElement(c->B, r, e, idx, "");
-    }
-    return r;
+    return cg_call_lanewise(c, fty, fn, args, nargs, ty, i->fmf);
 }
 
 bool cg_devlib_use_ockl(CgCtx *c, FxInst *i)
@@ -247,4 +235,22 @@ bool cg_devlib_link(CgCtx *c)
     }
     cg_map_free(&ours);
     return ok;
+}
+
+LLVMValueRef cg_call_lanewise(CgCtx *c, LLVMTypeRef fty, LLVMValueRef fn, LLVMValueRef *args, int nargs,
+                              LLVMTypeRef ty, unsigned fmf)
+{
+    if (LLVMGetTypeKind(ty) != LLVMVectorTypeKind)
+        return cg_fmf(LLVMBuildCall2(c->B, fty, fn, args, (unsigned)nargs, ""), fmf);
+    LLVMValueRef r = LLVMGetPoison(ty);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c->C);
+    for (unsigned k = 0; k < LLVMGetVectorSize(ty); k++) {
+        LLVMValueRef idx = LLVMConstInt(i32, k, 0);
+        LLVMValueRef lane[2];
+        for (int a = 0; a < nargs && a < 2; a++)
+            lane[a] = LLVMBuildExtractElement(c->B, args[a], idx, "");
+        LLVMValueRef e = cg_fmf(LLVMBuildCall2(c->B, fty, fn, lane, (unsigned)nargs, ""), fmf);
+        r = LLVMBuildInsertElement(c->B, r, e, idx, "");
+    }
+    return r;
 }

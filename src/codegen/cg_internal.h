@@ -203,6 +203,10 @@ void cg_crash_end(void);                                    /* the module is fre
 LLVMValueRef cg_alloca(CgCtx *c, FxInst *i);
 LLVMValueRef cg_load(CgCtx *c, FxInst *i);
 LLVMValueRef cg_ptr_offset(CgCtx *c, FxInst *i);
+/* fn (of type fty, on scalars) applied to args of type ty: one call, or one
+ * per lane of a vector (at most two operands). */
+LLVMValueRef cg_call_lanewise(CgCtx *c, LLVMTypeRef fty, LLVMValueRef fn, LLVMValueRef *args, int nargs,
+                              LLVMTypeRef ty, unsigned fmf);
 void cg_store(CgCtx *c, FxInst *i);
 LLVMValueRef cg_atomic(CgCtx *c, FxInst *i);
 void cg_fence(CgCtx *c, FxInst *i);

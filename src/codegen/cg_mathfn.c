@@ -46,19 +46,7 @@ static LLVMValueRef libm_call(CgCtx *c, const char *fname, LLVMValueRef *args, i
         fn = LLVMAddFunction(c->M, fname, fty);
         cg_fn_attr(c, fn, "nounwind");
     }
-    if (LLVMGetTypeKind(ty) != LLVMVectorTypeKind)
-        return cg_fmf(LLVMBuildCall2(c->B, fty, fn, args, (unsigned)nargs, ""), fmf);
-    LLVMValueRef r = LLVMGetPoison(ty);
-    LLVMTypeRef i32 = LLVMInt32TypeInContext(c->C);
-    for (unsigned k = 0; k < LLVMGetVectorSize(ty); k++) {
-        LLVMValueRef idx = LLVMConstInt(i32, k, 0);
-        LLVMValueRef lane[2];
-        for (int a = 0; a < nargs; a++)
-            lane[a] = LLVMBuildExtractElement(c->B, args[a], idx, "");
-        LLVMValueRef e = cg_fmf(LLVMBuildCall2(c->B, fty, fn, lane, (unsigned)nargs, ""), fmf);
-        r = LLVMBuildInsertElement(c->B, r, e, idx, "");
-    }
-    return r;
+    return cg_call_lanewise(c, fty, fn, args, nargs, ty, fmf);
 }
 
 /* The library form of fn in compute type s: erff / erf on the host,
