@@ -165,7 +165,10 @@ static int walk_inst(Divergence *d, FxInst *i, Control *ctl)
     case FX_LOOP:
         return walk_loop(d, i, ctl);
     case FX_STORE:
-        if (i->ops[0]->op == FX_ALLOCA && (ctl->divergent || computes_dependent(d, i)))
+        /* a private variable; shared arrays count as memory: a load at a
+         * uniform address after a barrier is the same in every work-item */
+        if (i->ops[0]->op == FX_ALLOCA && i->ops[0]->space == FXSPACE_PRIVATE &&
+            (ctl->divergent || computes_dependent(d, i)))
             mark(d, i->ops[0]);
         return 0;
     case FX_BARRIER:

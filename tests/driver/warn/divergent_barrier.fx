@@ -11,6 +11,9 @@ kernel k(p: Ptr[Float32], n: Int32) {
     let t = thread_idx.x
     s[t] = 1.0
     fx.barrier()                      # fine
+    if s[0] > 0.0 {
+        fx.barrier()                  # fine: shared memory read at one address after a barrier
+    }
     if n > 3 {
         fx.barrier()                  # fine: n is uniform
     }
