@@ -338,27 +338,15 @@ static char *module_text(FxModule *fm)
     return text;
 }
 
-/* fxs_lower with --no-assert (fxsource has no switch for it). */
+static void no_assert(FxOptions *o)
+{
+    o->no_assert = true;
+}
+
+/* fxs_lower with --no-assert. */
 static bool lower_no_assert(FxsModule *m, const char *src, bool host, const char *arch)
 {
-    memset(m, 0, sizeof *m);
-    snprintf(m->path, sizeof m->path, "/tmp/fxcc-debugging-%d.fx", (int)getpid());
-    if (!fxt_write_file(m->path, src))
-        return false;
-    opt_defaults(&m->o);
-    m->o.input = m->path;
-    m->o.host = host;
-    m->o.arch = arch ? arch : "gfx942";
-    m->o.arch_given = arch != NULL;
-    m->o.verify_each = true;
-    m->o.no_assert = true;
-    if (!opt_finish(&m->o))
-        return false;
-    pipe_init(&m->c, &m->o);
-    m->inited = true;
-    bool ok = pipe_parse(&m->c) && pipe_lower(&m->c);
-    remove(m->path);
-    return ok;
+    return fxs_lower_tuned(m, src, arch, host, no_assert);
 }
 
 static const char *const side_effect_src =

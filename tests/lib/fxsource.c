@@ -19,6 +19,11 @@ static void write_source(char *path, size_t n, const char *src)
 
 bool fxs_lower(FxsModule *m, const char *src, const char *arch, bool host)
 {
+    return fxs_lower_tuned(m, src, arch, host, NULL);
+}
+
+bool fxs_lower_tuned(FxsModule *m, const char *src, const char *arch, bool host, void (*tune)(FxOptions *o))
+{
     memset(m, 0, sizeof *m);
     write_source(m->path, sizeof m->path, src);
     opt_defaults(&m->o);
@@ -27,6 +32,8 @@ bool fxs_lower(FxsModule *m, const char *src, const char *arch, bool host)
     m->o.arch = arch ? arch : "gfx942";
     m->o.arch_given = arch != NULL;
     m->o.verify_each = true;
+    if (tune)
+        tune(&m->o);
     if (!opt_finish(&m->o)) {
         remove(m->path);
         return false;

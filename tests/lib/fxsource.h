@@ -18,6 +18,9 @@ typedef struct FxsModule {
 /* Parse and lower `src` (diagnostics go to stderr). host: for the host,
  * with `arch`'s waves emulated when arch is not NULL; else for GPU `arch`. */
 bool fxs_lower(FxsModule *m, const char *src, const char *arch, bool host);
+/* fxs_lower with options of the test's own (e.g. --no-assert): `tune`
+ * changes them before they are checked. */
+bool fxs_lower_tuned(FxsModule *m, const char *src, const char *arch, bool host, void (*tune)(FxOptions *o));
 /* fxs_lower for the host's own FXIR, then JIT. */
 bool fxs_open(FxsModule *m, const char *src);
 /* fxs_lower for `arch`, then LLVM (the module verified, optimized) down to

@@ -15,6 +15,7 @@
  * readlane with a non-uniform index; 2-D and 3-D blocks (x fastest); the
  * AMDGPU instructions for gfx942 and gfx1100; and located errors. */
 #include "fxtest.h"
+#include "fxsource.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -61,60 +62,12 @@ static const Mode modes[] = {
 };
 #define NMODES ((int)(sizeof modes / sizeof modes[0]))
 
-typedef struct Mod {
-    FxOptions o;
-    FxCompilation c;
-    RtHostModule *hm;
-    bool inited;
-    char path[128];
-} Mod;
-
-static void write_source(char *path, size_t n, const char *src)
-{
-    snprintf(path, n, "/tmp/fxcc-waves-%d.fx", (int)getpid());
-    FILE *f = fopen(path, "w");
-    if (f) {
-        fputs(src, f);
-        fclose(f);
-    }
-}
-
-/* Parse and lower `src`: for the host when host is set (arch: the GPU whose
- * waves are emulated, NULL for the host's own), else for the GPU `arch`. */
-static bool mod_lower(Mod *m, const char *src, const char *arch, bool host)
-{
-    memset(m, 0, sizeof *m);
-    write_source(m->path, sizeof m->path, src);
-    opt_defaults(&m->o);
-    m->o.input = m->path;
-    m->o.host = host;
-    m->o.arch = arch ? arch : "gfx942";
-    m->o.arch_given = arch != NULL;
-    m->o.verify_each = true;
-    if (!opt_finish(&m->o)) {
-        remove(m->path);
-        return false;
-    }
-    pipe_init(&m->c, &m->o);
-    m->inited = true;
-    bool ok = pipe_parse(&m->c) && pipe_lower(&m->c);
-    remove(m->path);
-    return ok;
-}
-
-static void mod_close(Mod *m)
-{
-    rt_host_free(m->hm);
-    m->hm = NULL;
-    if (m->inited)
-        pipe_free(&m->c);
-    m->inited = false;
-}
+typedef FxsModule Mod;   /* tests/lib/fxsource */
 
 /* Compile for the host in `md` and JIT. */
 static bool mod_open(Mod *m, const char *src, const Mode *md)
 {
-    if (!mod_lower(m, src, md->arch, true))
+    if (!fxs_lower(m, src, md->arch, true))
         return false;
     char *err = NULL;
     m->hm = pipe_jit(&m->c, &err);
@@ -906,7 +859,7 @@ static void run_type(const Ty *t)
         CU_ASSERT(ok);
         if (!ok) {
             fprintf(stderr, "\n  %s: the kernels of %s do not compile", md->name, t->name);
-            mod_close(&m);
+            fxs_close(&m);
             continue;
         }
         for (int ci = 0; ci < NCFGS; ci++) {
@@ -983,7 +936,7 @@ static void run_type(const Ty *t)
             free(s);
             free(c);
         }
-        mod_close(&m);
+        fxs_close(&m);
     }
     free(src);
     CU_ASSERT_EQUAL(bad_count - before, 0);
@@ -1045,7 +998,7 @@ static Mod *example_module(const Ty *t, int mi)
         char *src = subst(reduce_src, t->name);
         Mod *m = calloc(1, sizeof *m);
         if (!mod_open(m, src, &modes[mi])) {
-            mod_close(m);
+            fxs_close(m);
             free(m);
             m = NULL;
         }
@@ -1147,7 +1100,7 @@ static void test_examples(void)
     for (int i = 0; i < nexmods; i++)
         for (int mi = 0; mi < NMODES; mi++)
             if (exmods[i].m[mi]) {
-                mod_close(exmods[i].m[mi]);
+                fxs_close(exmods[i].m[mi]);
                 free(exmods[i].m[mi]);
             }
     nexmods = 0;
@@ -1365,7 +1318,7 @@ static void test_lane_ids(void)
         Mod m;
         if (!mod_open(&m, control_src, md)) {
             CU_FAIL("does not compile");
-            mod_close(&m);
+            fxs_close(&m);
             continue;
         }
         for (int ci = 0; ci < NCTL; ci++) {
@@ -1384,7 +1337,7 @@ static void test_lane_ids(void)
                 }
             free(o);
         }
-        mod_close(&m);
+        fxs_close(&m);
     }
     CU_ASSERT_EQUAL(bad_count - before, 0);
 }
@@ -1407,7 +1360,7 @@ static void test_branches(void)
         Mod m;
         if (!mod_open(&m, control_src, md)) {
             CU_FAIL("does not compile");
-            mod_close(&m);
+            fxs_close(&m);
             continue;
         }
         for (int ci = 0; ci < NCTL; ci++) {
@@ -1535,7 +1488,7 @@ static void test_branches(void)
             free(o);
             free(bo);
         }
-        mod_close(&m);
+        fxs_close(&m);
     }
     CU_ASSERT_EQUAL(bad_count - before, 0);
 }
@@ -1551,7 +1504,7 @@ static void test_loops(void)
         Mod m;
         if (!mod_open(&m, control_src, md)) {
             CU_FAIL("does not compile");
-            mod_close(&m);
+            fxs_close(&m);
             continue;
         }
         for (int ci = 0; ci < NCTL; ci++) {
@@ -1682,7 +1635,7 @@ static void test_loops(void)
             free(o);
             free(p);
         }
-        mod_close(&m);
+        fxs_close(&m);
     }
     CU_ASSERT_EQUAL(bad_count - before, 0);
 }
@@ -1705,7 +1658,7 @@ static void loop_branches(int pattern)
         Mod m;
         if (!mod_open(&m, control_src, md)) {
             CU_FAIL("does not compile");
-            mod_close(&m);
+            fxs_close(&m);
             continue;
         }
         for (int ci = 0; ci < NCTL; ci++) {
@@ -1758,7 +1711,7 @@ static void loop_branches(int pattern)
         }
         if (bad_count != mode_before)
             fprintf(stderr, "\n  %s: %d mismatches", md->name, bad_count - mode_before);
-        mod_close(&m);
+        fxs_close(&m);
     }
     CU_ASSERT_EQUAL(bad_count - before, 0);
 }
@@ -1807,7 +1760,7 @@ static void test_barrier(void)
         Mod m;
         if (!mod_open(&m, barrier_src, md)) {
             CU_FAIL("does not compile");
-            mod_close(&m);
+            fxs_close(&m);
             continue;
         }
         for (int ci = 0; ci < NCTL; ci++) {
@@ -1862,7 +1815,7 @@ static void test_barrier(void)
             free(o);
             free(sh);
         }
-        mod_close(&m);
+        fxs_close(&m);
     }
     CU_ASSERT_EQUAL(bad_count - before, 0);
 }
@@ -1901,7 +1854,7 @@ static void test_multidim(void)
         Mod m;
         if (!mod_open(&m, md_src, md)) {
             CU_FAIL("does not compile");
-            mod_close(&m);
+            fxs_close(&m);
             continue;
         }
         for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
@@ -1959,7 +1912,7 @@ static void test_multidim(void)
             free(o);
             free(bo);
         }
-        mod_close(&m);
+        fxs_close(&m);
     }
     CU_ASSERT_EQUAL(bad_count - before, 0);
 }
@@ -1997,7 +1950,7 @@ static void test_wave_size_static(void)
                 for (int i = 0; i < 3; i++)
                     CU_ASSERT_EQUAL(o[i], 7 + modes[mi].W);
             }
-            mod_close(&m);
+            fxs_close(&m);
         }
     }
     /* the GPUs' own: 64 on gfx942 (and gfx90a), 32 on gfx1100 and gfx1201 */
@@ -2009,11 +1962,11 @@ static void test_wave_size_static(void)
         snprintf(src, sizeof src, "kernel k(o: Ptr[Int32]) {\n    static_assert(fx.wave_size() == %d)\n"
                                   "    o[0] = fx.wave_size()\n}\n", gpus[i].W);
         Mod m;
-        bool ok = mod_lower(&m, src, gpus[i].arch, false);
+        bool ok = fxs_lower(&m, src, gpus[i].arch, false);
         CU_ASSERT(ok);
         if (!ok)
             fprintf(stderr, "\n  %s: fx.wave_size() is not %d", gpus[i].arch, gpus[i].W);
-        mod_close(&m);
+        fxs_close(&m);
     }
 }
 
@@ -2027,12 +1980,12 @@ static char *gpu_asm(const char *src, const char *arch)
 {
     Mod m;
     char *text = NULL;
-    if (mod_lower(&m, src, arch, false)) {
+    if (fxs_lower(&m, src, arch, false)) {
         CgModule *cm = pipe_codegen(&m.c);
         text = cm ? cg_assembly(cm) : NULL;
         cg_free(cm);
     }
-    mod_close(&m);
+    fxs_close(&m);
     return text ? text : calloc(1, 1);
 }
 
@@ -2258,9 +2211,9 @@ static char *diagnostics(const char *src, bool *ok)
 {
     Mod m;
     fxt_capture_begin();
-    *ok = mod_lower(&m, src, "gfx942", false);
+    *ok = fxs_lower(&m, src, "gfx942", false);
     char *d = fxt_capture_end();
-    mod_close(&m);
+    fxs_close(&m);
     return d ? d : calloc(1, 1);
 }
 
