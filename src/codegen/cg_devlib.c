@@ -11,10 +11,15 @@
  * comes in, and the library is loaded lazily, so only that is parsed), link the control files for what they reference, and make every
  * linked definition internal so that it is inlined and never exported.
  *
- * A processor is covered when its target description names an ISA-version
- * file (target/target.c: devlib_isa) and the installation has it
- * (oclc_isa_version_<N>.bc). Elsewhere a Float64 transcendental is a
- * located error, and so is a missing installation (naming the package).
+ * ocml reads the processor only through __oclc_ISA_version, which ROCm
+ * ships one file per processor for (oclc_isa_version_<N>.bc). Debian's 5.2
+ * has none for gfx11 and gfx12, so fxcc defines that constant itself from
+ * the target description (target/target.c: devlib_isa_version; the numbers
+ * equal the files' where a file exists). Every use of it in ocml is a
+ * threshold test (> 8999: fast fma; < 8000: no fract instruction), so gfx11
+ * and gfx12 take exactly the code paths of gfx10, with intrinsics (fract,
+ * frexp, rcp, rsq, trig_preop, fmed3, class) those processors all have.
+ * A missing installation is a located error naming the package.
  * FXCC_DEVICE_LIBS=DIR replaces the search path. */
 #include "codegen/cg_internal.h"
 #include <stdio.h>
@@ -56,15 +61,6 @@ static const char *find_dir(CgCtx *c, const char **searched)
     return NULL;
 }
 
-/* The ISA-version file the target names (target/target.c), or NULL. */
-static const char *isa_file(CgCtx *c, const char *dir)
-{
-    if (!c->tgt->devlib_isa)
-        return NULL;
-    const char *f = arena_printf(c->fm->arena, "oclc_isa_version_%s.bc", c->tgt->devlib_isa);
-    return file_exists(dir, f) ? f : NULL;
-}
-
 /* Looks for the installation once per compilation. */
 static void devlib_find(CgCtx *c)
 {
@@ -73,12 +69,11 @@ static void devlib_find(CgCtx *c)
     const char *searched = "";
     c->devlib_dir = find_dir(c, &searched);
     c->devlib_searched = searched;
-    c->devlib_isa = c->devlib_dir ? isa_file(c, c->devlib_dir) : NULL;
     c->devlib_state = 1;
 }
 
-/* Whether the library covers this compilation; reports a located error (once
- * per use) when not. what: "Float64 fx.exp", "Float32 fx.erf". */
+/* Whether the library is installed; reports a located error (once per use)
+ * when not. what: "Float64 fx.exp", "Float32 fx.erf". */
 static bool devlib_usable(CgCtx *c, FxInst *i, const char *what)
 {
     const char *arch = c->tgt->name;
@@ -87,15 +82,6 @@ static bool devlib_usable(CgCtx *c, FxInst *i, const char *what)
         cg_error(c, i->loc, "%s on %s needs AMD's device math library (ocml.bc), which is not "
                  "installed: install the Debian package rocm-device-libs (searched %s)",
                  what, arch, c->devlib_searched);
-        return false;
-    }
-    if (!c->devlib_isa) {
-        cg_error(c, i->loc, "%s is not supported on %s: AMD's device math library in %s has no "
-                 "%s version (%s); %scompile for an architecture it covers",
-                 what, arch, c->devlib_dir, arch,
-                 c->tgt->devlib_isa ? arena_printf(c->fm->arena, "no oclc_isa_version_%s.bc", c->tgt->devlib_isa)
-                                    : "the installed ROCm device library predates it",
-                 strncmp(what, "Float64 ", 8) == 0 ? "compute in Float32, or " : "");
         return false;
     }
     c->devlib_used = true;
@@ -176,8 +162,15 @@ static const char *control_file(CgCtx *c, const char *var)
     if (strcmp(var, "__oclc_wavefrontsize64") == 0)
         return c->tgt->wave_size == 64 ? "oclc_wavefrontsize64_on.bc" : "oclc_wavefrontsize64_off.bc";
     if (strcmp(var, "__oclc_ABI_version") == 0) return "oclc_abi_version_500.bc";
-    if (strcmp(var, "__oclc_ISA_version") == 0) return c->devlib_isa;
     return NULL;
+}
+
+/* ocml's processor switch, defined as the ISA-version files define it. */
+static void define_isa_version(CgCtx *c, LLVMValueRef g)
+{
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c->C);
+    LLVMSetInitializer(g, LLVMConstInt(i32, (unsigned long long)c->tgt->devlib_isa_version, 0));
+    LLVMSetGlobalConstant(g, 1);
 }
 
 bool cg_devlib_link(CgCtx *c)
@@ -201,6 +194,10 @@ bool cg_devlib_link(CgCtx *c)
                 continue;
             size_t n;
             const char *name = LLVMGetValueName2(g, &n);
+            if (strcmp(name, "__oclc_ISA_version") == 0) {
+                define_isa_version(c, g);
+                continue;
+            }
             const char *file = control_file(c, name);
             if (!file) {
                 diag_error((Loc){0}, "AMD's device math library needs '%s', which fxcc does not provide", name);

@@ -105,7 +105,6 @@ typedef struct CgCtx {
     int devlib_state;        /* 0: not looked for yet */
     const char *devlib_dir;  /* where ocml.bc is, or NULL */
     const char *devlib_searched;
-    const char *devlib_isa;  /* its oclc_isa_version file for this processor, or NULL */
     bool devlib_used;
     bool ockl_used;          /* fx.printf/fx.assert: ockl.bc's printf (cg_printf.c) */
 } CgCtx;

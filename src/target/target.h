@@ -89,7 +89,10 @@ typedef struct TgtTarget {
     int wave_size;            /* 64 (GCN, CDNA), 32 (RDNA); 1 on the host */
     int lds_bytes;            /* shared memory a workgroup may allocate */
     int code_object_version;  /* 500; 600 for the generic processors */
-    const char *devlib_isa;   /* ocml's oclc_isa_version_<x>.bc suffix, NULL: none */
+    /* the processor's number in AMD's device library (ocml's
+     * __oclc_ISA_version): major * 1000 + minor * 100 + stepping, gfx90a
+     * 9010; a generic target takes its oldest member's; 0 on the host */
+    int devlib_isa_version;
     unsigned dot;             /* TGT_DOT_* */
     const TgtMatrixId *matrix;/* matrix instructions, ended by TGT_MI_COUNT */
     const TgtCodegenFacts *cg;

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 
 const MaFn ma_fns[] = {
-    { "erf", FXM_ERF, false, true },       { "erfc", FXM_ERFC, false, true },
-    { "log1p", FXM_LOG1P, false, true },   { "expm1", FXM_EXPM1, false, true },
-    { "cbrt", FXM_CBRT, false, true },     { "sigmoid", FXM_SIGMOID, false, false },
-    { "copysign", FXM_COPYSIGN, true, false }, { "hypot", FXM_HYPOT, true, false },
-    { "atan2", FXM_ATAN2, true, true },    { "pow", -1, true, false },
+    { "erf", FXM_ERF, false },       { "erfc", FXM_ERFC, false },
+    { "log1p", FXM_LOG1P, false },   { "expm1", FXM_EXPM1, false },
+    { "cbrt", FXM_CBRT, false },     { "sigmoid", FXM_SIGMOID, false },
+    { "copysign", FXM_COPYSIGN, true }, { "hypot", FXM_HYPOT, true },
+    { "atan2", FXM_ATAN2, true },    { "pow", -1, true },
 };
 const int ma_nfns = (int)(sizeof ma_fns / sizeof ma_fns[0]);
 

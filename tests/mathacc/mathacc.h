@@ -12,7 +12,6 @@ typedef struct MaFn {
     const char *name;   /* fx.<name> */
     int fn;             /* FxMathFn, or -1 for pow (FXB_POW) */
     bool binary;
-    bool ocml;          /* on AMDGPU through ocml for every type */
 } MaFn;
 
 typedef struct MaType {
