@@ -123,6 +123,8 @@ static LLVMTypeRef param_type(CgCtx *c, FxFunc *f, const Type *t)
     /* device kernarg: storage form (one byte for Boolean/Int4/narrow floats) */
     if (!cg_host_abi(c) && f->kind == FXF_KERNEL)
         return cg_mem_type(c, t);
+    if (t->kind == TY_ARRAY)   /* a fn's shared array, by reference */
+        return cg_ptr_type(c, c->facts->lds_as);
     return cg_reg_type(c, t);
 }
 

@@ -27,7 +27,7 @@ static LLVMValueRef check_site(CgCtx *c, FxInst *i, const char *op, const char *
 
 bool cg_checks_access(CgCtx *c, const FxInst *array)
 {
-    return c->opt.check && cg_host_abi(c) && array->op == FX_ALLOCA && array->space == FXSPACE_SHARED;
+    return c->opt.check && cg_host_abi(c) && fxir_is_shared_array(array);
 }
 
 void cg_check_access(CgCtx *c, FxInst *i, FxInst *array, LLVMValueRef addr, const Type *elem, bool is_write)

@@ -324,7 +324,7 @@ static void check_array_index(CgCtx *c, FxInst *base, const Type *bt, FxInst **i
     for (int k = 0; k < nidx && k < 32; k++)
         if (index_unsigned(idx[k]))
             umask |= 1u << k;
-    bool shared = base->space == FXSPACE_SHARED;
+    bool shared = fxir_is_shared_array(base);
     const char *array = arena_printf(c->fm->arena, "%s array '%s'", shared ? "shared" : "private",
                                      base->name ? base->name : "?");
     LLVMValueRef site = oob_site(c, op, array, nidx, umask, dims);
@@ -476,7 +476,7 @@ LLVMValueRef cg_atomic(CgCtx *c, FxInst *i)
     const char *opname = fxir_sub_name(FX_ATOMIC, i->sub);
     FxInst *base = i->ops[0];
     const Type *elem;
-    bool shared = base->op == FX_ALLOCA && base->space == FXSPACE_SHARED;
+    bool shared = fxir_is_shared_array(base);
     LLVMTypeRef rty = cg_reg_type(c, i->type);
     if (!(base->type->kind == TY_PTR || shared)) {
         cg_error(c, i->loc, "atomics need a Ptr or a shared array, not %s", cg_tyname(c, base->type));

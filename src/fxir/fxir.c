@@ -36,6 +36,13 @@ FxInst *fxir_new(Arena *a, FxOpcode op, const Type *type, int nops, Loc loc)
     return i;
 }
 
+bool fxir_is_shared_array(const FxInst *base)
+{
+    if (!base || base->type->kind != TY_ARRAY)
+        return false;
+    return (base->op == FX_ALLOCA && base->space == FXSPACE_SHARED) || base->op == FX_PARAM;
+}
+
 void fxir_append(FxBlock *block, FxInst *inst)
 {
     inst->parent = block;

@@ -287,6 +287,10 @@ int fxir_count_uses(FxFunc *f, const FxInst *v);
  * passes that ask about the readers of many values. Arena-allocated; *n_out
  * gets n. Stale once instructions are added or operands change. */
 int *fxir_use_counts(Arena *a, FxFunc *f, int *n_out);
+/* Whether `base` is a shared array: a shared FX_ALLOCA, or a fn parameter
+ * of Array type (a fn's Array parameter is always a shared array, passed by
+ * reference: docs/decisions.md). */
+bool fxir_is_shared_array(const FxInst *base);
 /* The FXIR scalar type of a matrix instruction's element type. */
 ScalarId fxir_matrix_elem(TgtElem e);
 /* Every operand in `f` that is `from` becomes `to`. */

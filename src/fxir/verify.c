@@ -604,8 +604,8 @@ static bool check_indices(Verifier *v, const FxInst *i, int first, int n)
 
 /* The element type that base[nidx indices at ops[first..]] names, or NULL
  * after reporting. The bases codegen addresses: a Ptr value (one index), an
- * alloca'd Array (one index per dimension, or one linear index) and an
- * alloca'd scalar or vector (no index). */
+ * alloca'd Array or a fn's Array parameter (one index per dimension, or one
+ * linear index) and an alloca'd scalar or vector (no index). */
 static const Type *accessed_element(Verifier *v, const FxInst *i, int first, int nidx)
 {
     const FxInst *base = i->ops[0];
@@ -616,7 +616,7 @@ static const Type *accessed_element(Verifier *v, const FxInst *i, int first, int
             fail(v, i->loc, "%s through a Ptr takes exactly 1 index, got %d", iname(v, i), nidx);
         else
             elem = bt->elem;
-    } else if (base->op == FX_ALLOCA && bt->kind == TY_ARRAY) {
+    } else if ((base->op == FX_ALLOCA || fxir_is_shared_array(base)) && bt->kind == TY_ARRAY) {
         if (nidx != bt->ndims && nidx != 1)
             fail(v, i->loc, "%s of %s takes %d indices (or 1 linear index), got %d", iname(v, i), tname(v, bt),
                  bt->ndims, nidx);
@@ -661,8 +661,7 @@ static void check_store(Verifier *v, const FxInst *i)
 static void check_atomic(Verifier *v, const FxInst *i)
 {
     const FxInst *base = i->ops[0];
-    bool shared_array = base->op == FX_ALLOCA && base->space == FXSPACE_SHARED && base->type->kind == TY_ARRAY;
-    if (base->type->kind != TY_PTR && !shared_array) {
+    if (base->type->kind != TY_PTR && !fxir_is_shared_array(base)) {
         fail(v, i->loc, "the base of %s must be a Ptr or a shared Array, got %s of type %s", iname(v, i),
              a_name(v, base), tname(v, base->type));
         return;
@@ -1162,6 +1161,9 @@ static void check_signature(Verifier *v, const FxFunc *f)
     for (int k = 0; k < f->nparams; k++)
         if (!f->params[k].type)
             fail_plain(v, f->loc, "parameter %d of %s has no type", k, v->where);
+        else if (f->params[k].type->kind == TY_ARRAY && f->kind != FXF_FN)
+            fail_plain(v, f->loc, "parameter %d of %s is an Array; only a fn takes one (a shared array)", k,
+                       v->where);
 }
 
 static void check_returns_on_every_path(Verifier *v, const FxFunc *f)

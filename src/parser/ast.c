@@ -156,6 +156,8 @@ static void dump_node(FILE *out, const AstNode *n, int depth, const char *role)
     }
     if (n->kind == AST_PARAM && n->flag)
         fputs(" const", out);
+    if (n->kind == AST_PARAM && n->bval)
+        fputs(" shared", out);
     if (n->kind == AST_DECORATOR && n->flag)
         fputs("()", out);
     if (n->parenthesized)

@@ -48,7 +48,8 @@ typedef enum {
     AST_FN,         /* fn name(list: AST_PARAM...) [-> a] { b }; list2: decorators */
     AST_KERNEL,     /* kernel name(list) { b }; list2: decorators */
     AST_PROGRAM,    /* program name(list) { b }; list2: decorators */
-    AST_PARAM,      /* name: a (type expression); flag: declared `const` */
+    AST_PARAM,      /* name: a (type expression); flag: declared `const`;
+                       bval: declared `shared` (a shared array, by reference) */
     AST_DECORATOR,  /* @name or @name(list...) ; flag: had parentheses */
     AST_MODULE,     /* list: items of one file (imports are resolved by sema/driver) */
     AST_KIND_COUNT

@@ -442,13 +442,24 @@ param_list
     | param_list ',' param  { $$ = $1; ast_push(A, &$$, $3); }
     ;
 
-/* param = NAME ":" "const"? expr */
+/* param = "shared"? NAME ":" "const"? expr */
 param
     : NAME ':' expr {
           $$ = mk(ctx, AST_PARAM, @$);
           $$->name = $1;
           $$->name_loc = @1;
           $$->a = $3;
+      }
+    | SHARED NAME ':' expr {
+          $$ = mk(ctx, AST_PARAM, @$);
+          $$->name = $2;
+          $$->name_loc = @2;
+          $$->a = $4;
+          $$->bval = true;
+      }
+    | SHARED error {
+          ERROR_HERE(@2);
+          FAIL(ctx->err_loc, "expected a parameter name after 'shared', found %s", found(ctx));
       }
     | NAME ':' CONST expr {
           $$ = mk(ctx, AST_PARAM, @$);

@@ -542,7 +542,7 @@ static const FxInst *work_item_use(const FxBlock *b)
 {
     for (const FxInst *i = b->first; i; i = i->next) {
         if (i->op == FX_WAVE || i->op == FX_MFMA || i->op == FX_BARRIER || i->op == FX_FENCE ||
-            i->op == FX_PRINT || i->op == FX_ASSERT ||
+            i->op == FX_PRINT || i->op == FX_ASSERT || (i->op == FX_ALLOCA && i->space == FXSPACE_SHARED) ||
             (i->op == FX_SPECIAL && (i->sub == FXS_LANE_ID || i->sub == FXS_THREAD_IDX || i->sub == FXS_BLOCK_IDX)))
             return i;
         const FxInst *r = i->op == FX_CALL && i->callee ? work_item_use(&i->callee->body) : NULL;
@@ -552,6 +552,28 @@ static const FxInst *work_item_use(const FxBlock *b)
             return r;
     }
     return NULL;
+}
+
+/* A shared parameter takes a shared array of exactly its type, by
+ * reference; any other parameter a value converted as an assignment is. */
+static FxInst *fn_argument(Ctx *c, Val *arg, const FxParam *p)
+{
+    if (p->type->kind != TY_ARRAY) {
+        Val *v = sema_assign_convert(c, arg, p->type, arg->loc);
+        return v ? sema_materialize(c, v) : NULL;
+    }
+    if (arg->type->kind != TY_ARRAY || !fxir_is_shared_array(arg->ir)) {
+        diag_error(arg->loc, "parameter '%s' takes a shared array (%s), got %s%s", p->name,
+                   type_name(c->arena, p->type), arg->type->kind == TY_ARRAY ? "a private array " : "",
+                   type_name(c->arena, arg->type));
+        return NULL;
+    }
+    if (!type_equal(arg->type, p->type)) {
+        diag_error(arg->loc, "parameter '%s' takes a shared %s, got a shared %s: element type and dimensions "
+                   "must match", p->name, type_name(c->arena, p->type), type_name(c->arena, arg->type));
+        return NULL;
+    }
+    return arg->ir;
 }
 
 static Val *void_val(Ctx *c, Loc loc)
@@ -568,7 +590,7 @@ static Val *atomic_call(Ctx *c, Args *a, FxAtomic kind, const char *fname)
         return NULL;
     Val *p = a->pos[0];
     bool is_ptr = p->type->kind == TY_PTR;
-    bool is_shared = p->type->kind == TY_ARRAY && p->ir && p->ir->op == FX_ALLOCA && p->ir->space == FXSPACE_SHARED;
+    bool is_shared = p->type->kind == TY_ARRAY && fxir_is_shared_array(p->ir);
     if (!(is_ptr || (is_shared && p->type->ndims == 1))) {
         diag_error(p->loc, "%s() needs a Ptr or a one-dimensional shared array, got %s", fname,
                    type_name(c->arena, p->type));
@@ -1077,8 +1099,8 @@ static Val *call_user_fn(Ctx *c, Val *f, Args *a)
         return NULL;
     const FxInst *use = c->fn->in_program ? work_item_use(&fn->body) : NULL;
     if (use) {
-        diag_error(a->loc, "'%s' cannot be called in a program: it uses work-items or waves (or "
-                   "fx.printf or fx.assert, which report work-items)", f->str);
+        diag_error(a->loc, "'%s' cannot be called in a program: it uses work-items, waves or shared "
+                   "memory (or fx.printf or fx.assert, which report work-items)", f->str);
         diag_note(use->loc, "here");
         return NULL;
     }
@@ -1090,12 +1112,11 @@ static Val *call_user_fn(Ctx *c, Val *f, Args *a)
     }
     FxInst **args = arena_alloc(c->arena, sizeof(FxInst *) * (size_t)(a->npos + 1));
     for (int i = 0; i < a->npos; i++) {
-        Val *v = sema_assign_convert(c, a->pos[i], fn->params[i].type, a->pos[i]->loc);
-        if (!v) {
+        args[i] = fn_argument(c, a->pos[i], &fn->params[i]);
+        if (!args[i]) {
             diag_note(fn->params[i].loc, "parameter '%s' is declared here", fn->params[i].name);
             return NULL;
         }
-        args[i] = sema_materialize(c, v);
     }
     FxInst *call = fxb_call(sema_builder(c, a->loc), fn, a->npos, args);
     if (!sema_grow(c, b->expanded, a->loc, f->str))

@@ -210,11 +210,14 @@ static void var_stmt_checked(Ctx *c, AstNode *s)
     b->type = t;
 }
 
+/* shared NAME: Array[...]: in a kernel, or in a fn, where it is one
+ * allocation per kernel that all calls of the fn share (as a __shared__
+ * variable in a HIP __device__ function is). */
 static void shared_stmt(Ctx *c, AstNode *s)
 {
-    if (!c->fn || !c->fn->is_kernel) {
+    if (!c->fn || c->fn->in_program || c->fn->is_eval || !c->fn->func) {
         poison(c, s, s->name);
-        diag_error(s->loc, "shared arrays can only be declared in a kernel");
+        diag_error(s->loc, "shared arrays can only be declared in a kernel or a fn");
         return;
     }
     const Type *t = sema_type_expr(c, s->a);
@@ -851,11 +854,34 @@ static bool falls_through(AstNode *block)
     return true;
 }
 
+/* `shared NAME: Array[...]`: a fn takes a shared array by reference. */
+static const Type *shared_param_type(Ctx *c, AstNode *p, const Type *t, bool kernel)
+{
+    if (kernel) {
+        diag_error(p->name_loc, "a kernel parameter cannot be shared; declare the array in the kernel with "
+                   "`shared %s: %s`", p->name, type_name(c->arena, t));
+        return NULL;
+    }
+    if (t->kind != TY_ARRAY) {
+        diag_error(p->a->loc, "a shared parameter is an Array, e.g. Array[Float32, 256]; got %s",
+                   type_name(c->arena, t));
+        return NULL;
+    }
+    return t;
+}
+
 static const Type *param_type(Ctx *c, AstNode *p, bool kernel)
 {
     const Type *t = sema_type_expr(c, p->a);
     if (!t)
         return NULL;
+    if (p->bval)
+        return shared_param_type(c, p, t, kernel);
+    if (t->kind == TY_ARRAY && !kernel) {
+        diag_error(p->a->loc, "an Array parameter is a shared array passed by reference: write `shared %s: %s`",
+                   p->name, type_name(c->arena, t));
+        return NULL;
+    }
     if (p->flag) {
         if (t->kind != TY_PTR) {
             diag_error(p->loc, "'const' applies only to Ptr parameters");
@@ -896,6 +922,12 @@ static void bind_params(Ctx *c, AstNode *decl, FxFunc *f)
         FxBuilder *b = sema_builder(c, f->params[i].loc);
         fxb_at_end(b, &f->body);
         FxInst *p = fxb_param(b, f, i, f->params[i].name, f->params[i].type);
+        if (f->params[i].type->kind == TY_ARRAY) {   /* a place, as the shared array it names */
+            Binding *a = sema_bind(c, f->params[i].name, B_VAR, decl->list.items[i]);
+            a->slot = p;
+            a->type = f->params[i].type;
+            continue;
+        }
         sema_bind(c, f->params[i].name, B_VALUE, decl->list.items[i])->val =
             val_runtime(c, f->params[i].type, p, f->params[i].loc);
     }

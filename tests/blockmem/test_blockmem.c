@@ -1,0 +1,188 @@
+/* test_blockmem.c - block-level helpers (issue 12): shared arrays passed to
+ * fns (`shared s: Array[...]` parameters) and declared in them (one
+ * allocation per kernel, shared by every call).
+ *
+ * Host: results of kernels whose fns work on the caller's shared array and
+ * on their own; two calls of a fn share its array. AMDGPU: the kernel's LDS
+ * size counts each array once, on gfx90a/gfx942/gfx1100/gfx1201. FXIR: a module with Array parameters survives a print-and-read
+ * round trip and verifies; the verifier refuses an Array kernel parameter. */
+#include "fxtest.h"
+#include "fxsource.h"
+#include "fxir/verify.h"
+#include "runtime/fxrt.h"
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const archs[] = { "gfx90a", "gfx942", "gfx1100", "gfx1201" };
+
+/* block_sum works in the caller's array; block_max in its own, which both
+ * of its calls share; bump counts its calls in its own array (one counter
+ * per block, whichever call site). */
+static const char *const helpers_src =
+    "fn block_sum(shared s: Array[Float32, 64], v: Float32) -> Float32 {\n"
+    "    let t = thread_idx.x\n"
+    "    s[t] = v\n"
+    "    fx.barrier()\n"
+    "    var stride = 32\n"
+    "    while stride > 0 {\n"
+    "        if t < stride {\n"
+    "            s[t] += s[t + stride]\n"
+    "        }\n"
+    "        fx.barrier()\n"
+    "        stride = stride // 2\n"
+    "    }\n"
+    "    let r = s[0]\n"
+    "    fx.barrier()\n"
+    "    return r\n"
+    "}\n"
+    "fn block_max(v: Float32) -> Float32 {\n"
+    "    shared m: Array[Float32, 64]\n"
+    "    m[thread_idx.x] = v\n"
+    "    fx.barrier()\n"
+    "    var r = m[0]\n"
+    "    for k in range(1, 64) {\n"
+    "        r = fx.max(r, m[k])\n"
+    "    }\n"
+    "    fx.barrier()\n"
+    "    return r\n"
+    "}\n"
+    "fn bump(reset: Boolean) -> Int32 {\n"
+    "    shared calls: Array[Int32, 1]\n"
+    "    if reset {\n"
+    "        return fx.atomic_xchg(calls, 0, 0)\n"
+    "    }\n"
+    "    return fx.atomic_add(calls, 0, 1)\n"
+    "}\n"
+    "kernel stats(x: const Ptr[Float32], out: Ptr[Float32], seen: Ptr[Int32]) {\n"
+    "    shared buf: Array[Float32, 64]\n"
+    "    let t = thread_idx.x\n"
+    "    if t == 0 {\n"
+    "        bump(True)\n"   /* shared memory starts undefined on a GPU */
+    "    }\n"
+    "    let v = x[block_idx.x * 64 + t]\n"
+    "    let s = block_sum(buf, v)\n"
+    "    let m = block_max(v)\n"
+    "    let m2 = block_max(-v)\n"
+    "    let first = bump(False)\n"
+    "    fx.barrier()\n"
+    "    let second = bump(False)\n"
+    "    fx.barrier()\n"
+    "    if t == 0 {\n"
+    "        out[block_idx.x * 3] = s\n"
+    "        out[block_idx.x * 3 + 1] = m\n"
+    "        out[block_idx.x * 3 + 2] = m2\n"
+    "    }\n"
+    "    fx.atomic_max(seen, block_idx.x, fx.max(first, second))\n"
+    "}\n";
+
+static void test_host_results(void)
+{
+    FxsModule m;
+    CU_ASSERT_FATAL(fxs_open(&m, helpers_src));
+    float x[128], out[6] = { 0 };
+    int32_t seen[2] = { -1, -1 };
+    for (int i = 0; i < 128; i++)
+        x[i] = (float)((i * 37) % 128) - 50.0f;   /* a permutation of -50..77 */
+    void *px = x, *po = out, *ps = seen;
+    void *args[3] = { &px, &po, &ps };
+    size_t bytes[3] = { sizeof x, sizeof out, sizeof seen };
+    CU_ASSERT_FATAL(fxs_launch(&m, "stats", 2, 64, args, bytes));
+    for (int b = 0; b < 2; b++) {
+        float sum = 0, max = -1e30f, nmax = -1e30f;
+        for (int t = 0; t < 64; t++) {
+            float v = x[b * 64 + t];
+            sum += v;
+            max = v > max ? v : max;
+            nmax = -v > nmax ? -v : nmax;
+        }
+        CU_ASSERT_EQUAL(out[b * 3], sum);      /* exact: small integers */
+        CU_ASSERT_EQUAL(out[b * 3 + 1], max);
+        CU_ASSERT_EQUAL(out[b * 3 + 2], nmax);
+        /* bump's counter is one per block, and both calls count in it:
+         * the largest old value seen is 2 * 64 - 1 */
+        CU_ASSERT_EQUAL(seen[b], 127);
+    }
+    fxs_close(&m);
+}
+
+/* The kernel's LDS: buf, m and calls, once each: 256 + 256 + 4 bytes,
+ * each array at a 16-byte boundary. */
+static void check_lds(const char *arch)
+{
+    FxsModule m;
+    char *s = fxs_assembly(&m, helpers_src, arch);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    const char *g = strstr(s, ".amdhsa_group_segment_fixed_size ");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+    long lds = strtol(g + strlen(".amdhsa_group_segment_fixed_size "), NULL, 10);
+    if (lds != 516 && lds != 528)
+        fprintf(stderr, "\n  %s: LDS %ld bytes", arch, lds);
+    CU_ASSERT(lds >= 516 && lds <= 528);
+    CU_ASSERT(strstr(s, "ds_") != NULL);
+    free(s);
+    fxs_close(&m);
+}
+
+static void test_lds_per_target(void)
+{
+    for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++)
+        check_lds(archs[a]);
+}
+
+static char *module_text(FxModule *fm)
+{
+    char *text;
+    size_t len;
+    FILE *f = open_memstream(&text, &len);
+    fxir_print_module(f, fm);
+    fclose(f);
+    return text;
+}
+
+static void test_fxir_round_trip(void)
+{
+    FxsModule m;
+    CU_ASSERT_FATAL(fxs_lower(&m, helpers_src, NULL, true));
+    char *text = module_text(m.c.module);
+    CU_ASSERT(strstr(text, "fn block_sum(%s: Array[Float32, 64], %v: Float32)") != NULL);
+    CU_ASSERT(strstr(text, "alloca.shared : Array[Float32, 64]  # m") != NULL);
+    SrcFile sf = { .name = "roundtrip.fxir", .text = text, .len = (long)strlen(text) };
+    Arena *a = arena_new();
+    FxModule *back = fxir_read(a, &sf);
+    CU_ASSERT_FATAL(back != NULL);
+    CU_ASSERT(fxir_verify(back));
+    char *again = module_text(back);
+    CU_ASSERT_STRING_EQUAL(again, text);
+    free(again);
+    /* an Array parameter belongs to a fn: on a kernel the verifier objects */
+    const char *bad = "kernel k(%s: Array[Float32, 4]) {\n}\n";
+    SrcFile bf = { .name = "bad.fxir", .text = bad, .len = (long)strlen(bad) };
+    FxModule *bm = fxir_read(a, &bf);
+    CU_ASSERT_FATAL(bm != NULL);
+    fxt_capture_begin();
+    bool ok = fxir_verify(bm);
+    char *diag = fxt_capture_end();
+    CU_ASSERT(!ok);
+    CU_ASSERT(strstr(diag, "is an Array; only a fn takes one") != NULL);
+    free(diag);
+    arena_free(a);
+    free(text);
+    fxs_close(&m);
+}
+
+int main(int argc, char **argv)
+{
+    static const FxtTest helpers[] = {
+        { "host: caller's and fn's own shared arrays", test_host_results },
+        { "AMDGPU: one LDS allocation per array", test_lds_per_target },
+        { "FXIR: Array parameters round trip", test_fxir_round_trip },
+        { NULL, NULL },
+    };
+    static const FxtSuite suites[] = {
+        { "block-level helpers", helpers, NULL, NULL },
+        { NULL, NULL, NULL, NULL },
+    };
+    return fxt_main(argc, argv, TEST_DIR, suites);
+}

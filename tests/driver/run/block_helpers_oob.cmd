@@ -1,0 +1,1 @@
+k --grid 1 --block 16 'p=zeros(Int32, 16)'

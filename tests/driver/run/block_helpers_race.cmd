@@ -1,0 +1,1 @@
+shift --grid 1 --block 64 'p=iota(Float32, 64)' --check
