@@ -10,7 +10,11 @@
  *                           the block ctx->block_idx (ctx->thread_idx is
  *                           not read); only kernels that never wait (K__fxsync
  *                           0) have it: codegen/cg_hostblock.c
- *   int64_t K__fxshared;    bytes of shared memory one block needs
+ *   int64_t K__fxshared;    bytes of static shared memory one block needs
+ *   int64_t K__fxdyn;       the element stride of K's dynamic shared array
+ *                           (Array[T, DYN]; 0: none). It starts at byte
+ *                           K__fxshared of ctx->shared and has what the
+ *                           launch gives beyond that
  *   int32_t K__fxsync;      1 if K's work-items may wait for each other: it may
  *                           execute fx.barrier(), or exchange values among the
  *                           lanes of waves wider than one lane
@@ -29,7 +33,7 @@
  *   - a Ptr index i against bounds[p] (p: the kernel parameter the Ptr came
  *     from; UINT64_MAX means "unknown", which only an index of -1 reaches);
  *   - an array index against its dimension (or a single linear index
- *     against the element count).
+ *     against the element count); a dynamic array's against ctx->dyn_count.
  * A violation calls ctx->oob(ctx, site, p, indices) (p = -1 for arrays),
  * which does not return when the access must not happen; if it returns, the
  * access proceeds (an unknown bound). */
@@ -82,7 +86,10 @@ typedef void (*FxAssertFn)(struct FxHostCtx *ctx, const char *where, const char 
     X(barrier_site, const struct FxCheckSite *, FX_ABI_PTR, 0, ) \
     /* fx.printf and fx.assert (docs/debugging.md) */ \
     X(print, FxPrintFn, FX_ABI_PTR, 0, ) \
-    X(assert_fail, FxAssertFn, FX_ABI_PTR, 0, )
+    X(assert_fail, FxAssertFn, FX_ABI_PTR, 0, ) \
+    /* elements of the kernel's dynamic shared array in this launch (bounds \
+     * checks; FxOobSite.dims[0] is -1 for it) */ \
+    X(dyn_count, int64_t, FX_ABI_I64, 0, )
 
 #define FX_OOBSITE_FIELDS(X) \
     X(op, const char *, FX_ABI_PTR, 0, )            /* "load from", "store to", "fx.atomic_add on" */ \

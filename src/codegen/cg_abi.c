@@ -330,12 +330,9 @@ static void host_kernel_info(CgCtx *c, CgFunc *cf)
     LLVMSetInitializer(pg, tab);
     LLVMSetGlobalConstant(pg, 1);
 
-    int64_t shared = cf->shared_base + cf->shared_own;
-    if (cf->shared_own == 0 && c->fn_shared_total == 0)
-        shared = 0;
-    shared = (shared + 15) & ~(int64_t)15;
     global_const(c, arena_printf(c->fm->arena, "%s__fxshared", f->name), i64,
-                 (unsigned long long)shared);
+                 (unsigned long long)cg_host_static_shared(c, cf));
+    global_const(c, arena_printf(c->fm->arena, "%s__fxdyn", f->name), i64, (unsigned long long)cf->dyn_elem_bytes);
     global_const(c, arena_printf(c->fm->arena, "%s__fxsync", f->name), LLVMInt32TypeInContext(c->C),
                  cf->waits ? 1 : 0);
     global_const(c, arena_printf(c->fm->arena, "%s__fxwave", f->name), LLVMInt32TypeInContext(c->C),

@@ -35,6 +35,8 @@ typedef struct CgFunc {
                                waves wider than one lane), directly or through calls */
     int64_t shared_own;     /* host: bytes of this function's own shared arrays */
     int64_t shared_base;    /* host: offset of its first shared array in ctx->shared */
+    int64_t dyn_elem_bytes; /* host kernels: the element stride of its dynamic shared
+                               array (Array[T, DYN]), 0 without one */
     int nhidden;            /* host fns: trailing i32 origins, one per Ptr parameter */
 } CgFunc;
 
@@ -224,6 +226,9 @@ bool cg_check_memory_limits(CgCtx *c);
 CgKernelInfo *cg_kernel_infos(CgCtx *c, int *n);
 /* Host: lays out every shared array (fns first, then each kernel's own). */
 void cg_layout_shared(CgCtx *c);
+/* host: the bytes of static shared memory kernel cf's block needs
+ * (K__fxshared), a multiple of 16; its dynamic array starts there. */
+int64_t cg_host_static_shared(CgCtx *c, const CgFunc *cf);
 
 /* ---- cg_abi.c ---- */
 void cg_fn_attr(CgCtx *c, LLVMValueRef fn, const char *name);   /* an enum attribute, e.g. "nounwind" */

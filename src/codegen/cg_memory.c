@@ -26,10 +26,14 @@ static const char *llty_str(CgCtx *c, LLVMTypeRef ty)
 
 /* ---- shared-memory layout (host) ---- */
 
-static void layout_block(CgCtx *c, FxBlock *b, int64_t *off)
+/* The static shared arrays of b at *off on, in order (16-byte aligned);
+ * a dynamic array (after them all) goes to *dyn. */
+static void layout_block(CgCtx *c, FxBlock *b, int64_t *off, FxInst **dyn)
 {
     for (FxInst *i = b->first; i; i = i->next) {
-        if (i->op == FX_ALLOCA && i->space == FXSPACE_SHARED) {
+        if (i->op == FX_ALLOCA && type_is_dyn_array(i->type)) {
+            *dyn = i;
+        } else if (i->op == FX_ALLOCA && i->space == FXSPACE_SHARED) {
             LLVMTypeRef mt = cg_mem_type(c, i->type);
             int64_t size = (int64_t)LLVMABISizeOfType(c->TD, mt);
             *off = (*off + 15) & ~(int64_t)15;
@@ -37,8 +41,16 @@ static void layout_block(CgCtx *c, FxBlock *b, int64_t *off)
             *off += size;
         }
         for (int k = 0; k < i->nblocks; k++)
-            layout_block(c, &i->blocks[k], off);
+            layout_block(c, &i->blocks[k], off, dyn);
     }
+}
+
+int64_t cg_host_static_shared(CgCtx *c, const CgFunc *cf)
+{
+    int64_t shared = cf->shared_base + cf->shared_own;
+    if (cf->shared_own == 0 && c->fn_shared_total == 0)
+        shared = 0;
+    return (shared + 15) & ~(int64_t)15;
 }
 
 void cg_layout_shared(CgCtx *c)
@@ -50,7 +62,8 @@ void cg_layout_shared(CgCtx *c)
             continue;
         CgFunc *cf = cg_map_get(&c->funcs, f);
         cf->shared_base = off;
-        layout_block(c, &f->body, &off);
+        FxInst *dyn = NULL;   /* sema allows none in a fn */
+        layout_block(c, &f->body, &off, &dyn);
         cf->shared_own = off - cf->shared_base;
     }
     c->fn_shared_total = (off + 15) & ~(int64_t)15;
@@ -61,8 +74,13 @@ void cg_layout_shared(CgCtx *c)
         CgFunc *cf = cg_map_get(&c->funcs, f);
         int64_t koff = c->fn_shared_total;
         cf->shared_base = koff;
-        layout_block(c, &f->body, &koff);
+        FxInst *dyn = NULL;
+        layout_block(c, &f->body, &koff, &dyn);
         cf->shared_own = koff - cf->shared_base;
+        /* the launch's dynamic bytes follow the static ones (K__fxshared) */
+        if (dyn)
+            cg_map_put(&c->shared, dyn, (void *)(intptr_t)(cg_host_static_shared(c, cf) + 1));
+        cf->dyn_elem_bytes = dyn ? (int64_t)LLVMABISizeOfType(c->TD, cg_stride_type(c, dyn->type->elem)) : 0;
     }
 }
 
@@ -86,8 +104,15 @@ static LLVMValueRef shared_address(CgCtx *c, FxInst *i)
         LLVMTypeRef mt = cg_mem_type(c, i->type);
         char *name = arena_printf(c->fm->arena, "%s.%s", c->cur->f->name, i->name ? i->name : "shared");
         g = LLVMAddGlobalInAddressSpace(c->M, mt, name, c->facts->lds_as);
-        LLVMSetLinkage(g, LLVMInternalLinkage);
-        LLVMSetInitializer(g, LLVMGetUndef(mt));
+        if (type_is_dyn_array(i->type)) {
+            /* LLVM's dynamic LDS: an external zero-length array, placed
+             * after the kernel's static LDS, as clang does for HIP's
+             * `extern __shared__ T s[]` */
+            LLVMSetLinkage(g, LLVMExternalLinkage);
+        } else {
+            LLVMSetLinkage(g, LLVMInternalLinkage);
+            LLVMSetInitializer(g, LLVMGetUndef(mt));
+        }
         unsigned al = LLVMABIAlignmentOfType(c->TD, mt);
         LLVMSetAlignment(g, al < 16 ? 16 : al);
         cg_map_put(&c->shared, i, g);
@@ -308,11 +333,14 @@ static void check_array_index(CgCtx *c, FxInst *base, const Type *bt, FxInst **i
             dims[0] *= bt->dims[k];
     }
     LLVMTypeRef i64 = LLVMInt64TypeInContext(c->C);
+    bool dyn = type_is_dyn_array(bt);   /* its length is this launch's (FxHostCtx.dyn_count) */
+    LLVMValueRef dyn_count = dyn ? LLVMBuildLoad2(c->B, i64, cg_hostctx_field(c, FX_HOSTCTX_dyn_count, 0), "") : NULL;
     LLVMValueRef bad = NULL;
     for (int k = 0; k < nidx; k++) {
-        if (LLVMIsAConstantInt(raw[k]) && LLVMConstIntGetZExtValue(ix[k]) < (uint64_t)dims[k])
+        if (!dyn && LLVMIsAConstantInt(raw[k]) && LLVMConstIntGetZExtValue(ix[k]) < (uint64_t)dims[k])
             continue; /* a compile-time index, checked by sema */
-        LLVMValueRef b = LLVMBuildICmp(c->B, LLVMIntUGE, ix[k], LLVMConstInt(i64, (unsigned long long)dims[k], 0), "");
+        LLVMValueRef limit = dyn ? dyn_count : LLVMConstInt(i64, (unsigned long long)dims[k], 0);
+        LLVMValueRef b = LLVMBuildICmp(c->B, LLVMIntUGE, ix[k], limit, "");
         LLVMValueRef wide = wide_index_bad(c, raw[k], type_elem_scalar(idx[k]->type));
         if (wide)
             b = LLVMBuildOr(c->B, b, wide, "");

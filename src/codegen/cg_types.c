@@ -63,9 +63,9 @@ LLVMTypeRef cg_mem_type(CgCtx *c, const Type *t)
     case TY_VECTOR: return LLVMVectorType(cg_scalar_mem(c, t->scalar), (unsigned)t->lanes);
     case TY_PTR: return cg_ptr_type(c, c->facts->global_as);
     case TY_ARRAY: {
-        uint64_t n = 1;
+        uint64_t n = 1;   /* a dynamic array is [0 x T]: its memory comes at launch */
         for (int k = 0; k < t->ndims; k++)
-            n *= (uint64_t)t->dims[k];
+            n *= type_is_dyn_array(t) ? 0 : (uint64_t)t->dims[k];
         return LLVMArrayType2(cg_stride_type(c, t->elem), n);
     }
     case TY_VOID: return LLVMVoidTypeInContext(c->C);

@@ -49,6 +49,7 @@ typedef struct Run {
     int nsaves;
     unsigned grid[3], block[3];
     bool grid_given, block_given;
+    long shared_bytes;      /* --shared-bytes: dynamic shared memory per block; -1: not given */
     double timeout;         /* --timeout seconds, 0 for none */
     Buffer *buffers;        /* per parameter (NULL data for scalars) */
     unsigned char (*scalars)[16];
@@ -593,7 +594,8 @@ static bool save_param(Run *r, const char *spec)
 
 static const char usage_text[] =
     "usage: fxrun FILE.fx ENTRY --grid X[,Y[,Z]] --block X[,Y[,Z]] [fxcc options]\n"
-    "             [--arch GFX] [--timeout S] [--threads N] [NAME=VALUE ...] [--print NAME ...] [--save NAME=FILE]\n";
+    "             [--arch GFX] [--timeout S] [--threads N] [--shared-bytes N] [NAME=VALUE ...]\n"
+    "             [--print NAME ...] [--save NAME=FILE]\n";
 
 /* A usage error's reminder, on stderr. */
 static int usage(void)
@@ -614,6 +616,7 @@ static void print_help(void)
           "  --timeout S        stop a run still going after S seconds (exit status 124)\n"
           "  --no-assert        compile fx.assert away (fx.printf stays)\n"
           "  --threads N        run blocks on N threads (default: FX_THREADS, else every core)\n"
+          "  --shared-bytes N   dynamic shared memory per block, for a kernel's Array[T, DYN]\n"
           "  --check[=races,uninit]  report shared-memory races, reads of unwritten shared memory\n"
           "                     and divergent barriers (exit status 1)\n"
           "  NAME=VALUE         an argument by parameter name:\n"
@@ -634,6 +637,7 @@ static int parse_command_line(Run *r, FxOptions *o, Arena *a, int argc, char **a
     r->prints = calloc((size_t)argc, sizeof(char *));
     r->saves = calloc((size_t)argc, sizeof(char *));
     r->grid[0] = r->grid[1] = r->grid[2] = 1;
+    r->shared_bytes = -1;
     r->block[0] = r->block[1] = r->block[2] = 1;
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
@@ -683,6 +687,17 @@ static int parse_command_line(Run *r, FxOptions *o, Arena *a, int argc, char **a
                 return 2;
             }
             rt_host_set_threads((unsigned)n);   /* before any launch: it sets FX_THREADS aside */
+            continue;
+        }
+        if (!strncmp(s, "--shared-bytes=", 15) || (!strcmp(s, "--shared-bytes") && i + 1 < argc)) {
+            const char *t = s[14] == '=' ? s + 15 : argv[++i];
+            char *end;
+            r->shared_bytes = strtol(t, &end, 10);
+            if (end == t || *end || r->shared_bytes < 0 || r->shared_bytes > RT_MAX_SHARED_BYTES) {
+                fprintf(stderr, "fxrun: error: --shared-bytes expects bytes from 0 to %d, got '%s'\n",
+                        RT_MAX_SHARED_BYTES, t);
+                return 2;
+            }
             continue;
         }
         if (!strncmp(s, "--timeout=", 10) || (!strcmp(s, "--timeout") && i + 1 < argc)) {
@@ -773,6 +788,12 @@ static bool launch_shape_ok(const Run *r)
                 !r->grid_given && !r->block_given ? "--grid and --block" : !r->grid_given ? "--grid" : "--block");
         return false;
     }
+    const FxInst *dyn = fxir_dynamic_shared(r->kernel);
+    if (dyn && r->shared_bytes < 0) {
+        fprintf(stderr, "fxrun: error: kernel '%s' has a dynamic shared array '%s': give its size in bytes with "
+                "--shared-bytes N\n", r->entry, dyn->name ? dyn->name : "?");
+        return false;
+    }
     unsigned long long n = (unsigned long long)r->block[0] * r->block[1] * r->block[2];
     if (n > (unsigned long long)r->kernel->launch_bounds) {
         fprintf(stderr, "fxrun: error: --block %u,%u,%u is %llu work-items, more than kernel '%s' allows (%d%s)\n",
@@ -845,7 +866,9 @@ static int launch(Run *r, RtHostModule *hm, void **argv, char **err)
         size_t *bytes = calloc((size_t)r->nparams + 1, sizeof *bytes);
         for (int i = 0; i < r->nparams; i++)
             bytes[i] = r->params[i].type->kind == TY_PTR ? r->buffers[i].count * elem_bytes(r->buffers[i].elem) : 0;
-        int rc = rt_host_launch_checking(hm, r->kernel->name, r->grid, r->block, argv, bytes, r->comp.opts->check, err);
+        RtLaunchOptions lo = { .arg_bytes = bytes, .checks = r->comp.opts->check,
+                               .shared_bytes = r->shared_bytes > 0 ? (size_t)r->shared_bytes : 0 };
+        int rc = rt_host_launch_with(hm, r->kernel->name, r->grid, r->block, argv, &lo, err);
         free(bytes);
         return rc;
     }
@@ -881,6 +904,11 @@ static int run(Run *r, const FxOptions *o, const char *entry)
         return 1;
     if (r->plan && o->check) {
         fprintf(stderr, "fxrun: error: --check runs kernels; program '%s' launches the compiler's own\n", entry);
+        return 1;
+    }
+    if (r->plan && r->shared_bytes >= 0) {
+        fprintf(stderr, "fxrun: error: --shared-bytes sizes a kernel's dynamic shared array; program '%s' "
+                "launches the compiler's own kernels\n", entry);
         return 1;
     }
     void **argv = calloc((size_t)r->nparams + 1, sizeof(void *));

@@ -43,6 +43,25 @@ bool fxir_is_shared_array(const FxInst *base)
     return (base->op == FX_ALLOCA && base->space == FXSPACE_SHARED) || base->op == FX_PARAM;
 }
 
+static const FxInst *dynamic_in(const FxBlock *b)
+{
+    for (const FxInst *i = b->first; i; i = i->next) {
+        if (i->op == FX_ALLOCA && type_is_dyn_array(i->type))
+            return i;
+        for (int k = 0; k < i->nblocks; k++) {
+            const FxInst *d = dynamic_in(&i->blocks[k]);
+            if (d)
+                return d;
+        }
+    }
+    return NULL;
+}
+
+const FxInst *fxir_dynamic_shared(const FxFunc *f)
+{
+    return dynamic_in(&f->body);
+}
+
 void fxir_append(FxBlock *block, FxInst *inst)
 {
     inst->parent = block;

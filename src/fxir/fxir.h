@@ -291,6 +291,8 @@ int *fxir_use_counts(Arena *a, FxFunc *f, int *n_out);
  * of Array type (a fn's Array parameter is always a shared array, passed by
  * reference: docs/decisions.md). */
 bool fxir_is_shared_array(const FxInst *base);
+/* Kernel f's dynamic shared array (`shared s: Array[T, DYN]`), or NULL. */
+const FxInst *fxir_dynamic_shared(const FxFunc *f);
 /* The FXIR scalar type of a matrix instruction's element type. */
 ScalarId fxir_matrix_elem(TgtElem e);
 /* Every operand in `f` that is `from` becomes `to`. */

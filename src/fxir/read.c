@@ -277,6 +277,9 @@ static const Type *read_shaped(Reader *r, bool tensor)
         } else if (tensor && r->tok.kind == T_WORD) {
             names[n++] = tok_text(r);
             next(r);
+        } else if (!tensor && is_word(r, "DYN")) {
+            dims[n++] = TYPE_DIM_DYN;
+            next(r);
         } else if (!read_int64(r, &dims[n++])) {
             return NULL;
         }

@@ -106,6 +106,11 @@ const Type *type_array(Arena *a, const Type *elem, int ndims, const int64_t *dim
     return t;
 }
 
+bool type_is_dyn_array(const Type *t)
+{
+    return t && t->kind == TY_ARRAY && t->ndims == 1 && t->dims[0] == TYPE_DIM_DYN;
+}
+
 const Type *type_tensor(Arena *a, const Type *elem, int ndims, const int64_t *dims,
                         const char *const *dim_names, bool col_major)
 {
@@ -232,6 +237,8 @@ static void format_type(char *buf, size_t cap, const Type *t)
         for (int i = 0; i < t->ndims; i++) {
             if (t->dim_names && t->dim_names[i])
                 snprintf(tmp, sizeof tmp, ", %s", t->dim_names[i]);
+            else if (type_is_dyn_array(t))
+                snprintf(tmp, sizeof tmp, ", DYN");
             else
                 snprintf(tmp, sizeof tmp, ", %lld", (long long)t->dims[i]);
             append(buf, cap, tmp);

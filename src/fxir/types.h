@@ -62,7 +62,8 @@ struct Type {
     bool is_const;        /* TY_PTR */
     bool col_major;       /* TY_TENSOR */
     int ndims;            /* TY_ARRAY, TY_TENSOR, TY_TUPLE (number of elements) */
-    int64_t *dims;        /* TY_ARRAY; TY_TENSOR: static dims, -1 where symbolic */
+    int64_t *dims;        /* TY_ARRAY; TY_TENSOR: static dims, -1 where symbolic;
+                             TY_ARRAY: TYPE_DIM_DYN for Array[T, DYN] */
     const char **dim_names; /* TY_TENSOR: the symbolic dim's parameter name, NULL where static */
     const Type **elems;   /* TY_TUPLE */
 };
@@ -71,6 +72,10 @@ const Type *type_scalar(ScalarId id);
 const Type *type_vector(ScalarId id, int lanes);   /* lanes in {1,2,3,4,8,16,32,64} */
 const Type *type_ptr(Arena *a, const Type *elem, bool is_const);
 const Type *type_array(Arena *a, const Type *elem, int ndims, const int64_t *dims);
+/* The length of a dynamic shared array, Array[T, DYN]: given at launch
+ * (one dimension, the only one). */
+#define TYPE_DIM_DYN (-1)
+bool type_is_dyn_array(const Type *t);
 const Type *type_tensor(Arena *a, const Type *elem, int ndims, const int64_t *dims,
                         const char *const *dim_names, bool col_major);
 const Type *type_tuple(Arena *a, int n, const Type **elems);

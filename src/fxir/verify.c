@@ -583,9 +583,11 @@ static void check_alloca(Verifier *v, const FxInst *i)
     }
     bool dims_ok = t->ndims >= 1 && t->dims;
     for (int d = 0; dims_ok && d < t->ndims; d++)
-        dims_ok = t->dims[d] > 0;
+        dims_ok = t->dims[d] > 0 || type_is_dyn_array(t);
     if (!is_number(t->elem) || !dims_ok)
         fail(v, i->loc, "an alloca'd Array has number elements and positive dimensions, got %s", tname(v, t));
+    else if (type_is_dyn_array(t) && (i->space != FXSPACE_SHARED || v->f->kind != FXF_KERNEL))
+        fail(v, i->loc, "a dynamic array (%s) is shared and declared in a kernel", tname(v, t));
 }
 
 /* ---- memory accesses ---- */

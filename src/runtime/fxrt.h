@@ -47,6 +47,21 @@ int rt_host_launch(RtHostModule *m, const char *name, const unsigned grid[3],
 int rt_host_launch_checked(RtHostModule *m, const char *name, const unsigned grid[3],
                            const unsigned block[3], void **args, const size_t *arg_bytes, char **err);
 
+/* Every launch option: bounds (arg_bytes, as for rt_host_launch_checked;
+ * NULL: unchecked), the dynamic shared memory one block gets beyond the
+ * kernel's static arrays (HIP's sharedMemBytes: a kernel's Array[T, DYN]
+ * has shared_bytes / stride(T) elements), and the checker (checks:
+ * RT_CHECK_* of fxrt_check.h, 0: off). Static plus dynamic shared memory
+ * may be at most RT_MAX_SHARED_BYTES, as on a GPU with 64 KiB of LDS. */
+#define RT_MAX_SHARED_BYTES 65536
+typedef struct RtLaunchOptions {
+    const size_t *arg_bytes;
+    size_t shared_bytes;
+    unsigned checks;
+} RtLaunchOptions;
+int rt_host_launch_with(RtHostModule *m, const char *name, const unsigned grid[3], const unsigned block[3],
+                        void **args, const RtLaunchOptions *o, char **err);
+
 void rt_host_free(RtHostModule *m);
 
 /* Worker threads for the blocks of later launches: n > 0 that many (at most

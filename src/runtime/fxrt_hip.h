@@ -29,5 +29,9 @@ int rt_hip_copy_to_host(RtHip *h, void *host, const void *dev, size_t bytes, cha
  * parameter i's value, a device pointer for Ptr/Tensor parameters. */
 int rt_hip_launch(RtHipModule *m, const char *name, const unsigned grid[3], const unsigned block[3],
                   void **args, char **err);
+/* The same with shared_bytes of dynamic shared memory per block (HIP's
+ * sharedMemBytes; a kernel's Array[T, DYN] lives there). */
+int rt_hip_launch_shared(RtHipModule *m, const char *name, const unsigned grid[3], const unsigned block[3],
+                         void **args, size_t shared_bytes, char **err);
 
 #endif

@@ -187,14 +187,25 @@ int rt_hip_copy_to_host(RtHip *h, void *host, const void *dev, size_t bytes, cha
 int rt_hip_launch(RtHipModule *m, const char *name, const unsigned grid[3], const unsigned block[3],
                   void **args, char **err)
 {
+    return rt_hip_launch_shared(m, name, grid, block, args, 0, err);
+}
+
+int rt_hip_launch_shared(RtHipModule *m, const char *name, const unsigned grid[3], const unsigned block[3],
+                         void **args, size_t shared_bytes, char **err)
+{
     RtHip *h = m->hip;
+    if (shared_bytes > UINT32_MAX) {
+        *err = rt_strdupf("launching '%s': %zu bytes of dynamic shared memory", name, shared_bytes);
+        return -1;
+    }
     hipFunction_t f;
     hipError_t e = h->api.module_get_function(&f, m->module, name);
     if (e != 0) {
         *err = rt_strdupf("the code object has no kernel '%s': %s", name, hip_error(h, e));
         return -1;
     }
-    e = h->api.module_launch_kernel(f, grid[0], grid[1], grid[2], block[0], block[1], block[2], 0, NULL, args, NULL);
+    e = h->api.module_launch_kernel(f, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                                    (unsigned)shared_bytes, NULL, args, NULL);
     if (e == 0)
         e = h->api.device_synchronize();
     if (e != 0) {

@@ -169,13 +169,15 @@ static int lookup(RtHostModule *m, const char *kernel, const char *suffix, uintp
 
 int rt_host_kernel(RtHostModule *m, const char *name, RtKernel *k, char **err)
 {
-    uintptr_t fn, shared, sync, wave, params;
+    uintptr_t fn, shared, dyn, sync, wave, params;
     if (lookup(m, name, "__fxhost", &fn, err) || lookup(m, name, "__fxshared", &shared, err) ||
+        lookup(m, name, "__fxdyn", &dyn, err) ||
         lookup(m, name, "__fxsync", &sync, err) || lookup(m, name, "__fxwave", &wave, err) ||
         lookup(m, name, "__fxparams", &params, err))
         return -1;
     k->entry = (RtEntry)fn;
     k->shared_bytes = *(const int64_t *)shared;
+    k->dyn_elem_bytes = *(const int64_t *)dyn;
     k->waits = *(const int32_t *)sync != 0;
     k->wave_size = *(const int32_t *)wave;
     k->params = (const FxParamInfo *)params;

@@ -17,7 +17,8 @@ typedef void (*RtEntry)(void **args, FxHostCtx *ctx);
 typedef struct RtKernel {
     RtEntry entry;              /* K__fxhost: one work-item */
     RtEntry block;              /* K__fxblock: a whole block of a kernel that never waits; NULL when absent */
-    int64_t shared_bytes;
+    int64_t shared_bytes;       /* K__fxshared (static); a launch adds its dynamic bytes */
+    int64_t dyn_elem_bytes;     /* K__fxdyn: its Array[T, DYN]'s stride, 0 without one */
     bool waits;                 /* K__fxsync: work-items may wait for each other (fibers) */
     int wave_size;              /* K__fxwave */
     const FxParamInfo *params;  /* K__fxparams, ended by a NULL name */

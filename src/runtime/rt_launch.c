@@ -311,6 +311,9 @@ static void rt_oob(FxHostCtx *ctx, const FxOobSite *site, int32_t param, const i
             const char *pname = param < s->k->nparams ? s->k->params[param].name : "?";
             s->error = rt_strdupf("out-of-bounds %s '%s'[%s] (buffer has %" PRIu64 " element%s) in %s",
                                   site->op, pname, idx, bound, bound == 1 ? "" : "s", where);
+        } else if (site->nidx == 1 && site->dims[0] < 0) {   /* Array[T, DYN] */
+            s->error = rt_strdupf("out-of-bounds %s dynamic %s[%s] (the launch gave it %" PRId64 " element%s) in %s",
+                                  site->op, site->array, idx, ctx->dyn_count, ctx->dyn_count == 1 ? "" : "s", where);
         } else if (site->nidx == 1) {
             s->error = rt_strdupf("out-of-bounds %s %s[%s] (it has %" PRId64 " element%s) in %s",
                                   site->op, site->array, idx, site->dims[0], site->dims[0] == 1 ? "" : "s", where);
@@ -801,15 +804,41 @@ static int run_launch(Sched *proto, size_t nt, char **err)
 int rt_host_launch_checked(RtHostModule *m, const char *name, const unsigned grid[3],
                            const unsigned block[3], void **args, const size_t *arg_bytes, char **err)
 {
-    return rt_host_launch_checking(m, name, grid, block, args, arg_bytes, 0, err);
+    RtLaunchOptions o = { .arg_bytes = arg_bytes };
+    return rt_host_launch_with(m, name, grid, block, args, &o, err);
 }
 
 int rt_host_launch_checking(RtHostModule *m, const char *name, const unsigned grid[3], const unsigned block[3],
                             void **args, const size_t *arg_bytes, unsigned checks, char **err)
 {
+    RtLaunchOptions o = { .arg_bytes = arg_bytes, .checks = checks };
+    return rt_host_launch_with(m, name, grid, block, args, &o, err);
+}
+
+/* The block's shared memory: the static arrays, then the launch's dynamic
+ * bytes (where the kernel's Array[T, DYN] lives: fxhost.h). */
+static int add_dynamic_shared(RtKernel *k, const char *name, size_t dyn, int64_t *dyn_count, char **err)
+{
+    if (dyn > RT_MAX_SHARED_BYTES || (uint64_t)k->shared_bytes + dyn > RT_MAX_SHARED_BYTES) {
+        *err = rt_strdupf("kernel '%s' would have %lld bytes of static and %zu of dynamic shared memory per block, "
+                          "more than the %d a block gets", name, (long long)k->shared_bytes, dyn,
+                          RT_MAX_SHARED_BYTES);
+        return -1;
+    }
+    *dyn_count = k->dyn_elem_bytes > 0 ? (int64_t)dyn / k->dyn_elem_bytes : 0;
+    k->shared_bytes += (int64_t)dyn;
+    return 0;
+}
+
+int rt_host_launch_with(RtHostModule *m, const char *name, const unsigned grid[3], const unsigned block[3],
+                        void **args, const RtLaunchOptions *o, char **err)
+{
     *err = NULL;
     RtKernel k;
-    if (rt_host_kernel(m, name, &k, err))
+    const size_t *arg_bytes = o->arg_bytes;
+    unsigned checks = o->checks;
+    int64_t dyn_count = 0;
+    if (rt_host_kernel(m, name, &k, err) || add_dynamic_shared(&k, name, o->shared_bytes, &dyn_count, err))
         return -1;
     unsigned long long nb = (unsigned long long)grid[0] * grid[1] * grid[2];
     unsigned long long nt = (unsigned long long)block[0] * block[1] * block[2];
@@ -862,6 +891,7 @@ int rt_host_launch_checking(RtHostModule *m, const char *name, const unsigned gr
     ctx->oob = rt_oob;
     ctx->print = rt_print;
     ctx->assert_fail = rt_assert_fail;
+    ctx->dyn_count = dyn_count;
     if (checks && k.checked) {
         proto.checker = rt_check_new(checks, name, (size_t)k.shared_bytes, block);
         ctx->check = proto.checker ? check_access : NULL;

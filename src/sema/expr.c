@@ -487,7 +487,8 @@ static Val *subscript(Ctx *c, AstNode *e)
         if (!i || !index_operand(c, i))
             return NULL;
         if (base->type->kind == TY_ARRAY && i->is_static &&
-            (big_sign(i->i) < 0 || big_cmp(i->i, big_from_i64(base->type->dims[k])) >= 0)) {
+            (big_sign(i->i) < 0 ||
+             (!type_is_dyn_array(base->type) && big_cmp(i->i, big_from_i64(base->type->dims[k])) >= 0))) {
             diag_error(i->loc, "index out of range: dimension %d of %s has %lld elements", k,
                        type_name(c->arena, base->type), (long long)base->type->dims[k]);
             return NULL;
@@ -791,6 +792,15 @@ Val *sema_generic_type(Ctx *c, Val *base, AstNode *e)
         if (nd == SEMA_MAX_DIMS) {
             diag_error(d->loc, "%s has at most %d dimensions (docs/limits.md)", g, SEMA_MAX_DIMS);
             return NULL;
+        }
+        if (is_array && d->kind == AST_NAME && strcmp(d->name, "DYN") == 0 && !sema_lookup(c, "DYN")) {
+            if (n != 2) {
+                diag_error(d->loc, "DYN is the length of a one-dimensional dynamic shared array, "
+                           "Array[T, DYN]; it cannot be one of several dimensions");
+                return NULL;
+            }
+            dims[nd++] = TYPE_DIM_DYN;   /* given at launch: no static size to check */
+            continue;
         }
         if (is_tensor ? !tensor_dim(c, d, &dims[nd], &names[nd])
                       : !sema_static_int(c, d, "an Array dimension", &dims[nd]))

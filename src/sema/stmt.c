@@ -188,6 +188,11 @@ static void var_stmt_checked(Ctx *c, AstNode *s)
             diag_error(s->b->loc, "an Array var cannot have an initializer; it starts zero-filled");
             return;
         }
+        if (type_is_dyn_array(t)) {
+            diag_error(s->a->loc, "only a shared array has a dynamic length: write `shared %s: %s` in the "
+                       "kernel", s->name, type_name(c->arena, t));
+            return;
+        }
     } else if (t->kind != TY_SCALAR && t->kind != TY_VECTOR) {
         diag_error(s->a->loc, "a var must have a scalar, vector or Array type, not %s", type_name(c->arena, t));
         return;
@@ -210,6 +215,24 @@ static void var_stmt_checked(Ctx *c, AstNode *s)
     b->type = t;
 }
 
+/* shared NAME: Array[T, DYN]: only in a kernel, and one per kernel (its
+ * memory is whatever the launch gives beyond the static arrays). */
+static bool dynamic_shared_ok(Ctx *c, AstNode *s, const Type *t)
+{
+    if (!c->fn->is_kernel) {
+        diag_error(s->a->loc, "a fn cannot declare a dynamic shared array; take the kernel's as a parameter, "
+                   "`shared %s: %s`", s->name, type_name(c->arena, t));
+        return false;
+    }
+    const FxInst *first = fxir_dynamic_shared(c->fn->func);
+    if (first) {
+        diag_error(s->loc, "a kernel has at most one dynamic shared array (they would share the same memory)");
+        diag_note(first->loc, "'%s' is the first", first->name ? first->name : "?");
+        return false;
+    }
+    return true;
+}
+
 /* shared NAME: Array[...]: in a kernel, or in a fn, where it is one
  * allocation per kernel that all calls of the fn share (as a __shared__
  * variable in a HIP __device__ function is). */
@@ -229,6 +252,10 @@ static void shared_stmt(Ctx *c, AstNode *s)
         poison(c, s, s->name);
         diag_error(s->a->loc, "shared memory holds an Array type, e.g. Array[Float32, 256]; got %s",
                    type_name(c->arena, t));
+        return;
+    }
+    if (type_is_dyn_array(t) && !dynamic_shared_ok(c, s, t)) {
+        poison(c, s, s->name);
         return;
     }
     Binding *b = sema_bind(c, s->name, B_VAR, s);
@@ -355,7 +382,8 @@ static void assign_element(Ctx *c, AstNode *s)
             return;
         if (base->type->kind == TY_ARRAY && idx[k]->op == FX_CONST) {
             int64_t v = (int64_t)idx[k]->cval.lo;
-            if (v < 0 || v >= base->type->dims[k]) {
+            bool dyn = type_is_dyn_array(base->type);   /* its length comes at launch */
+            if (v < 0 || (!dyn && v >= base->type->dims[k])) {
                 diag_error(ie->loc, "index out of range: dimension %d of %s has %lld elements", k,
                            type_name(c->arena, base->type), (long long)base->type->dims[k]);
                 return;

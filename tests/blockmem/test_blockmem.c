@@ -5,7 +5,11 @@
  * Host: results of kernels whose fns work on the caller's shared array and
  * on their own; two calls of a fn share its array. AMDGPU: the kernel's LDS
  * size counts each array once, on gfx90a/gfx942/gfx1100/gfx1201. FXIR: a module with Array parameters survives a print-and-read
- * round trip and verifies; the verifier refuses an Array kernel parameter. */
+ * round trip and verifies; the verifier refuses an Array kernel parameter.
+ *
+ * Dynamic shared memory (`shared s: Array[T, DYN]`, sized at launch): host
+ * results over many block sizes, bounds checks against the launch's size,
+ * the 64 KiB limit; on AMDGPU LLVM's dynamic LDS; the FXIR round trip. */
 #include "fxtest.h"
 #include "fxsource.h"
 #include "fxir/verify.h"
@@ -172,6 +176,125 @@ static void test_fxir_round_trip(void)
     fxs_close(&m);
 }
 
+/* ---- dynamic shared memory: Array[T, DYN] ---- */
+
+/* A block-wide reversal whose length is the launch's: 16 static bytes
+ * first, then the dynamic array, handed to a fn that takes it. */
+static const char *const dyn_src =
+    "fn mirror(shared s: Array[Float32, DYN], t: Int32, n: Int32) -> Float32 {\n"
+    "    return s[n - 1 - t]\n"
+    "}\n"
+    "kernel rev(p: Ptr[Float32], bad: Int32) {\n"
+    "    shared fixed: Array[Int32, 3]\n"
+    "    shared s: Array[Float32, DYN]\n"
+    "    let t = thread_idx.x\n"
+    "    let n = block_dim.x\n"
+    "    if t < 3 {\n"
+    "        fixed[t] = t\n"
+    "    }\n"
+    "    s[t + bad] = p[block_idx.x * n + t]\n"
+    "    fx.barrier()\n"
+    "    p[block_idx.x * n + t] = mirror(s, t, n) + Float32(fixed[t % 3])\n"
+    "}\n";
+
+static int launch_rev(FxsModule *m, float *p, int n, unsigned block, int32_t bad, size_t shared, char **err)
+{
+    void *pp = p;
+    void *args[2] = { &pp, &bad };
+    size_t bytes[2] = { (size_t)n * sizeof(float), 0 };
+    const unsigned g[3] = { (unsigned)n / block, 1, 1 }, b[3] = { block, 1, 1 };
+    RtLaunchOptions o = { .arg_bytes = bytes, .shared_bytes = shared };
+    return rt_host_launch_with(m->hm, "rev", g, b, args, &o, err);
+}
+
+static void test_dyn_host(void)
+{
+    FxsModule m;
+    CU_ASSERT_FATAL(fxs_open(&m, dyn_src));
+    /* block sizes 1, 3, 7, ..., 255, each with exactly its bytes */
+    for (unsigned block = 1; block <= 256; block = block * 2 + (block & 1)) {
+        float p[512];
+        for (int i = 0; i < 512; i++)
+            p[i] = (float)i;
+        char *err = NULL;
+        int rc = launch_rev(&m, p, 512 - 512 % (int)block, block, 0, block * sizeof(float), &err);
+        CU_ASSERT_EQUAL(rc, 0);
+        if (rc)
+            fprintf(stderr, "\n  block %u: %s", block, err);
+        free(err);
+        int ok = 1;
+        for (int i = 0; i < 512 - 512 % (int)block; i++) {
+            int b0 = i / (int)block * (int)block, t = i - b0;
+            ok &= p[i] == (float)(b0 + (int)block - 1 - t + t % 3);
+        }
+        CU_ASSERT(ok);
+    }
+    /* one element short: the last work-item's store is out of bounds */
+    float p[64] = { 0 };
+    char *err = NULL;
+    CU_ASSERT_EQUAL(launch_rev(&m, p, 64, 64, 0, 63 * sizeof(float), &err), -1);
+    CU_ASSERT(err && strstr(err, "out-of-bounds store to dynamic shared array 's'[63] (the launch gave it 63 "
+                                 "elements) in kernel rev"));
+    free(err);
+    /* a negative index, and the memory before the array is not the array's */
+    CU_ASSERT_EQUAL(launch_rev(&m, p, 64, 64, -1, 64 * sizeof(float), &err), -1);
+    CU_ASSERT(err && strstr(err, "'s'[-1]"));
+    free(err);
+    /* static + dynamic over 64 KiB: refused as a GPU would */
+    CU_ASSERT_EQUAL(launch_rev(&m, p, 64, 64, 0, 65536, &err), -1);
+    CU_ASSERT(err && strstr(err, "16 bytes of static and 65536 of dynamic shared memory"));
+    free(err);
+    fxs_close(&m);
+}
+
+/* AMDGPU: an external zero-length LDS array (LLVM's dynamic LDS, as clang
+ * makes HIP's extern __shared__), the static LDS alone in the descriptor,
+ * and the code object's hidden dynamic-LDS-size argument. */
+static void test_dyn_isa(void)
+{
+    for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++) {
+        FxsModule m;
+        char *s = fxs_assembly(&m, dyn_src, archs[a]);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+        CU_ASSERT(strstr(s, ".amdhsa_group_segment_fixed_size 16\n") != NULL);
+        CU_ASSERT(strstr(s, "hidden_dynamic_lds_size") != NULL);
+        CU_ASSERT(strstr(s, "ds_") != NULL);
+        free(s);
+        fxs_close(&m);
+    }
+}
+
+static void test_dyn_fxir(void)
+{
+    FxsModule m;
+    CU_ASSERT_FATAL(fxs_lower(&m, dyn_src, NULL, true));
+    char *text = module_text(m.c.module);
+    CU_ASSERT(strstr(text, "fn mirror(%s: Array[Float32, DYN], ") != NULL);
+    CU_ASSERT(strstr(text, "alloca.shared : Array[Float32, DYN]  # s") != NULL);
+    SrcFile sf = { .name = "dyn.fxir", .text = text, .len = (long)strlen(text) };
+    Arena *a = arena_new();
+    FxModule *back = fxir_read(a, &sf);
+    CU_ASSERT_FATAL(back != NULL);
+    CU_ASSERT(fxir_verify(back));
+    char *again = module_text(back);
+    CU_ASSERT_STRING_EQUAL(again, text);
+    free(again);
+    /* a dynamic array is shared and belongs to a kernel */
+    const char *bad = "kernel k() {\n  %0 = alloca.private : Array[Float32, DYN]\n}\n";
+    SrcFile bf = { .name = "bad.fxir", .text = bad, .len = (long)strlen(bad) };
+    FxModule *bm = fxir_read(a, &bf);
+    CU_ASSERT_FATAL(bm != NULL);
+    fxt_capture_begin();
+    bool ok = fxir_verify(bm);
+    char *diag = fxt_capture_end();
+    CU_ASSERT(!ok);
+    CU_ASSERT(strstr(diag, "a dynamic array (Array[Float32, DYN]) is shared and declared in a kernel") != NULL);
+    free(diag);
+    arena_free(a);
+    free(text);
+    fxs_close(&m);
+}
+
 int main(int argc, char **argv)
 {
     static const FxtTest helpers[] = {
@@ -180,8 +303,15 @@ int main(int argc, char **argv)
         { "FXIR: Array parameters round trip", test_fxir_round_trip },
         { NULL, NULL },
     };
+    static const FxtTest dyn[] = {
+        { "host: sized by the launch, bounds-checked", test_dyn_host },
+        { "AMDGPU: dynamic LDS", test_dyn_isa },
+        { "FXIR: Array[T, DYN] round trip", test_dyn_fxir },
+        { NULL, NULL },
+    };
     static const FxtSuite suites[] = {
         { "block-level helpers", helpers, NULL, NULL },
+        { "dynamic shared memory", dyn, NULL, NULL },
         { NULL, NULL, NULL, NULL },
     };
     return fxt_main(argc, argv, TEST_DIR, suites);

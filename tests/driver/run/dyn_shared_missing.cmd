@@ -1,0 +1,1 @@
+rev --grid 2 --block 8 'p=iota(Float32, 16)' --print p
