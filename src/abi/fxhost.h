@@ -54,6 +54,9 @@ typedef void (*FxPrintFn)(struct FxHostCtx *ctx, const char *format, const uint6
 /* fx.assert failed: where is "file:line:col", func the fn it is in (NULL in
  * the kernel itself), msg the message ("" for none); does not return */
 typedef void (*FxAssertFn)(struct FxHostCtx *ctx, const char *where, const char *func, const char *msg);
+/* An @index_nowrap kernel's signed add/sub/mul overflowed: where as for
+ * FxAssertFn, what the operation ("Int32 '+'"); does not return */
+typedef void (*FxOverflowFn)(struct FxHostCtx *ctx, const char *where, const char *func, const char *what);
 
 /* X(name, C type, ABI kind, count, C declarator suffix) */
 #define FX_HOSTCTX_FIELDS(X) \
@@ -82,7 +85,8 @@ typedef void (*FxAssertFn)(struct FxHostCtx *ctx, const char *where, const char 
     X(barrier_site, const struct FxCheckSite *, FX_ABI_PTR, 0, ) \
     /* fx.printf and fx.assert (docs/debugging.md) */ \
     X(print, FxPrintFn, FX_ABI_PTR, 0, ) \
-    X(assert_fail, FxAssertFn, FX_ABI_PTR, 0, )
+    X(assert_fail, FxAssertFn, FX_ABI_PTR, 0, ) \
+    X(overflow, FxOverflowFn, FX_ABI_PTR, 0, )       /* @index_nowrap's promise broken */
 
 #define FX_OOBSITE_FIELDS(X) \
     X(op, const char *, FX_ABI_PTR, 0, )            /* "load from", "store to", "fx.atomic_add on" */ \

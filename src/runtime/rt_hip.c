@@ -188,6 +188,12 @@ int rt_hip_launch(RtHipModule *m, const char *name, const unsigned grid[3], cons
                   void **args, char **err)
 {
     RtHip *h = m->hip;
+    /* block_idx and grid_dim are Int32 in the language, and the compiler's
+     * range proofs (passes/int_ranges.c) rely on it, as the host launch does */
+    if (grid[0] > INT32_MAX || grid[1] > INT32_MAX || grid[2] > INT32_MAX) {
+        *err = rt_strdupf("grid dimension too large");
+        return -1;
+    }
     hipFunction_t f;
     hipError_t e = h->api.module_get_function(&f, m->module, name);
     if (e != 0) {
