@@ -280,6 +280,14 @@ typedef struct FxModule {
 } FxModule;
 
 FxModule *fxir_module_new(Arena *arena, const char *source_name);
+/* The values special value i (thread_idx, block_idx, block_dim, grid_dim,
+ * lane id) can take in function f, [*lo, *hi]: thread_idx below f's launch
+ * bounds (1024 in a fn, the most any launch has), block_dim in [1, launch
+ * bounds], block_idx < 2^31 - 1 and grid_dim < 2^31 (libfxrt refuses larger
+ * grids: the language types them Int32), the lane id below wave_size. The
+ * one statement of these facts: the int-ranges pass and codegen's range
+ * metadata both ask it. */
+void fxir_special_range(const FxFunc *f, const FxInst *i, int wave_size, int64_t *lo, int64_t *hi);
 FxFunc *fxir_func_new(FxModule *m, const char *name, FxFuncKind kind, int nparams,
                       const Type *ret, Loc loc);
 

@@ -8,11 +8,8 @@
  *
  * Proofs: an interval of the mathematical value of every scalar integer
  * SSA value of 8 to 64 bits, in one walk of each function in program
- * order. What is known: constants; thread_idx < the kernel's launch bounds
- * (1024 in a fn, the most any launch has); block_dim in [1, launch
- * bounds]; block_idx < 2^31 - 1 and grid_dim < 2^31 (libfxrt refuses
- * larger grids: the language types them Int32); the lane id below the
- * target's wave size; and what add, sub, mul, floor division and modulo by
+ * order. What is known: constants; the work-item and block ids and sizes
+ * (fxir_special_range: launch bounds, grid limits, wave size); and what add, sub, mul, floor division and modulo by
  * a positive divisor, `&` with a non-negative operand, `>>` of a
  * non-negative value, fx.max/fx.min, select and conversions that keep the
  * value make of them. Everything else (parameters, loads, values from
@@ -38,7 +35,7 @@ typedef struct Ranges {
     Range *r;           /* by instruction id */
     bool *known;        /* computed yet (a use before its definition in the walk stays unknown) */
     int n;
-    int launch_bounds;  /* thread_idx < this, block_dim <= this */
+    const FxFunc *f;    /* whose specials these are */
     int wave_size;
     bool promise;       /* @index_nowrap */
 } Ranges;
@@ -165,14 +162,9 @@ static Range binop(Ranges *rs, FxInst *i)
 
 static Range special(const Ranges *rs, const FxInst *i)
 {
-    switch (i->sub) {
-    case FXS_THREAD_IDX: return (Range){ 0, rs->launch_bounds - 1 };
-    case FXS_BLOCK_DIM: return (Range){ 1, rs->launch_bounds };
-    case FXS_BLOCK_IDX: return (Range){ 0, INT32_MAX - 1 };
-    case FXS_GRID_DIM: return (Range){ 1, INT32_MAX };
-    case FXS_LANE_ID: return (Range){ 0, rs->wave_size - 1 };
-    default: return type_range(i->type);
-    }
+    int64_t lo, hi;
+    fxir_special_range(rs->f, i, rs->wave_size, &lo, &hi);
+    return (Range){ lo, hi };
 }
 
 static Range constant(const FxInst *i)
@@ -267,10 +259,9 @@ static void analyse(FxFunc *f, int wave_size)
     rs.known = calloc((size_t)rs.n + 1, sizeof *rs.known);
     if (!rs.r || !rs.known)
         abort();
-    bool kernel = f->kind == FXF_KERNEL;
-    rs.launch_bounds = kernel && f->launch_bounds > 0 ? f->launch_bounds : 1024;
+    rs.f = f;
     rs.wave_size = wave_size;
-    rs.promise = kernel && f->index_nowrap;
+    rs.promise = f->kind == FXF_KERNEL && f->index_nowrap;
     clear_flags(&f->body);   /* the pass decides alone: flags read from text are recomputed */
     walk(&rs, &f->body);
     free(rs.r);
