@@ -58,6 +58,9 @@ typedef void (*FxPrintFn)(struct FxHostCtx *ctx, const char *format, const uint6
 /* fx.assert failed: where is "file:line:col", func the fn it is in (NULL in
  * the kernel itself), msg the message ("" for none); does not return */
 typedef void (*FxAssertFn)(struct FxHostCtx *ctx, const char *where, const char *func, const char *msg);
+/* An @index_nowrap kernel's signed add/sub/mul overflowed: where as for
+ * FxAssertFn, what the operation ("Int32 '+'"); does not return */
+typedef void (*FxOverflowFn)(struct FxHostCtx *ctx, const char *where, const char *func, const char *what);
 
 /* X(name, C type, ABI kind, count, C declarator suffix) */
 #define FX_HOSTCTX_FIELDS(X) \
@@ -87,6 +90,7 @@ typedef void (*FxAssertFn)(struct FxHostCtx *ctx, const char *where, const char 
     /* fx.printf and fx.assert (docs/debugging.md) */ \
     X(print, FxPrintFn, FX_ABI_PTR, 0, ) \
     X(assert_fail, FxAssertFn, FX_ABI_PTR, 0, ) \
+    X(overflow, FxOverflowFn, FX_ABI_PTR, 0, )       /* @index_nowrap's promise broken */ \
     /* elements of the kernel's dynamic shared array in this launch (bounds \
      * checks; FxOobSite.dims[0] is -1 for it) */ \
     X(dyn_count, int64_t, FX_ABI_I64, 0, )

@@ -1,5 +1,6 @@
 /* cg_check.c - the checker's calls in host code (fxcc --check, fxrun
- * --check=races,uninit; abi/fxhost.h). Before every load from or store to a
+ * --check=races,uninit; abi/fxhost.h), and the check of @index_nowrap's
+ * promise (every host launch: it is what makes the promise defined there). Before every load from or store to a
  * shared array the code calls ctx->check with the access's site, the
  * array's first element and the element's address; before every barrier it
  * stores the barrier's site in ctx->barrier_site. The runtime keeps the
@@ -53,4 +54,38 @@ void cg_check_barrier(CgCtx *c, FxInst *i)
     if (!c->opt.check || !cg_host_abi(c))
         return;
     LLVMBuildStore(c->B, check_site(c, i, "barrier", NULL, 0), cg_hostctx_field(c, FX_HOSTCTX_barrier_site, 0));
+}
+
+/* The location text "file:line:col" of instruction i. */
+static LLVMValueRef where_text(CgCtx *c, const FxInst *i)
+{
+    const char *file = i->loc.file ? i->loc.file->name : "<stdin>";
+    return cg_cstring(c, arena_printf(c->fm->arena, "%s:%d:%d", file, i->loc.line, i->loc.col));
+}
+
+LLVMValueRef cg_check_overflow(CgCtx *c, FxInst *i, LLVMValueRef a, LLVMValueRef b, const char *what)
+{
+    static const char *const intr[] = { [FXB_ADD] = "llvm.sadd.with.overflow",
+                                        [FXB_SUB] = "llvm.ssub.with.overflow",
+                                        [FXB_MUL] = "llvm.smul.with.overflow" };
+    LLVMTypeRef ty = LLVMTypeOf(a), p = LLVMPointerTypeInContext(c->C, 0);
+    LLVMValueRef args[2] = { a, b };
+    LLVMValueRef r = cg_intrinsic(c, intr[i->sub], &ty, 1, args, 2);
+    LLVMValueRef v = LLVMBuildExtractValue(c->B, r, 0, ""), bad = LLVMBuildExtractValue(c->B, r, 1, "");
+    LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(c->C, c->fn, "overflow");
+    LLVMBasicBlockRef cont = LLVMAppendBasicBlockInContext(c->C, c->fn, "no_overflow");
+    LLVMValueRef expect[2] = { bad, LLVMConstInt(LLVMInt1TypeInContext(c->C), 0, 0) };
+    LLVMTypeRef i1 = LLVMInt1TypeInContext(c->C);
+    LLVMBuildCondBr(c->B, cg_intrinsic(c, "llvm.expect", &i1, 1, expect, 2), fail, cont);
+    LLVMPositionBuilderAtEnd(c->B, fail);
+    const FxFunc *f = c->cur->f;
+    LLVMTypeRef pt[4] = { p, p, p, p };
+    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c->C), pt, 4, 0);
+    LLVMValueRef fp = LLVMBuildLoad2(c->B, p, cg_hostctx_field(c, FX_HOSTCTX_overflow, 0), "overflow_fn");
+    LLVMValueRef call[4] = { c->hostctx, where_text(c, i),
+                             f->kind == FXF_FN ? cg_cstring(c, f->name) : LLVMConstNull(p), cg_cstring(c, what) };
+    LLVMBuildCall2(c->B, fty, fp, call, 4, "");
+    LLVMBuildUnreachable(c->B);
+    LLVMPositionBuilderAtEnd(c->B, cont);
+    return v;
 }

@@ -194,6 +194,25 @@ static const char *binop_name(int op)
     return op >= 0 && op < FXB_COUNT ? n[op] : "?";
 }
 
+/* Integer add, sub and mul with the no-wrap flags the int-ranges pass
+ * decided (codegen decides none itself). A promised nsw (@index_nowrap) is
+ * checked in host code, so fxrun reports a broken promise instead of
+ * running undefined code; on the GPU it is taken on trust. */
+static LLVMValueRef int_arith(CgCtx *c, FxInst *i, LLVMValueRef a, LLVMValueRef b)
+{
+    if ((i->nowrap & FXNW_PROMISED) && cg_host_abi(c)) {
+        const char *what = arena_printf(c->fm->arena, "%s '%s'", cg_tyname(c, i->type), binop_name(i->sub));
+        return cg_check_overflow(c, i, a, b, what);
+    }
+    LLVMValueRef v = i->sub == FXB_ADD ? LLVMBuildAdd(c->B, a, b, "")
+                   : i->sub == FXB_SUB ? LLVMBuildSub(c->B, a, b, "") : LLVMBuildMul(c->B, a, b, "");
+    if (LLVMIsAInstruction(v)) {   /* the builder folds constants */
+        LLVMSetNSW(v, (i->nowrap & FXNW_NSW) != 0);
+        LLVMSetNUW(v, (i->nowrap & FXNW_NUW) != 0);
+    }
+    return v;
+}
+
 /* Float16 division on AMDGPU: the backend's native sequence is not always
  * correctly rounded; a correctly rounded Float32 quotient rounded once more to
  * Float16 is (24 >= 2*11 + 2 bits). Kept native under arcp/afn. */
@@ -243,9 +262,7 @@ LLVMValueRef cg_binop(CgCtx *c, FxInst *i)
         }
         if (!boolean) {
             switch (i->sub) {
-            case FXB_ADD: return LLVMBuildAdd(c->B, a, b, "");
-            case FXB_SUB: return LLVMBuildSub(c->B, a, b, "");
-            case FXB_MUL: return LLVMBuildMul(c->B, a, b, "");
+            case FXB_ADD: case FXB_SUB: case FXB_MUL: return int_arith(c, i, a, b);
             case FXB_FLOORDIV: return widen_div(c, int_floordiv, a, b, sgn);
             case FXB_MOD: return widen_div(c, int_mod, a, b, sgn);
             case FXB_POW: return int_pow(c, a, b, sgn);

@@ -253,6 +253,11 @@ LLVMTypeRef cg_check_site_type(CgCtx *c);
 bool cg_checks_access(CgCtx *c, const FxInst *array);
 void cg_check_access(CgCtx *c, FxInst *i, FxInst *array, LLVMValueRef addr, const Type *elem, bool is_write);
 void cg_check_barrier(CgCtx *c, FxInst *i);
+/* Host code of an add/sub/mul an @index_nowrap kernel promises does not
+ * overflow (FXNW_PROMISED): computes a op b (i->sub) and calls
+ * ctx->overflow, which does not return, when the signed result wraps.
+ * `what` names the operation ("Int32 '+'"). */
+LLVMValueRef cg_check_overflow(CgCtx *c, FxInst *i, LLVMValueRef a, LLVMValueRef b, const char *what);
 /* -g (cg_debug.c): the compile unit, a subprogram per function, a source
  * position per FXIR instruction. */
 void cg_debug_begin(CgCtx *c);

@@ -177,3 +177,15 @@ ScalarId fxir_matrix_elem(TgtElem e)
     default: return SC_INT8;
     }
 }
+
+void fxir_special_range(const FxFunc *f, const FxInst *i, int wave_size, int64_t *lo, int64_t *hi)
+{
+    int64_t lb = f && f->kind == FXF_KERNEL && f->launch_bounds > 0 ? f->launch_bounds : 1024;
+    switch (i->sub) {
+    case FXS_THREAD_IDX: *lo = 0, *hi = lb - 1; break;
+    case FXS_BLOCK_DIM: *lo = 1, *hi = lb; break;
+    case FXS_BLOCK_IDX: *lo = 0, *hi = INT32_MAX - 1; break;
+    case FXS_GRID_DIM: *lo = 1, *hi = INT32_MAX; break;
+    default: *lo = 0, *hi = wave_size > 0 ? wave_size - 1 : 63; break;   /* the lane id */
+    }
+}

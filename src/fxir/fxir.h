@@ -123,6 +123,12 @@ enum {
     FMF_FAST = 0x7f, FMF_NBITS = 7
 };
 
+/* No-wrap flags on integer add/sub/mul (LLVM's nsw/nuw). The int-ranges
+ * pass sets them: NSW/NUW when the operands' ranges prove that the result
+ * does not wrap, NSW|PROMISED in an @index_nowrap kernel when it is only
+ * the kernel's promise (host code then checks it; passes/int_ranges.c). */
+enum { FXNW_NSW = 1 << 0, FXNW_NUW = 1 << 1, FXNW_PROMISED = 1 << 2 };
+
 /* A scalar constant: integers as 128-bit two's complement already wrapped to
  * their width (Boolean 0/1); floats (and narrow floats) as their encoding in lo. */
 typedef struct FxConst {
@@ -149,6 +155,7 @@ struct FxInst {
     int param_index;
     int dim;
     unsigned fmf;           /* fast-math flags (FMF_*) on float operations */
+    unsigned nowrap;        /* FXNW_* on integer add/sub/mul */
     FfRound rounding;       /* FX_CAST float->float */
     FxSpace space;          /* FX_ALLOCA */
     FxFunc *callee;         /* FX_CALL */
@@ -176,6 +183,7 @@ struct FxFunc {
     const Type *ret;        /* TY_VOID for kernels */
     FxBlock body;
     int launch_bounds;      /* kernels: max threads per block (default 1024) */
+    bool index_nowrap;      /* kernels: @index_nowrap, signed add/sub/mul promised not to overflow */
     Loc loc;
     long use_scan_visits;   /* instructions visited to count uses: lets tests check passes stay linear */
 };
@@ -272,6 +280,14 @@ typedef struct FxModule {
 } FxModule;
 
 FxModule *fxir_module_new(Arena *arena, const char *source_name);
+/* The values special value i (thread_idx, block_idx, block_dim, grid_dim,
+ * lane id) can take in function f, [*lo, *hi]: thread_idx below f's launch
+ * bounds (1024 in a fn, the most any launch has), block_dim in [1, launch
+ * bounds], block_idx < 2^31 - 1 and grid_dim < 2^31 (libfxrt refuses larger
+ * grids: the language types them Int32), the lane id below wave_size. The
+ * one statement of these facts: the int-ranges pass and codegen's range
+ * metadata both ask it. */
+void fxir_special_range(const FxFunc *f, const FxInst *i, int wave_size, int64_t *lo, int64_t *hi);
 FxFunc *fxir_func_new(FxModule *m, const char *name, FxFuncKind kind, int nparams,
                       const Type *ret, Loc loc);
 

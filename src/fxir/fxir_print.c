@@ -171,6 +171,12 @@ static void print_flags(Printer *p, const FxInst *i)
         }
         any = true;
     }
+    static const char *const nowrap[] = { "nsw", "nuw", "promised" };
+    for (int k = 0; k < 3; k++)
+        if (i->nowrap & (1u << k)) {
+            fprintf(p->out, "%s%s", any ? "," : " {", nowrap[k]);
+            any = true;
+        }
     if (i->op == FX_CAST && i->rounding != FF_RNE) {
         fprintf(p->out, "%sround=%s", any ? ", " : " {", fxir_rounding_name(i->rounding));
         any = true;
@@ -313,6 +319,8 @@ void fxir_print_func(FILE *out, FxFunc *f)
     Printer p = { out, f, tmp };
     int next = 0;
     number_block(&f->body, &next);
+    if (f->kind == FXF_KERNEL && f->index_nowrap)
+        fputs("@index_nowrap\n", out);
     if (f->kind == FXF_KERNEL && f->launch_bounds != 1024)
         fprintf(out, "@launch_bounds(%d)\n", f->launch_bounds);
     fprintf(out, "%s %s(", f->kind == FXF_KERNEL ? "kernel" : "fn", f->name ? f->name : "?");

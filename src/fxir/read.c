@@ -3,7 +3,7 @@
  * module survives print -> read -> print unchanged.
  *
  *   module   := '# FXIR module' NAME? { func | program }
- *   func     := ['@launch_bounds(' INT ')'] ('kernel'|'fn') NAME '(' params ')' ['->' type] '{' block '}'
+ *   func     := ['@index_nowrap'] ['@launch_bounds(' INT ')'] ('kernel'|'fn') NAME '(' params ')' ['->' type] '{' block '}'
  *   block    := { inst NEWLINE }
  *   inst     := [VALUE '='] op operands [':' type] ['{' flags '}'] ['# name']
  *             | 'if' VALUE '{' block ['} else {' block] '}'
@@ -465,7 +465,7 @@ static bool const_value(Reader *r, const char *text, const Type *t, Loc loc, FxC
 
 /* ---- instructions ---- */
 
-/* {fast} {nnan,ninf} {round=upward} {nnan, round=downward} */
+/* {fast} {nnan,ninf} {round=upward} {nnan, round=downward} {nsw,nuw} {nsw,promised} */
 static bool read_flags(Reader *r, FxInst *i)
 {
     if (!accept_punct(r, "{"))
@@ -475,6 +475,9 @@ static bool read_flags(Reader *r, FxInst *i)
             return error(r, "a fast-math flag or round=MODE");
         if (is_word(r, "fast")) {
             i->fmf = FMF_FAST;
+            next(r);
+        } else if (is_word(r, "nsw") || is_word(r, "nuw") || is_word(r, "promised")) {
+            i->nowrap |= is_word(r, "nsw") ? FXNW_NSW : is_word(r, "nuw") ? FXNW_NUW : FXNW_PROMISED;
             next(r);
         } else if (is_word(r, "round")) {
             next(r);
@@ -789,7 +792,7 @@ static int read_params(Reader *r, FxParam *ps, int max)
     return expect_punct(r, ")") ? n : -1;
 }
 
-static bool read_func(Reader *r, int launch_bounds)
+static bool read_func(Reader *r, int launch_bounds, bool index_nowrap)
 {
     FxFuncKind kind = is_word(r, "kernel") ? FXF_KERNEL : FXF_FN;
     Loc loc = r->tok.loc;
@@ -808,6 +811,7 @@ static bool read_func(Reader *r, int launch_bounds)
     FxFunc *f = fxb_func(&r->b, r->m, name, kind, n, ret, loc);
     if (launch_bounds > 0)
         f->launch_bounds = launch_bounds;
+    f->index_nowrap = index_nowrap && kind == FXF_KERNEL;
     r->f = f;
     r->nvalues = 0;
     r->values = NULL;
@@ -1087,6 +1091,13 @@ FxModule *fxir_read(Arena *a, const SrcFile *f)
     while (r.tok.kind != T_EOF && !r.failed) {
         int bounds = 0;
         const char *precision = NULL;
+        bool nowrap = false;
+        if (r.tok.kind == T_GLOBAL && r.tok.len == 12 && !strncmp(r.tok.s, "index_nowrap", 12)) {
+            next(&r);
+            if (!end_of_line(&r))
+                break;
+            nowrap = true;
+        }
         if (r.tok.kind == T_GLOBAL && r.tok.len == 13 && !strncmp(r.tok.s, "launch_bounds", 13)) {
             next(&r);
             int64_t v = 0;
@@ -1100,8 +1111,8 @@ FxModule *fxir_read(Arena *a, const SrcFile *f)
                 break;
         }
         if ((is_word(&r, "kernel") || is_word(&r, "fn")) && !precision)
-            read_func(&r, bounds);
-        else if (is_word(&r, "program") && !bounds)
+            read_func(&r, bounds, nowrap);
+        else if (is_word(&r, "program") && !bounds && !nowrap)
             read_program(&r, precision);
         else
             error(&r, "'kernel', 'fn' or 'program'");

@@ -925,8 +925,22 @@ static bool operands_typed(const FxInst *i)
     return true;
 }
 
+/* No-wrap flags belong on integer add, sub and mul only, and PROMISED
+ * qualifies an NSW (fxir.h). */
+static void check_nowrap(Verifier *v, const FxInst *i)
+{
+    if (!i->nowrap)
+        return;
+    bool arith = i->op == FX_BINOP && (i->sub == FXB_ADD || i->sub == FXB_SUB || i->sub == FXB_MUL);
+    if (!arith || !i->type || !type_is_int(type_elem_scalar(i->type)))
+        fail(v, i->loc, "%s carries nsw/nuw, which only integer add, sub and mul take", iname(v, i));
+    else if ((i->nowrap & FXNW_PROMISED) && !(i->nowrap & FXNW_NSW))
+        fail(v, i->loc, "%s is 'promised' without nsw", iname(v, i));
+}
+
 static void check_types(Verifier *v, const FxInst *i)
 {
+    check_nowrap(v, i);
     switch (i->op) {
     case FX_CONST: check_const(v, i); break;
     case FX_PARAM: check_param(v, i); break;

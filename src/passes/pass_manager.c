@@ -42,6 +42,11 @@ static void run_wave_emulation(FxModule *m, const PassOptions *o)
         pass_wave_emulation(m, o);
 }
 
+static void run_int_ranges(FxModule *m, const PassOptions *o)
+{
+    pass_int_ranges(m, o);
+}
+
 /* "sema" runs nowhere here: it names the FXIR exactly as sema produced it. */
 static const Pass pipeline[] = {
     { "sema", "the FXIR as lowered from the source", NULL },
@@ -50,6 +55,8 @@ static const Pass pipeline[] = {
     { "map-fusion", "adjacent elementwise program nodes fuse", run_map_fusion },
     { "program-lowering", "programs become kernels and launch plans", run_program_lowering },
     { "wave-emulation", "host code: waves run as lanes that exchange values", run_wave_emulation },
+    { "int-ranges", "integer add/sub/mul that cannot wrap (or an @index_nowrap kernel promises) get nsw/nuw",
+      run_int_ranges },
 };
 enum { NUM_PASSES = sizeof pipeline / sizeof pipeline[0] };
 

@@ -75,4 +75,10 @@ int pass_lower_programs(FxModule *m, const TgtTarget *target);
  * wave and plain FXIR computing each lane's result. Returns the count. */
 int pass_wave_emulation(FxModule *m, const PassOptions *o);
 
+/* int-ranges (int_ranges.c): integer add/sub/mul get FXNW_NSW/NUW where
+ * the ranges of their operands prove it, and NSW|PROMISED in @index_nowrap
+ * kernels where they do not. The only pass that sets FxInst.nowrap.
+ * Returns the number of functions analysed. */
+int pass_int_ranges(FxModule *m, const PassOptions *o);
+
 #endif

@@ -198,6 +198,12 @@ int rt_hip_launch_shared(RtHipModule *m, const char *name, const unsigned grid[3
         *err = rt_strdupf("launching '%s': %zu bytes of dynamic shared memory", name, shared_bytes);
         return -1;
     }
+    /* block_idx and grid_dim are Int32 in the language, and the compiler's
+     * range proofs (passes/int_ranges.c) rely on it, as the host launch does */
+    if (grid[0] > INT32_MAX || grid[1] > INT32_MAX || grid[2] > INT32_MAX) {
+        *err = rt_strdupf("grid dimension too large");
+        return -1;
+    }
     hipFunction_t f;
     hipError_t e = h->api.module_get_function(&f, m->module, name);
     if (e != 0) {

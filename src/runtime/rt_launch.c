@@ -355,6 +355,23 @@ static void rt_assert_fail(FxHostCtx *ctx, const char *where, const char *func, 
     longjmp(f->out, 1);
 }
 
+/* ctx->overflow: an @index_nowrap kernel broke its promise. A run error
+ * like an out-of-bounds access (exit 1 in fxrun), located like a failed
+ * fx.assert. */
+static void rt_overflow(FxHostCtx *ctx, const char *where, const char *func, const char *what)
+{
+    Fiber *f = ctx->rt;
+    Sched *s = f->sched;
+    if (!s->error) {
+        char *in = func ? rt_strdupf("fn %s (kernel %s)", func, s->kernel) : rt_strdupf("kernel %s", s->kernel);
+        const int32_t *b = ctx->block_idx, *t = ctx->thread_idx;
+        s->error = rt_strdupf("%s: %s overflows in %s, block (%d,%d,%d), thread (%d,%d,%d): the kernel is "
+                              "@index_nowrap", where, what, in, b[0], b[1], b[2], t[0], t[1], t[2]);
+        free(in);
+    }
+    longjmp(f->out, 1);
+}
+
 static void fiber_main(void)
 {
     switch_end(NULL, &g_sched->main_stack, &g_sched->main_stack_size);
@@ -892,6 +909,7 @@ int rt_host_launch_with(RtHostModule *m, const char *name, const unsigned grid[3
     ctx->print = rt_print;
     ctx->assert_fail = rt_assert_fail;
     ctx->dyn_count = dyn_count;
+    ctx->overflow = rt_overflow;
     if (checks && k.checked) {
         proto.checker = rt_check_new(checks, name, (size_t)k.shared_bytes, block);
         ctx->check = proto.checker ? check_access : NULL;

@@ -1007,8 +1007,14 @@ FxFunc *sema_lower_fn(Sema *s, Binding *b)
         diag_error(d->a->loc, "a fn returns a scalar or a vector, not %s", type_name(c.arena, ret));
         ret = NULL;
     }
-    for (int i = 0; i < d->list2.len; i++)
-        diag_error(d->list2.items[i]->loc, "unknown decorator '@%s' on a fn", d->list2.items[i]->name);
+    for (int i = 0; i < d->list2.len; i++) {
+        const char *dn = d->list2.items[i]->name;
+        if (strcmp(dn, "index_nowrap") == 0 || strcmp(dn, "launch_bounds") == 0)
+            diag_error(d->list2.items[i]->loc, "@%s applies to kernels, not to a fn (a fn is inlined into "
+                       "the kernels that call it)", dn);
+        else
+            diag_error(d->list2.items[i]->loc, "unknown decorator '@%s' on a fn", dn);
+    }
     FxFunc *f = fxir_func_new(s->module, b->name, FXF_FN, d->list.len, ret ? ret : VOID_TYPE, d->loc);
     unlist_new_fn(s->module, f);
     function_ctx(s, &c, &fc, f, false);
@@ -1037,12 +1043,29 @@ FxFunc *sema_lower_fn(Sema *s, Binding *b)
     return f;
 }
 
+/* @index_nowrap: the kernel promises that its signed add/sub/mul do not
+ * overflow (the int-ranges pass acts on it). A bare name: an argument list,
+ * even an empty one, is a mistake worth a message. */
+static void index_nowrap_decorator(AstNode *dec, FxFunc *f)
+{
+    if (dec->flag) {   /* flag: written with parentheses */
+        diag_error(dec->loc, "@index_nowrap takes no arguments");
+        return;
+    }
+    f->index_nowrap = true;
+}
+
 static void kernel_decorators(Ctx *c, AstNode *d, FxFunc *f)
 {
     for (int i = 0; i < d->list2.len; i++) {
         AstNode *dec = d->list2.items[i];
+        if (strcmp(dec->name, "index_nowrap") == 0) {
+            index_nowrap_decorator(dec, f);
+            continue;
+        }
         if (strcmp(dec->name, "launch_bounds") != 0) {
-            diag_error(dec->loc, "unknown decorator '@%s'; kernels accept @launch_bounds(N)", dec->name);
+            diag_error(dec->loc, "unknown decorator '@%s'; kernels accept @launch_bounds(N) and @index_nowrap",
+                       dec->name);
             continue;
         }
         int64_t n;

@@ -1,0 +1,279 @@
+/* int_ranges.c - the int-ranges pass: which integer add/sub/mul cannot wrap.
+ *
+ * fx integers wrap (spec §3.4), so codegen may not give LLVM `nsw`/`nuw`
+ * unless it is true; without them LLVM cannot move a constant out of a
+ * sign-extended 32-bit index, and neighbouring loads stay separate
+ * (issue 13). This pass is the one place that decides the flags
+ * (FxInst.nowrap, fxir.h); codegen only copies them.
+ *
+ * Proofs: an interval of the mathematical value of every scalar integer
+ * SSA value of 8 to 64 bits, in one walk of each function in program
+ * order. What is known: constants; the work-item and block ids and sizes
+ * (fxir_special_range: launch bounds, grid limits, wave size); and what add, sub, mul, floor division and modulo by
+ * a positive divisor, `&` with a non-negative operand, `>>` of a
+ * non-negative value, fx.max/fx.min, select and conversions that keep the
+ * value make of them. Everything else (parameters, loads, values from
+ * slots, so also loop variables) is the whole range of its type. An
+ * operation whose exact result fits its type gets NSW (signed types) and
+ * NUW (when both operands and the result are non-negative and the result
+ * fits the unsigned range of the width).
+ *
+ * The promise: in an @index_nowrap kernel every signed scalar add/sub/mul
+ * the proof leaves unflagged gets NSW|PROMISED; host code checks those at
+ * run time (codegen/cg_expr.c), the GPU takes them on trust. */
+#include "passes/passes.h"
+#include "fxir/types.h"
+#include <stdlib.h>
+
+typedef __int128 I128;
+
+typedef struct Range {
+    I128 lo, hi;
+} Range;
+
+typedef struct Ranges {
+    Range *r;           /* by instruction id */
+    bool *known;        /* computed yet (a use before its definition in the walk stays unknown) */
+    int n;
+    const FxFunc *f;    /* whose specials these are */
+    int wave_size;
+    bool promise;       /* @index_nowrap */
+} Ranges;
+
+/* The scalar integer types the analysis covers: 8 to 64 bits (Int4 and
+ * the 128-bit types are left alone). 0 for anything else. */
+static int int_width(const Type *t, bool *sgn)
+{
+    if (!t || t->kind != TY_SCALAR || !type_is_int(t->scalar))
+        return 0;
+    const ScalarInfo *si = type_info(t->scalar);
+    if (si->width < 8 || si->width > 64)
+        return 0;
+    *sgn = si->is_signed;
+    return si->width;
+}
+
+static Range type_range(const Type *t)
+{
+    bool sgn = false;
+    int w = int_width(t, &sgn);
+    if (!w)
+        return (Range){ 0, -1 };   /* empty: not analysed */
+    if (sgn)
+        return (Range){ -((I128)1 << (w - 1)), ((I128)1 << (w - 1)) - 1 };
+    return (Range){ 0, ((I128)1 << w) - 1 };
+}
+
+static bool fits(Range r, Range in) { return r.lo >= in.lo && r.hi <= in.hi; }
+static bool analysed(Range r) { return r.lo <= r.hi; }
+
+static Range get(const Ranges *rs, const FxInst *v)
+{
+    if (v && v->id >= 0 && v->id < rs->n && rs->known[v->id])
+        return rs->r[v->id];
+    return v ? type_range(v->type) : (Range){ 0, -1 };
+}
+
+static I128 min2(I128 a, I128 b) { return a < b ? a : b; }
+static I128 max2(I128 a, I128 b) { return a > b ? a : b; }
+
+static I128 floor_div(I128 a, I128 b)   /* b > 0 */
+{
+    I128 q = a / b;
+    return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+/* The exact interval of a op b; false when a bound does not fit 128 bits. */
+static bool exact_arith(int sub, Range a, Range b, Range *out)
+{
+    if (sub == FXB_ADD) {
+        *out = (Range){ a.lo + b.lo, a.hi + b.hi };
+        return true;
+    }
+    if (sub == FXB_SUB) {
+        *out = (Range){ a.lo - b.hi, a.hi - b.lo };
+        return true;
+    }
+    I128 p[4];
+    I128 x[2] = { a.lo, a.hi }, y[2] = { b.lo, b.hi };
+    for (int k = 0; k < 4; k++)
+        if (__builtin_mul_overflow(x[k >> 1], y[k & 1], &p[k]))
+            return false;
+    *out = (Range){ min2(min2(p[0], p[1]), min2(p[2], p[3])), max2(max2(p[0], p[1]), max2(p[2], p[3])) };
+    return true;
+}
+
+/* add/sub/mul: the flags the operands' ranges prove, and the result's range. */
+static Range arith(Ranges *rs, FxInst *i)
+{
+    Range full = type_range(i->type), a = get(rs, i->ops[0]), b = get(rs, i->ops[1]), e;
+    bool sgn = false;
+    int w = int_width(i->type, &sgn);
+    if (!exact_arith(i->sub, a, b, &e))
+        e = (Range){ full.lo - 1, full.hi + 1 };   /* certainly out of range */
+    if (sgn && fits(e, full))
+        i->nowrap |= FXNW_NSW;
+    if (a.lo >= 0 && b.lo >= 0 && fits(e, (Range){ 0, ((I128)1 << w) - 1 }))
+        i->nowrap |= FXNW_NUW;
+    if (sgn && rs->promise && !(i->nowrap & FXNW_NSW))
+        i->nowrap |= FXNW_NSW | FXNW_PROMISED;
+    if (i->nowrap & FXNW_NSW || fits(e, full))
+        return (Range){ max2(e.lo, full.lo), min2(e.hi, full.hi) };
+    return full;
+}
+
+/* floor division and floored modulo by a divisor known to be positive */
+static Range divide(const Ranges *rs, const FxInst *i)
+{
+    Range full = type_range(i->type), a = get(rs, i->ops[0]), d = get(rs, i->ops[1]);
+    if (d.lo < 1)
+        return full;
+    if (i->sub == FXB_MOD) {
+        if (a.lo >= 0 && a.hi < d.lo)
+            return a;
+        return (Range){ 0, a.lo >= 0 ? min2(a.hi, d.hi - 1) : d.hi - 1 };
+    }
+    /* floor(x / d) is monotone in x, and in d for x of one sign: the corners bound it */
+    return (Range){ min2(floor_div(a.lo, d.lo), floor_div(a.lo, d.hi)),
+                    max2(floor_div(a.hi, d.lo), floor_div(a.hi, d.hi)) };
+}
+
+static Range bitwise(const Ranges *rs, const FxInst *i)
+{
+    Range full = type_range(i->type), a = get(rs, i->ops[0]), b = get(rs, i->ops[1]);
+    bool sgn = false;
+    int w = int_width(i->type, &sgn);
+    if (i->sub == FXB_AND && (a.lo >= 0 || b.lo >= 0))   /* no bit above the non-negative one's */
+        return (Range){ 0, a.lo >= 0 && b.lo >= 0 ? min2(a.hi, b.hi) : a.lo >= 0 ? a.hi : b.hi };
+    if (i->sub == FXB_SHR && a.lo >= 0 && b.lo >= 0 && b.hi < w)
+        return (Range){ a.lo >> (int)b.hi, a.hi >> (int)b.lo };
+    return full;
+}
+
+static Range binop(Ranges *rs, FxInst *i)
+{
+    switch (i->sub) {
+    case FXB_ADD: case FXB_SUB: case FXB_MUL: return arith(rs, i);
+    case FXB_FLOORDIV: case FXB_MOD: return divide(rs, i);
+    case FXB_AND: case FXB_SHR: return bitwise(rs, i);
+    default: return type_range(i->type);
+    }
+}
+
+static Range special(const Ranges *rs, const FxInst *i)
+{
+    int64_t lo, hi;
+    fxir_special_range(rs->f, i, rs->wave_size, &lo, &hi);
+    return (Range){ lo, hi };
+}
+
+static Range constant(const FxInst *i)
+{
+    bool sgn = false;
+    int w = int_width(i->type, &sgn);
+    if (!w)
+        return (Range){ 0, -1 };
+    uint64_t bits = w == 64 ? i->cval.lo : i->cval.lo & ((UINT64_C(1) << w) - 1);
+    I128 v = (I128)bits;
+    if (sgn && (bits >> (w - 1)) & 1)
+        v -= (I128)1 << w;
+    return (Range){ v, v };
+}
+
+/* A conversion or reinterpretation keeps a value that fits the new type. */
+static Range convert(const Ranges *rs, const FxInst *i)
+{
+    Range full = type_range(i->type), a = get(rs, i->ops[0]);
+    if (i->ops[0]->type && i->ops[0]->type->kind == TY_SCALAR && i->ops[0]->type->scalar == SC_BOOLEAN)
+        a = (Range){ 0, 1 };
+    return analysed(a) && fits(a, full) ? a : full;
+}
+
+static Range minmax(const Ranges *rs, const FxInst *i)
+{
+    Range a = get(rs, i->ops[0]), b = get(rs, i->ops[1]);
+    if (i->sub == FXMM_MAX)
+        return (Range){ max2(a.lo, b.lo), max2(a.hi, b.hi) };
+    if (i->sub == FXMM_MIN)
+        return (Range){ min2(a.lo, b.lo), min2(a.hi, b.hi) };
+    return type_range(i->type);
+}
+
+static Range select_range(const Ranges *rs, const FxInst *i)
+{
+    Range a = get(rs, i->ops[1]), b = get(rs, i->ops[2]);
+    return (Range){ min2(a.lo, b.lo), max2(a.hi, b.hi) };
+}
+
+static Range compute(Ranges *rs, FxInst *i)
+{
+    switch (i->op) {
+    case FX_CONST: return constant(i);
+    case FX_SPECIAL: return special(rs, i);
+    case FX_BINOP: return binop(rs, i);
+    case FX_CAST: case FX_BITCAST: return convert(rs, i);
+    case FX_MINMAX: return minmax(rs, i);
+    case FX_SELECT: return select_range(rs, i);
+    default: return type_range(i->type);
+    }
+}
+
+static void walk(Ranges *rs, FxBlock *b)
+{
+    for (FxInst *i = b->first; i; i = i->next) {
+        for (int k = 0; k < i->nblocks; k++)
+            walk(rs, &i->blocks[k]);
+        bool sgn;
+        if (!int_width(i->type, &sgn))
+            continue;
+        Range r = compute(rs, i);
+        Range full = type_range(i->type);
+        rs->r[i->id] = analysed(r) && fits(r, full) ? r : full;
+        rs->known[i->id] = true;
+    }
+}
+
+static void number(FxBlock *b, int *n)
+{
+    for (FxInst *i = b->first; i; i = i->next) {
+        i->id = (*n)++;
+        for (int k = 0; k < i->nblocks; k++)
+            number(&i->blocks[k], n);
+    }
+}
+
+static void clear_flags(FxBlock *b)
+{
+    for (FxInst *i = b->first; i; i = i->next) {
+        i->nowrap = 0;
+        for (int k = 0; k < i->nblocks; k++)
+            clear_flags(&i->blocks[k]);
+    }
+}
+
+static void analyse(FxFunc *f, int wave_size)
+{
+    Ranges rs = { 0 };
+    number(&f->body, &rs.n);
+    rs.r = calloc((size_t)rs.n + 1, sizeof *rs.r);
+    rs.known = calloc((size_t)rs.n + 1, sizeof *rs.known);
+    if (!rs.r || !rs.known)
+        abort();
+    rs.f = f;
+    rs.wave_size = wave_size;
+    rs.promise = f->kind == FXF_KERNEL && f->index_nowrap;
+    clear_flags(&f->body);   /* the pass decides alone: flags read from text are recomputed */
+    walk(&rs, &f->body);
+    free(rs.r);
+    free(rs.known);
+}
+
+int pass_int_ranges(FxModule *m, const PassOptions *o)
+{
+    /* the host emulates waves as lanes of the target's size; 64 covers every target */
+    int wave = o && o->target && o->target->wave_size > 0 ? o->target->wave_size : 64;
+    int n = 0;
+    for (int k = 0; k < m->funcs.len; k++, n++)
+        analyse(m->funcs.items[k], wave);
+    return n;
+}
