@@ -590,6 +590,60 @@ static bool store_arm(Ctx *c, FxBlock *block, FxInst *slot, Val *v, const Type *
     return v != NULL;
 }
 
+/* Whether the code of an arm has no effect anyone could see: no memory
+ * access, call, atomic, output, synchronization or nested control. (Integer
+ * arithmetic cannot trap in fx: x // 0 is 0.) */
+static bool arm_is_pure(const FxBlock *b)
+{
+    for (const FxInst *i = b->first; i; i = i->next) {
+        switch (i->op) {
+        case FX_LOAD: case FX_STORE: case FX_CALL: case FX_ATOMIC: case FX_PRINT: case FX_ASSERT:
+        case FX_BARRIER: case FX_FENCE: case FX_WAVE: case FX_MFMA: case FX_ALLOCA:
+            return false;
+        default:
+            if (i->nblocks > 0)
+                return false;
+        }
+    }
+    return true;
+}
+
+/* Moves the instructions of b in front of `before`. */
+static void hoist_block(FxBlock *b, FxInst *before)
+{
+    while (b->first) {
+        FxInst *i = b->first;
+        fxir_remove(i);
+        fxir_insert_before(before, i);
+    }
+}
+
+/* Pointer arms (`a if flag else b`, HIP's `flag ? a : b`): a pointer is not
+ * a var's value, so there is no slot to meet in. When computing both arms
+ * has no visible effect, computing both and selecting is the lazy
+ * conditional; otherwise the arms must be simplified. */
+static Val *pointer_choice(Ctx *c, AstNode *e, FxInst *br, Val **arms)
+{
+    if (!type_equal(arms[0]->type, arms[1]->type)) {
+        diag_error(e->loc, "the arms of 'a if c else b' are %s and %s; pointer arms must have the same type",
+                   type_name(c->arena, arms[0]->type), type_name(c->arena, arms[1]->type));
+        return NULL;
+    }
+    for (int k = 0; k < 2; k++)
+        if (!arm_is_pure(&br->blocks[k])) {
+            diag_error(arms[k]->loc, "a pointer arm of 'a if c else b' may only compute an address (no loads, "
+                       "calls or atomics): compute the offset before the conditional");
+            return NULL;
+        }
+    hoist_block(&br->blocks[0], br);
+    hoist_block(&br->blocks[1], br);
+    FxInst *cond = br->ops[0];
+    fxir_remove(br);
+    FxInst *sel = fxb_select(sema_builder(c, e->loc), cond, sema_materialize(c, arms[0]),
+                             sema_materialize(c, arms[1]));
+    return val_runtime(c, arms[0]->type, sel, e->loc);
+}
+
 /* conditional = expr "if" cond "else" expr: Python's, lazy. A static
  * condition keeps only the chosen arm (a static value stays static; the
  * other arm is still checked); a run-time one branches, and only the
@@ -615,6 +669,8 @@ static Val *conditional(Ctx *c, AstNode *e)
     c->block = &br->blocks[1];
     arms[1] = sema_expr(c, e->c);
     c->block = saved;
+    if (arms[0] && arms[1] && arms[0]->type->kind == TY_PTR && arms[1]->type->kind == TY_PTR)
+        return pointer_choice(c, e, br, arms);
     const Type *t = arms[0] && arms[1] ? arms_type(c, arms, e) : NULL;
     if (!t)
         return NULL;

@@ -203,8 +203,9 @@ static void test_features_per_arch(void)
 {
     static const char *const archs[] = { "gfx90a", "gfx942", "gfx1100", "gfx1201" };
     static const char *const files[] = { "run/conditional.fx", "run/conditional_static.fx",
-                                         "warn/divergent_barrier.fx", "run/ptr_view.fx" };
-    for (int f = 0; f < 4; f++)
+                                         "warn/divergent_barrier.fx", "run/ptr_view.fx",
+                                         "run/conditional_ptr.fx", "run/block_helpers.fx", "run/dyn_shared.fx" };
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++)
         for (int i = 0; i < 4; i++) {
             char cmd[2048], *err = NULL;
             snprintf(cmd, sizeof cmd, "%s %s/%s --verify-each --offload-arch=%s -o %s/feature.hsaco", fxcc_path,
