@@ -2,7 +2,7 @@
 # -Dstatic_llvm=true: fxcc must not load libLLVM or libstdc++ at run time
 # (their relocation is the start-up cost the option removes) and must be a
 # fixed-address executable (a PIE would bring 300,000 relocations back).
-#   static_llvm.sh FXCC
+#   static_llvm.sh FXCC KERNEL.fx
 set -eu
 fxcc=$1
 dyn=$(readelf -d "$fxcc")
