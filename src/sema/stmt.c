@@ -593,56 +593,41 @@ static FxInst *range_cmp(Ctx *c, FxCmp op, FxInst *a, FxInst *b, Loc loc)
     return sema_emit(c, FX_CMP, op, type_scalar(SC_BOOLEAN), loc, 2, a, b);
 }
 
-static FxInst *range_select(Ctx *c, FxInst *cond, FxInst *a, FxInst *b, Loc loc)
-{
-    return sema_emit(c, FX_SELECT, 0, a->type, loc, 3, cond, a, b);
-}
-
 /* The tests of a range loop, computed once before it. `flip` is 0 for a
  * step > 0 and all ones for a step < 0: x ^ flip reverses the order of t
  * for a downward range (~x == -x - 1, exact), so one signed-or-unsigned
  * `<` serves both directions and a run-time step's sign is tested here,
- * once. The loop runs while `live` at entry, and after the iteration with
- * value i continues while i + step lies before stop, tested without a
- * wrap as (i ^ flip) < lim ^ flip with lim = stop - step saturated at t's
- * end (where no value lies beyond it): max(stop, lowest + step) - step
- * upward, min(stop, highest + step) - step downward, neither of which
- * wraps. No division, no trip count. (A select of lowest or stop - step
- * would do as well, but LLVM splits a compare with a select into two
- * compares and an `and` inside the loop.) */
+ * once. In the flipped order every range goes upward, by mag = |step|
+ * (modular: 2^(w-1) for t's lowest step, still exact below). The loop runs
+ * while `live` at entry, and after the iteration with value i continues
+ * while the next value lies before stop: (i ^ flip) + mag < stop ^ flip,
+ * tested without a wrap as (i ^ flip) < lim with lim = max(stop ^ flip,
+ * lowest + mag) - mag, which is stop ^ flip - mag saturated at t's lowest
+ * value (no value is below it); neither lowest + mag nor the difference
+ * leaves t. No division, no trip count. (A select of lowest or the plain
+ * difference would do as well, but LLVM splits a compare with a select
+ * into two compares and an `and` inside the loop.) */
 typedef struct RangeTests {
     FxInst *flip, *live, *lim;
 } RangeTests;
 
-static FxInst *range_sat_limit(Ctx *c, ScalarId t, FxInst *stop, FxInst *step, bool up, Loc loc)
-{
-    FxInst *end = fxb_extreme(sema_builder(c, loc), t, !up);
-    FxInst *clamp = sema_emit(c, FX_MINMAX, up ? FXMM_MAX : FXMM_MIN, type_scalar(t), loc, 2, stop,
-                              range_binop(c, FXB_ADD, end, step, loc));
-    return range_binop(c, FXB_SUB, clamp, step, loc);
-}
-
 static RangeTests range_tests(Ctx *c, ScalarId t, FxInst *start, FxInst *stop, FxInst *step, int sign, Loc loc)
 {
     RangeTests r;
-    FxInst *zero = const_int(c, t, 0, loc), *lim;
-    FxInst *nonzero = sign == 0 ? range_cmp(c, FXC_NE, step, zero, loc) : NULL;   /* a run-time 0: no iterations */
-    if (sign != 0 || !type_info(t)->is_signed) {
+    const ScalarInfo *in = type_info(t);
+    FxInst *zero = const_int(c, t, 0, loc);
+    if (sign != 0 || !in->is_signed)
         r.flip = const_int(c, t, sign < 0 ? -1 : 0, loc);
-        lim = range_sat_limit(c, t, stop, step, sign >= 0, loc);
-    } else {
-        /* the sign bit spread (a shift stays on the scalar unit for a
-         * uniform step, where a select of a Boolean goes to the vector one) */
-        FxInst *pos = range_cmp(c, FXC_GT, step, zero, loc);
-        r.flip = range_binop(c, FXB_SHR, step, const_int(c, t, type_info(t)->width - 1, loc), loc);
-        lim = range_select(c, pos, range_sat_limit(c, t, stop, step, true, loc),
-                           range_sat_limit(c, t, stop, step, false, loc), loc);
-    }
-    r.live = range_cmp(c, FXC_LT, range_binop(c, FXB_XOR, start, r.flip, loc),
-                       range_binop(c, FXB_XOR, stop, r.flip, loc), loc);
-    if (nonzero)
-        r.live = range_binop(c, FXB_AND, nonzero, r.live, loc);
-    r.lim = range_binop(c, FXB_XOR, lim, r.flip, loc);
+    else   /* the sign bit spread: a shift stays on the scalar unit for a uniform step */
+        r.flip = range_binop(c, FXB_SHR, step, const_int(c, t, in->width - 1, loc), loc);
+    FxInst *mag = range_binop(c, FXB_SUB, range_binop(c, FXB_XOR, step, r.flip, loc), r.flip, loc);
+    FxInst *fstop = range_binop(c, FXB_XOR, stop, r.flip, loc);
+    r.live = range_cmp(c, FXC_LT, range_binop(c, FXB_XOR, start, r.flip, loc), fstop, loc);
+    if (sign == 0)   /* a run-time step of 0 runs no iterations */
+        r.live = range_binop(c, FXB_AND, range_cmp(c, FXC_NE, step, zero, loc), r.live, loc);
+    FxInst *floor = range_binop(c, FXB_ADD, fxb_extreme(sema_builder(c, loc), t, false), mag, loc);
+    FxInst *clamp = sema_emit(c, FX_MINMAX, FXMM_MAX, type_scalar(t), loc, 2, fstop, floor);
+    r.lim = range_binop(c, FXB_SUB, clamp, mag, loc);
     return r;
 }
 
