@@ -383,7 +383,7 @@ def section_loops(asms, out):
                 out.extend(found[0][1])
                 out.append("```\n")
     out.append("Whole kernels: memory instructions (static counts), and the instructions before the "
-               "first loop (the set-up, which for a range holds its trip count):\n")
+               "first loop (the set-up, which for a range holds its limit tests):\n")
     out.append("| kernel | compiler | vmem | lds | smem | atomic | waitcnt | before the first loop |")
     out.append("|---|---|---:|---:|---:|---:|---:|---:|")
     for k in LOOP_KERNELS:
