@@ -432,7 +432,7 @@ def section_loops(asms, out):
                 out.extend(found[0][1])
                 out.append("```\n")
     out.append("Whole kernels: memory instructions (static counts), and the instructions before the "
-               "first loop (the set-up, which for a range holds its trip count):\n")
+               "first loop (the set-up, which for a range holds its limit tests):\n")
     out.append("| kernel | compiler | vmem | lds | smem | atomic | waitcnt | before the first loop |")
     out.append("|---|---|---:|---:|---:|---:|---:|---:|")
     for k in LOOP_KERNELS:
@@ -530,7 +530,8 @@ def main():
     ap.add_argument("--host-runs", type=int, default=5)
     ap.add_argument("--saxpy-n", type=int, default=1 << 24)
     ap.add_argument("--gemm-n", type=int, default=512)
-    ap.add_argument("--isa-only", action="store_true", help="only the ISA section (no timing)")
+    ap.add_argument("--isa-only", action="store_true",
+                    help="only the ISA metrics, index-arithmetic and loop tables: no timing, seconds instead of minutes")
     ap.add_argument("--baseline-fxcc", help="another fxcc (e.g. before a change) for the index-arithmetic table")
     args = ap.parse_args()
     out = ["# bench/perf results\n",

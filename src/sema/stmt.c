@@ -614,76 +614,52 @@ static bool range_type(Ctx *c, Val **v, int n, ScalarId *out)
     return true;
 }
 
-/* A range's trip count is computed in T widened (value-preserving) to 32
- * bits at least; its unsigned twin holds the difference of any two T values. */
-static ScalarId range_wide_type(ScalarId t)
-{
-    const ScalarInfo *in = type_info(t);
-    if (in->width < 32)
-        return in->is_signed ? SC_INT32 : SC_UINT32;
-    return t == SC_INDEX ? SC_INT64 : t;
-}
-
-static ScalarId unsigned_twin(ScalarId w)
-{
-    int width = type_info(w)->width;
-    return width == 32 ? SC_UINT32 : width == 64 ? SC_UINT64 : SC_UINT128;
-}
-
-/* x (of type t) as the unsigned twin of its wide type: modular, so
- * stop - start there is the exact distance whenever start < stop. */
-static FxInst *range_as_unsigned(Ctx *c, ScalarId t, FxInst *x, Loc loc)
-{
-    ScalarId w = range_wide_type(t), u = unsigned_twin(w);
-    if (w != t)
-        x = sema_emit(c, FX_CAST, 0, type_scalar(w), loc, 1, x);
-    if (w != u)
-        x = sema_emit(c, FX_BITCAST, 0, type_scalar(u), loc, 1, x);
-    return x;
-}
-
 static FxInst *range_binop(Ctx *c, FxBinop op, FxInst *a, FxInst *b, Loc loc)
 {
     return sema_emit(c, FX_BINOP, op, a->type, loc, 2, a, b);
 }
 
-static FxInst *range_select(Ctx *c, FxInst *cond, FxInst *a, FxInst *b, Loc loc)
+static FxInst *range_cmp(Ctx *c, FxCmp op, FxInst *a, FxInst *b, Loc loc)
 {
-    return sema_emit(c, FX_SELECT, 0, a->type, loc, 3, cond, a, b);
+    return sema_emit(c, FX_CMP, op, type_scalar(SC_BOOLEAN), loc, 2, a, b);
 }
 
-/* Python's len(range(start, stop, step)), computed once before the loop
- * so the loop's own test (k < count) cannot wrap whatever the bounds:
- *   count = start < stop ? (stop - start - 1) // step + 1 : 0   (step > 0)
- * and the mirror for step < 0, in unsigned arithmetic where the distance
- * is exact. `sign` is the step's when static; 0 means a run-time step,
- * whose sign is tested here, once; a run-time step of 0 gives 0. */
-static FxInst *range_trip_count(Ctx *c, ScalarId t, FxInst *start, FxInst *stop, FxInst *step, int sign,
-                                Loc loc)
+/* The tests of a range loop, computed once before it. `flip` is 0 for a
+ * step > 0 and all ones for a step < 0: x ^ flip reverses the order of t
+ * for a downward range (~x == -x - 1, exact), so one signed-or-unsigned
+ * `<` serves both directions and a run-time step's sign is tested here,
+ * once. In the flipped order every range goes upward, by mag = |step|
+ * (modular: 2^(w-1) for t's lowest step, still exact below). The loop runs
+ * while `live` at entry, and after the iteration with value i continues
+ * while the next value lies before stop: (i ^ flip) + mag < stop ^ flip,
+ * tested without a wrap as (i ^ flip) < lim with lim = max(stop ^ flip,
+ * lowest + mag) - mag, which is stop ^ flip - mag saturated at t's lowest
+ * value (no value is below it); neither lowest + mag nor the difference
+ * leaves t. No division, no trip count. (A select of lowest or the plain
+ * difference would do as well, but LLVM splits a compare with a select
+ * into two compares and an `and` inside the loop.) */
+typedef struct RangeTests {
+    FxInst *flip, *live, *lim;
+} RangeTests;
+
+static RangeTests range_tests(Ctx *c, ScalarId t, FxInst *start, FxInst *stop, FxInst *step, int sign, Loc loc)
 {
-    const Type *bt = type_scalar(SC_BOOLEAN);
-    FxInst *us = range_as_unsigned(c, t, start, loc), *ue = range_as_unsigned(c, t, stop, loc);
-    FxInst *ud = range_as_unsigned(c, t, step, loc);
-    ScalarId u = ud->type->scalar;
-    FxInst *uzero = const_int(c, u, 0, loc), *uone = const_int(c, u, 1, loc);
-    FxInst *up = sema_emit(c, FX_CMP, FXC_LT, bt, loc, 2, start, stop);
-    FxInst *down = sema_emit(c, FX_CMP, FXC_GT, bt, loc, 2, start, stop);
-    FxInst *live, *dist, *mag;
-    if (sign > 0) {
-        live = up, dist = range_binop(c, FXB_SUB, ue, us, loc), mag = ud;
-    } else if (sign < 0) {
-        live = down, dist = range_binop(c, FXB_SUB, us, ue, loc), mag = range_binop(c, FXB_SUB, uzero, ud, loc);
-    } else {
-        FxInst *zero = const_int(c, t, 0, loc);
-        FxInst *pos = sema_emit(c, FX_CMP, FXC_GT, bt, loc, 2, step, zero);
-        FxInst *neg = sema_emit(c, FX_CMP, FXC_LT, bt, loc, 2, step, zero);
-        live = range_select(c, pos, up, range_select(c, neg, down, const_int(c, SC_BOOLEAN, 0, loc), loc), loc);
-        dist = range_select(c, pos, range_binop(c, FXB_SUB, ue, us, loc), range_binop(c, FXB_SUB, us, ue, loc), loc);
-        mag = range_select(c, pos, ud, range_binop(c, FXB_SUB, uzero, ud, loc), loc);
-    }
-    FxInst *n = range_binop(c, FXB_ADD, range_binop(c, FXB_FLOORDIV, range_binop(c, FXB_SUB, dist, uone, loc), mag, loc),
-                            uone, loc);
-    return range_select(c, live, n, uzero, loc);
+    RangeTests r;
+    const ScalarInfo *in = type_info(t);
+    FxInst *zero = const_int(c, t, 0, loc);
+    if (sign != 0 || !in->is_signed)
+        r.flip = const_int(c, t, sign < 0 ? -1 : 0, loc);
+    else   /* the sign bit spread: a shift stays on the scalar unit for a uniform step */
+        r.flip = range_binop(c, FXB_SHR, step, const_int(c, t, in->width - 1, loc), loc);
+    FxInst *mag = range_binop(c, FXB_SUB, range_binop(c, FXB_XOR, step, r.flip, loc), r.flip, loc);
+    FxInst *fstop = range_binop(c, FXB_XOR, stop, r.flip, loc);
+    r.live = range_cmp(c, FXC_LT, range_binop(c, FXB_XOR, start, r.flip, loc), fstop, loc);
+    if (sign == 0)   /* a run-time step of 0 runs no iterations */
+        r.live = range_binop(c, FXB_AND, range_cmp(c, FXC_NE, step, zero, loc), r.live, loc);
+    FxInst *floor = range_binop(c, FXB_ADD, fxb_extreme(sema_builder(c, loc), t, false), mag, loc);
+    FxInst *clamp = sema_emit(c, FX_MINMAX, FXMM_MAX, type_scalar(t), loc, 2, fstop, floor);
+    r.lim = range_binop(c, FXB_SUB, clamp, mag, loc);
+    return r;
 }
 
 static void range_loop(Ctx *c, AstNode *s, AstNode *call)
@@ -696,23 +672,20 @@ static void range_loop(Ctx *c, AstNode *s, AstNode *call)
     ScalarId t;
     if (!range_type(c, v, 3, &t))
         return;
-    const Type *ty = type_scalar(t);
+    const Type *ty = type_scalar(t), *bt = type_scalar(SC_BOOLEAN);
     Loc loc = s->loc;
     FxInst *start = sema_materialize(c, v[0]), *stop = sema_materialize(c, v[1]);
     FxInst *step = sema_materialize(c, v[2]);
     int sign = v[2]->is_static ? big_sign(v[2]->i) : 0;
-    FxInst *count = range_trip_count(c, t, start, stop, step, sign, loc);
-    const Type *ut = count->type;
-    FxInst *kslot = new_slot(c, ut, FXSPACE_PRIVATE, NULL, loc);
-    sema_emit(c, FX_STORE, 0, VOID_TYPE, loc, 2, kslot, const_int(c, ut->scalar, 0, loc));
+    RangeTests r = range_tests(c, t, start, stop, step, sign, loc);
+    FxInst *more = new_slot(c, bt, FXSPACE_PRIVATE, NULL, loc);
+    sema_emit(c, FX_STORE, 0, VOID_TYPE, loc, 2, more, r.live);
     FxInst *slot = new_slot(c, ty, FXSPACE_PRIVATE, s->name, loc);
     sema_emit(c, FX_STORE, 0, VOID_TYPE, loc, 2, slot, start);
     FxInst *loop = fxb_loop(sema_builder(c, loc));
     FxBlock *saved = c->block;
-    /* cond: k < count, a test that cannot wrap. */
     c->block = &loop->blocks[0];
-    FxInst *k = sema_emit(c, FX_LOAD, 0, ut, loc, 1, kslot);
-    loop->ops[0] = sema_emit(c, FX_CMP, FXC_LT, type_scalar(SC_BOOLEAN), loc, 2, k, count);
+    loop->ops[0] = sema_emit(c, FX_LOAD, 0, bt, loc, 1, more);
     /* body: the loop variable is an immutable value per iteration. */
     c->block = &loop->blocks[1];
     Scope sc;
@@ -724,13 +697,13 @@ static void range_loop(Ctx *c, AstNode *s, AstNode *call)
     sema_block(c, s->b);
     c->fn->loop_depth--;
     sema_pop_scope(c);
-    /* step: the variable's last increment may wrap; it is never read then. */
+    /* step: test the old value; the variable's last increment may wrap, it
+     * is never read then. */
     c->block = &loop->blocks[2];
-    FxInst *oldk = sema_emit(c, FX_LOAD, 0, ut, loc, 1, kslot);
-    sema_emit(c, FX_STORE, 0, VOID_TYPE, loc, 2, kslot,
-              sema_emit(c, FX_BINOP, FXB_ADD, ut, loc, 2, oldk, const_int(c, ut->scalar, 1, loc)));
     FxInst *old = sema_emit(c, FX_LOAD, 0, ty, loc, 1, slot);
-    sema_emit(c, FX_STORE, 0, VOID_TYPE, loc, 2, slot, sema_emit(c, FX_BINOP, FXB_ADD, ty, loc, 2, old, step));
+    sema_emit(c, FX_STORE, 0, VOID_TYPE, loc, 2, more,
+              range_cmp(c, FXC_LT, range_binop(c, FXB_XOR, old, r.flip, loc), r.lim, loc));
+    sema_emit(c, FX_STORE, 0, VOID_TYPE, loc, 2, slot, range_binop(c, FXB_ADD, old, step, loc));
     c->block = saved;
 }
 

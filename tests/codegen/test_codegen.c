@@ -889,6 +889,30 @@ static void test_isa_golden(void)
     fxk_end(&k);
 }
 
+/* Signed `//` and `%` by a run-time divisor go through the magnitudes (one
+ * unsigned division, no MIN / -1 guard): Int32 `//` was 54 instructions
+ * with sdiv, the guard and the floor correction, `%` 50 (docs/codegen.md). */
+static void test_isa_division(void)
+{
+    Kb k = fxk_begin("div.fx");
+    fxk_binop_kernel(&k, "fdiv32", SC_INT32, FXB_FLOORDIV);
+    fxk_binop_kernel(&k, "mod32", SC_INT32, FXB_MOD);
+    int n;
+    char *b = kernel_isa(k.m, "gfx942", "fdiv32", &n);
+    CU_ASSERT(n <= 49);
+    CU_ASSERT_EQUAL(isa_count(b, "v_rcp_iflag_f32"), 1);
+    if (n > 49)
+        fprintf(stderr, "\nfdiv32 (%d):\n%s", n, b);
+    free(b);
+    b = kernel_isa(k.m, "gfx942", "mod32", &n);
+    CU_ASSERT(n <= 44);
+    CU_ASSERT_EQUAL(isa_count(b, "v_rcp_iflag_f32"), 1);
+    if (n > 44)
+        fprintf(stderr, "\nmod32 (%d):\n%s", n, b);
+    free(b);
+    fxk_end(&k);
+}
+
 /* Every float conversion (all pairs, all modes) and every narrow <-> integer
  * conversion compiles for every tested processor without tripping the
  * backend, at -O3 and -O0. */
@@ -1183,6 +1207,7 @@ static const FxtTest codegen_tests[] = {
     { "Float64 transcendentals on AMDGPU from ocml", test_f64_devlib },
     { "ocml's processor switch comes from the target description", test_devlib_isa_version },
     { "ISA on gfx942: add, rounding-mode conversion, shared memory", test_isa_golden },
+    { "ISA on gfx942: signed // and % through the magnitudes", test_isa_division },
     { "every conversion and rounding mode compiles for every processor", test_conversions_compile },
     { "-O0 backend failures of issue 15 compile at -O0 and -O3", test_o0_regressions },
     { "LLVM fatal errors and crashes name the kernel and line (exit 70)", test_crash_notes },
