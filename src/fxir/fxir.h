@@ -126,8 +126,10 @@ enum {
 /* No-wrap flags on integer add/sub/mul (LLVM's nsw/nuw). The int-ranges
  * pass sets them: NSW/NUW when the operands' ranges prove that the result
  * does not wrap, NSW|PROMISED in an @index_nowrap kernel when it is only
- * the kernel's promise (host code then checks it; passes/int_ranges.c). */
-enum { FXNW_NSW = 1 << 0, FXNW_NUW = 1 << 1, FXNW_PROMISED = 1 << 2 };
+ * the kernel's promise (host code then checks it; passes/int_ranges.c).
+ * WRAPS marks the compiler's own arithmetic that may wrap by design (a
+ * range loop's limits and last increment): no promise covers it. */
+enum { FXNW_NSW = 1 << 0, FXNW_NUW = 1 << 1, FXNW_PROMISED = 1 << 2, FXNW_WRAPS = 1 << 3 };
 
 /* A scalar constant: integers as 128-bit two's complement already wrapped to
  * their width (Boolean 0/1); floats (and narrow floats) as their encoding in lo. */

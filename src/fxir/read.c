@@ -476,8 +476,9 @@ static bool read_flags(Reader *r, FxInst *i)
         if (is_word(r, "fast")) {
             i->fmf = FMF_FAST;
             next(r);
-        } else if (is_word(r, "nsw") || is_word(r, "nuw") || is_word(r, "promised")) {
-            i->nowrap |= is_word(r, "nsw") ? FXNW_NSW : is_word(r, "nuw") ? FXNW_NUW : FXNW_PROMISED;
+        } else if (is_word(r, "nsw") || is_word(r, "nuw") || is_word(r, "promised") || is_word(r, "wraps")) {
+            i->nowrap |= is_word(r, "nsw") ? FXNW_NSW : is_word(r, "nuw") ? FXNW_NUW
+                       : is_word(r, "promised") ? FXNW_PROMISED : FXNW_WRAPS;
             next(r);
         } else if (is_word(r, "round")) {
             next(r);

@@ -933,9 +933,11 @@ static void check_nowrap(Verifier *v, const FxInst *i)
         return;
     bool arith = i->op == FX_BINOP && (i->sub == FXB_ADD || i->sub == FXB_SUB || i->sub == FXB_MUL);
     if (!arith || !i->type || !type_is_int(type_elem_scalar(i->type)))
-        fail(v, i->loc, "%s carries nsw/nuw, which only integer add, sub and mul take", iname(v, i));
+        fail(v, i->loc, "%s carries nsw/nuw/wraps, which only integer add, sub and mul take", iname(v, i));
     else if ((i->nowrap & FXNW_PROMISED) && !(i->nowrap & FXNW_NSW))
         fail(v, i->loc, "%s is 'promised' without nsw", iname(v, i));
+    else if ((i->nowrap & FXNW_PROMISED) && (i->nowrap & FXNW_WRAPS))
+        fail(v, i->loc, "%s is both 'promised' and 'wraps'", iname(v, i));
 }
 
 static void check_types(Verifier *v, const FxInst *i)

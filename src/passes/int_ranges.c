@@ -19,7 +19,8 @@
  * fits the unsigned range of the width).
  *
  * The promise: in an @index_nowrap kernel every signed scalar add/sub/mul
- * the proof leaves unflagged gets NSW|PROMISED; host code checks those at
+ * the proof leaves unflagged gets NSW|PROMISED, except the compiler's own
+ * that may wrap by design (FXNW_WRAPS: a range loop's limits and increment); host code checks those at
  * run time (codegen/cg_expr.c), the GPU takes them on trust. */
 #include "passes/passes.h"
 #include "fxir/types.h"
@@ -115,7 +116,7 @@ static Range arith(Ranges *rs, FxInst *i)
         i->nowrap |= FXNW_NSW;
     if (a.lo >= 0 && b.lo >= 0 && fits(e, (Range){ 0, ((I128)1 << w) - 1 }))
         i->nowrap |= FXNW_NUW;
-    if (sgn && rs->promise && !(i->nowrap & FXNW_NSW))
+    if (sgn && rs->promise && !(i->nowrap & (FXNW_NSW | FXNW_WRAPS)))
         i->nowrap |= FXNW_NSW | FXNW_PROMISED;
     if (i->nowrap & FXNW_NSW || fits(e, full))
         return (Range){ max2(e.lo, full.lo), min2(e.hi, full.hi) };
@@ -242,10 +243,11 @@ static void number(FxBlock *b, int *n)
     }
 }
 
+/* The pass decides NSW, NUW and PROMISED afresh; WRAPS is sema's. */
 static void clear_flags(FxBlock *b)
 {
     for (FxInst *i = b->first; i; i = i->next) {
-        i->nowrap = 0;
+        i->nowrap &= FXNW_WRAPS;
         for (int k = 0; k < i->nblocks; k++)
             clear_flags(&i->blocks[k]);
     }

@@ -614,9 +614,15 @@ static bool range_type(Ctx *c, Val **v, int n, ScalarId *out)
     return true;
 }
 
+/* The loop's own arithmetic: its limits wrap for the lowest step, its last
+ * increment past the end, both by design (never read then), so
+ * @index_nowrap's promise does not cover them. */
 static FxInst *range_binop(Ctx *c, FxBinop op, FxInst *a, FxInst *b, Loc loc)
 {
-    return sema_emit(c, FX_BINOP, op, a->type, loc, 2, a, b);
+    FxInst *i = sema_emit(c, FX_BINOP, op, a->type, loc, 2, a, b);
+    if (op == FXB_ADD || op == FXB_SUB || op == FXB_MUL)
+        i->nowrap = FXNW_WRAPS;
+    return i;
 }
 
 static FxInst *range_cmp(Ctx *c, FxCmp op, FxInst *a, FxInst *b, Loc loc)
