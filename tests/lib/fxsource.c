@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "codegen/codegen.h"
+#include "fxir/verify.h"
 
 static void write_source(char *path, size_t n, const char *src)
 {
@@ -86,3 +87,31 @@ void fxs_close(FxsModule *m)
         pipe_free(&m->c);
     m->inited = false;
 }
+
+char *fxs_fxir_text(FxModule *fm)
+{
+    char *text = NULL;
+    size_t len;
+    FILE *f = open_memstream(&text, &len);
+    fxir_print_module(f, fm);
+    fclose(f);
+    return text;
+}
+
+bool fxs_fxir_round_trips(const char *text)
+{
+    Arena *a = arena_new();
+    SrcFile sf = { .name = "roundtrip.fxir", .text = text, .len = (long)strlen(text) };
+    FxModule *back = fxir_read(a, &sf);
+    bool ok = back && fxir_verify(back);
+    if (ok) {
+        char *again = fxs_fxir_text(back);
+        ok = strcmp(again, text) == 0;
+        if (!ok)
+            fprintf(stderr, "\n  FXIR printed differently after reading it back:\n%s\n  was:\n%s", again, text);
+        free(again);
+    }
+    arena_free(a);
+    return ok;
+}
+

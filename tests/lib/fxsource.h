@@ -29,5 +29,10 @@ char *fxs_assembly(FxsModule *m, const char *src, const char *arch);
 /* Runs kernel k (bytes[i]: the size of Ptr argument i, 0 for scalars). */
 bool fxs_launch(FxsModule *m, const char *k, unsigned grid, unsigned block, void **args, const size_t *bytes);
 void fxs_close(FxsModule *m);
+/* A module's FXIR text (malloc'd). */
+char *fxs_fxir_text(FxModule *fm);
+/* Whether FXIR `text` reads back, verifies and prints as `text` again (the
+ * round trip); what fails is reported on stderr. */
+bool fxs_fxir_round_trips(const char *text);
 
 #endif
