@@ -296,8 +296,9 @@ static LLVMValueRef int_arith(CgCtx *c, FxInst *i, LLVMValueRef a, LLVMValueRef 
     LLVMValueRef v = i->sub == FXB_ADD ? LLVMBuildAdd(c->B, a, b, "")
                    : i->sub == FXB_SUB ? LLVMBuildSub(c->B, a, b, "") : LLVMBuildMul(c->B, a, b, "");
     if (LLVMIsAInstruction(v)) {   /* the builder folds constants */
-        LLVMSetNSW(v, (i->nowrap & FXNW_NSW) != 0);
-        LLVMSetNUW(v, (i->nowrap & FXNW_NUW) != 0);
+        bool last = (i->nowrap & FXNW_LAST) != 0, sgn = type_info(type_elem_scalar(i->type))->is_signed;
+        LLVMSetNSW(v, (i->nowrap & FXNW_NSW) != 0 || (last && sgn));
+        LLVMSetNUW(v, (i->nowrap & FXNW_NUW) != 0 || (last && !sgn));
     }
     return v;
 }

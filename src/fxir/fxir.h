@@ -128,8 +128,12 @@ enum {
  * does not wrap, NSW|PROMISED in an @index_nowrap kernel when it is only
  * the kernel's promise (host code then checks it; passes/int_ranges.c).
  * WRAPS marks the compiler's own arithmetic that may wrap by design (a
- * range loop's limits and last increment): no promise covers it. */
-enum { FXNW_NSW = 1 << 0, FXNW_NUW = 1 << 1, FXNW_PROMISED = 1 << 2, FXNW_WRAPS = 1 << 3 };
+ * range loop's limits and last increment): no promise covers it. LAST
+ * marks a range loop's increment (with WRAPS): it can wrap only after the
+ * last iteration, whose result nothing reads (the loop has stopped), so
+ * codegen gives it nsw (signed) or nuw (unsigned) and LLVM may widen the
+ * loop variable; sema sets it, passes keep it. */
+enum { FXNW_NSW = 1 << 0, FXNW_NUW = 1 << 1, FXNW_PROMISED = 1 << 2, FXNW_WRAPS = 1 << 3, FXNW_LAST = 1 << 4 };
 
 /* A scalar constant: integers as 128-bit two's complement already wrapped to
  * their width (Boolean 0/1); floats (and narrow floats) as their encoding in lo. */

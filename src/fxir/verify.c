@@ -938,6 +938,8 @@ static void check_nowrap(Verifier *v, const FxInst *i)
         fail(v, i->loc, "%s is 'promised' without nsw", iname(v, i));
     else if ((i->nowrap & FXNW_PROMISED) && (i->nowrap & FXNW_WRAPS))
         fail(v, i->loc, "%s is both 'promised' and 'wraps'", iname(v, i));
+    else if ((i->nowrap & FXNW_LAST) && (i->sub != FXB_ADD || !(i->nowrap & FXNW_WRAPS)))
+        fail(v, i->loc, "%s is 'last', which only a range loop's increment (an add that 'wraps') is", iname(v, i));
 }
 
 static void check_types(Verifier *v, const FxInst *i)

@@ -243,11 +243,11 @@ static void number(FxBlock *b, int *n)
     }
 }
 
-/* The pass decides NSW, NUW and PROMISED afresh; WRAPS is sema's. */
+/* The pass decides NSW, NUW and PROMISED afresh; WRAPS and LAST are sema's. */
 static void clear_flags(FxBlock *b)
 {
     for (FxInst *i = b->first; i; i = i->next) {
-        i->nowrap &= FXNW_WRAPS;
+        i->nowrap &= FXNW_WRAPS | FXNW_LAST;
         for (int k = 0; k < i->nblocks; k++)
             clear_flags(&i->blocks[k]);
     }

@@ -709,7 +709,9 @@ static void range_loop(Ctx *c, AstNode *s, AstNode *call)
     FxInst *old = sema_emit(c, FX_LOAD, 0, ty, loc, 1, slot);
     sema_emit(c, FX_STORE, 0, VOID_TYPE, loc, 2, more,
               range_cmp(c, FXC_LT, range_binop(c, FXB_XOR, old, r.flip, loc), r.lim, loc));
-    sema_emit(c, FX_STORE, 0, VOID_TYPE, loc, 2, slot, range_binop(c, FXB_ADD, old, step, loc));
+    FxInst *next = range_binop(c, FXB_ADD, old, step, loc);
+    next->nowrap |= FXNW_LAST;
+    sema_emit(c, FX_STORE, 0, VOID_TYPE, loc, 2, slot, next);
     c->block = saved;
 }
 

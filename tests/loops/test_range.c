@@ -353,6 +353,60 @@ static const char *isa_src =
     "    out[thread_idx.x] = acc\n"
     "}\n";
 
+/* The assembly of kernel `name`'s first loop, from its "LABEL:" to the
+ * back edge `s_cbranch_execnz LABEL`, malloc'd; NULL if none. */
+static char *isa_loop(const char *asm_text, const char *name)
+{
+    char head0[256];
+    snprintf(head0, sizeof head0, "\n%s:", name);
+    const char *k = strstr(asm_text, head0);
+    const char *end = k ? strstr(k, ".Lfunc_end") : NULL;
+    const char *br = k ? strstr(k, "s_cbranch_execnz ") : NULL;
+    if (!br || !end || br > end)
+        return NULL;
+    char label[64];
+    if (sscanf(br + strlen("s_cbranch_execnz "), "%63s", label) != 1)
+        return NULL;
+    char head[80];
+    snprintf(head, sizeof head, "%s:", label);
+    const char *start = strstr(k, head);
+    if (!start || start > br)
+        return NULL;
+    return strndup(start, (size_t)(br - start));
+}
+
+/* Occurrences of `what` in raw assembly text. */
+static int count_in(const char *text, const char *what)
+{
+    int n = 0;
+    for (const char *p = strstr(text, what); p; p = strstr(p + 1, what))
+        n++;
+    return n;
+}
+
+/* The increment of a range loop is nsw: only its last result can wrap, and
+ * nothing reads that one. LLVM then walks the grid-stride loop with a
+ * 64-bit address instead of sign-extending the index every iteration. */
+static void test_isa_widened_loop(void)
+{
+    FxsModule m;
+    char *s = fxs_assembly(&m, isa_src, "gfx942");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    int n = 0;
+    char *hist = isa_kernel(s, "hist", &n);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(hist);
+    char *loop = isa_loop(s, "hist");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(loop);
+    CU_ASSERT_EQUAL(count_in(loop, "v_ashrrev_i32"), 0);
+    CU_ASSERT_EQUAL(count_in(loop, "global_load_dword"), 1);
+    if (count_in(loop, "v_ashrrev_i32"))
+        fprintf(stderr, "\n  the loop sign-extends its index:\n%s", loop);
+    free(loop);
+    free(hist);
+    free(s);
+    fxs_close(&m);
+}
+
 static void test_isa_no_division(void)
 {
     FxsModule m;
@@ -383,6 +437,7 @@ static const FxtTest range_tests[] = {
     { "continue and nested ranges", test_continue_and_nesting },
     { "gfx942 and gfx1100 compile", test_gpu_compiles },
     { "gfx942: no division, no unrolled count", test_isa_no_division },
+    { "gfx942: the grid-stride loop walks a 64-bit address", test_isa_widened_loop },
     { NULL, NULL },
 };
 
