@@ -317,6 +317,44 @@ static LLVMValueRef fptrunc_round(CgCtx *c, LLVMValueRef v, FfRound rm)
     return r;
 }
 
+/* Float32 -> Float16 rounded upward, downward or toward zero without a mode
+ * change: the nearest-even conversion h is one of the two Float16 neighbours
+ * of v, so when h lies on the wrong side of v (checked exactly: h widens back
+ * to Float32 without rounding) the answer is the other neighbour, one step
+ * of the encoding away. Stepping the bits by +-1 moves the magnitude by one
+ * ulp in every binade, across the normal/subnormal boundary, from the largest
+ * finite value to infinity and back, and from zero to the smallest
+ * subnormal; the sign of h says which way the magnitude must move. A NaN
+ * compares false and keeps the conversion's NaN (the caller makes it
+ * canonical). */
+static LLVMValueRef f16_directed(CgCtx *c, LLVMValueRef v, LLVMTypeRef dst, FfRound rm)
+{
+    LLVMBuilderRef B = c->B;
+    LLVMTypeRef i16 = int_shape(c, dst, 16);
+    LLVMValueRef h = LLVMBuildFPTrunc(B, v, dst, "");
+    LLVMValueRef back = LLVMBuildFPExt(B, h, LLVMTypeOf(v), "");
+    LLVMValueRef hb = LLVMBuildBitCast(B, h, i16, "");
+    LLVMValueRef one = cg_iconst(i16, 1), minus = cg_iconst(i16, -1), none = LLVMConstNull(i16);
+    LLVMValueRef hneg = LLVMBuildICmp(B, LLVMIntSLT, hb, none, "");
+    LLVMValueRef wrong, step;
+    switch (rm) {
+    case FF_UP: /* below v: one step up in value */
+        wrong = LLVMBuildFCmp(B, LLVMRealOLT, back, v, "");
+        step = LLVMBuildSelect(B, hneg, minus, one, "");
+        break;
+    case FF_DOWN: /* above v: one step down in value */
+        wrong = LLVMBuildFCmp(B, LLVMRealOGT, back, v, "");
+        step = LLVMBuildSelect(B, hneg, one, minus, "");
+        break;
+    default: /* toward zero: larger in magnitude than v, one step toward zero */
+        wrong = LLVMBuildFCmp(B, LLVMRealOGT, fabs_of(c, back), fabs_of(c, v), "");
+        step = minus;
+        break;
+    }
+    LLVMValueRef fixed = LLVMBuildAdd(B, hb, LLVMBuildSelect(B, wrong, step, none, ""), "");
+    return LLVMBuildBitCast(B, fixed, dst, "");
+}
+
 /* Encoding bits (from soft_round) as the register form of `to`. */
 static LLVMValueRef bits_as(CgCtx *c, LLVMValueRef bits, ScalarId to)
 {
@@ -388,6 +426,10 @@ static LLVMValueRef fconvert_rm(CgCtx *c, LLVMValueRef v, ScalarId from, ScalarI
     }
     if (to == SC_FLOAT16 && (rm == FF_UP || rm == FF_DOWN) && c->facts->fptrunc_round_f16) {
         LLVMValueRef r = fptrunc_round(c, v, rm);
+        return canon ? canonical_nan(c, v, r, to) : r;
+    }
+    if (to == SC_FLOAT16 && (rm == FF_UP || rm == FF_DOWN || rm == FF_TOWARD_ZERO)) {
+        LLVMValueRef r = f16_directed(c, v, dst, rm);
         return canon ? canonical_nan(c, v, r, to) : r;
     }
     return bits_as(c, soft_round(c, v, fmt_of(to), rm), to);

@@ -60,7 +60,7 @@ static const Cost costs[] = {
       "%r = fptrunc double %x to bfloat" },
     { "Float32 -> Float16, upward (mode register)", K_CAST, SC_FLOAT32, SC_FLOAT16, 0, FF_UP,
       "%r = call half @llvm.fptrunc.round.f16.f32(float %x, metadata !\"round.upward\")" },
-    { "Float32 -> Float16, toward zero (software)", K_CAST, SC_FLOAT32, SC_FLOAT16, 0, FF_TOWARD_ZERO,
+    { "Float32 -> Float16, toward zero (nearest even, corrected)", K_CAST, SC_FLOAT32, SC_FLOAT16, 0, FF_TOWARD_ZERO,
       "%r = fptrunc float %x to half" },
     { "Float32 -> Float16, nearest away (software)", K_CAST, SC_FLOAT32, SC_FLOAT16, 0, FF_NEAREST_AWAY,
       "%r = fptrunc float %x to half" },
