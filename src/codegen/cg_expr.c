@@ -286,7 +286,9 @@ static const char *binop_name(int op)
 /* Integer add, sub and mul with the no-wrap flags the int-ranges pass
  * decided (codegen decides none itself). A promised nsw (@index_nowrap) is
  * checked in host code, so fxrun reports a broken promise instead of
- * running undefined code; on the GPU it is taken on trust. */
+ * running undefined code; on the GPU it is taken on trust. An index nsw
+ * is left off in host code: there the wrapped, negative index reaches the
+ * bounds check, which reports it. */
 static LLVMValueRef int_arith(CgCtx *c, FxInst *i, LLVMValueRef a, LLVMValueRef b)
 {
     if ((i->nowrap & FXNW_PROMISED) && cg_host_abi(c)) {
@@ -297,7 +299,8 @@ static LLVMValueRef int_arith(CgCtx *c, FxInst *i, LLVMValueRef a, LLVMValueRef 
                    : i->sub == FXB_SUB ? LLVMBuildSub(c->B, a, b, "") : LLVMBuildMul(c->B, a, b, "");
     if (LLVMIsAInstruction(v)) {   /* the builder folds constants */
         bool last = (i->nowrap & FXNW_LAST) != 0, sgn = type_info(type_elem_scalar(i->type))->is_signed;
-        LLVMSetNSW(v, (i->nowrap & FXNW_NSW) != 0 || (last && sgn));
+        bool nsw = (i->nowrap & FXNW_NSW) && !((i->nowrap & FXNW_INDEX) && cg_host_abi(c));
+        LLVMSetNSW(v, nsw || (last && sgn));
         LLVMSetNUW(v, (i->nowrap & FXNW_NUW) != 0 || (last && !sgn));
     }
     return v;

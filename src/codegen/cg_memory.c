@@ -359,6 +359,24 @@ static void check_array_index(CgCtx *c, FxInst *base, const Type *bt, FxInst **i
     oob_branch(c, bad, site, LLVMConstInt(LLVMInt32TypeInContext(c->C), (unsigned long long)-1, 1), ix, nidx);
 }
 
+/* a[i0, i1, ...] as a GEP through nested LLVM arrays (row-major, as the
+ * storage is), inbounds: every index is in its dimension's range in a
+ * program without out-of-bounds accesses (host code has checked them by
+ * now). The structure, unlike one linear index, lets LLVM separate each
+ * index's constant part into the instruction's offset: the rows a
+ * work-item writes at ty + 16 * q share one address. */
+static LLVMValueRef nested_element(CgCtx *c, const Type *bt, LLVMValueRef p, LLVMValueRef *ix)
+{
+    LLVMTypeRef at = cg_stride_type(c, bt->elem);
+    for (int k = bt->ndims - 1; k >= 0; k--)
+        at = LLVMArrayType2(at, (uint64_t)bt->dims[k]);
+    LLVMValueRef *gi = arena_alloc(c->fm->arena, sizeof(LLVMValueRef) * (size_t)(bt->ndims + 1));
+    gi[0] = LLVMConstInt(LLVMInt64TypeInContext(c->C), 0, 0);
+    for (int k = 0; k < bt->ndims; k++)
+        gi[k + 1] = ix[k];
+    return LLVMBuildInBoundsGEP2(c->B, at, p, gi, (unsigned)bt->ndims + 1, "");
+}
+
 /* The address of the element that `base` [indices] names, and its type.
  * op ("load from", "store to", ...) names the access for bounds-check
  * messages (host). */
@@ -367,7 +385,6 @@ static LLVMValueRef element_address(CgCtx *c, FxInst *at, FxInst *base, FxInst *
 {
     LLVMValueRef p = cg_val(c, base);
     const Type *bt = base->type;
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(c->C);
     if (base->op == FX_ALLOCA && bt->kind != TY_ARRAY) {
         if (nidx != 0)
             cg_error(c, at->loc, "internal compiler error: indexed access to a %s variable",
@@ -404,17 +421,9 @@ static LLVMValueRef element_address(CgCtx *c, FxInst *at, FxInst *base, FxInst *
         }
         if (cg_host_abi(c))
             check_array_index(c, base, bt, idx, raw, ix, nidx, op);
-        /* row-major linear index; a single index into a multi-dim array is already linear */
-        LLVMValueRef lin = NULL;
-        for (int k = 0; k < nidx; k++) {
-            if (lin) {
-                LLVMValueRef d = LLVMConstInt(i64, (unsigned long long)bt->dims[k], 0);
-                lin = LLVMBuildAdd(c->B, LLVMBuildMul(c->B, lin, d, ""), ix[k], "");
-            } else {
-                lin = ix[k];
-            }
-        }
-        return LLVMBuildGEP2(c->B, cg_stride_type(c, bt->elem), p, &lin, 1, "");
+        if (nidx == 1) /* one index, into any array, is the linear one */
+            return LLVMBuildGEP2(c->B, cg_stride_type(c, bt->elem), p, ix, 1, "");
+        return nested_element(c, bt, p, ix);
     }
     cg_error(c, at->loc, "internal compiler error: memory access through %s", cg_tyname(c, bt));
     *elem = bt;

@@ -132,8 +132,14 @@ enum {
  * marks a range loop's increment (with WRAPS): it can wrap only after the
  * last iteration, whose result nothing reads (the loop has stopped), so
  * codegen gives it nsw (signed) or nuw (unsigned) and LLVM may widen the
- * loop variable; sema sets it, passes keep it. */
-enum { FXNW_NSW = 1 << 0, FXNW_NUW = 1 << 1, FXNW_PROMISED = 1 << 2, FXNW_WRAPS = 1 << 3, FXNW_LAST = 1 << 4 };
+ * loop variable; sema sets it, passes keep it. INDEX qualifies an NSW the
+ * pass derives from the language rather than from ranges: the add is used
+ * only as the index of accesses through a kernel's Ptr parameters, and one
+ * operand is non-negative, so a wrap could only give a negative index, an
+ * out-of-bounds access (GPU code takes the NSW; host code, which checks
+ * every index, keeps the wrapping add and reports the access). */
+enum { FXNW_NSW = 1 << 0, FXNW_NUW = 1 << 1, FXNW_PROMISED = 1 << 2, FXNW_WRAPS = 1 << 3, FXNW_LAST = 1 << 4,
+       FXNW_INDEX = 1 << 5 };
 
 /* A scalar constant: integers as 128-bit two's complement already wrapped to
  * their width (Boolean 0/1); floats (and narrow floats) as their encoding in lo. */

@@ -171,8 +171,8 @@ static void print_flags(Printer *p, const FxInst *i)
         }
         any = true;
     }
-    static const char *const nowrap[] = { "nsw", "nuw", "promised", "wraps", "last" };
-    for (int k = 0; k < 5; k++)
+    static const char *const nowrap[] = { "nsw", "nuw", "promised", "wraps", "last", "index" };
+    for (int k = 0; k < 6; k++)
         if (i->nowrap & (1u << k)) {
             fprintf(p->out, "%s%s", any ? "," : " {", nowrap[k]);
             any = true;

@@ -477,9 +477,10 @@ static bool read_flags(Reader *r, FxInst *i)
             i->fmf = FMF_FAST;
             next(r);
         } else if (is_word(r, "nsw") || is_word(r, "nuw") || is_word(r, "promised") || is_word(r, "wraps") ||
-                   is_word(r, "last")) {
+                   is_word(r, "last") || is_word(r, "index")) {
             i->nowrap |= is_word(r, "nsw") ? FXNW_NSW : is_word(r, "nuw") ? FXNW_NUW
-                       : is_word(r, "promised") ? FXNW_PROMISED : is_word(r, "wraps") ? FXNW_WRAPS : FXNW_LAST;
+                       : is_word(r, "promised") ? FXNW_PROMISED : is_word(r, "wraps") ? FXNW_WRAPS
+                       : is_word(r, "last") ? FXNW_LAST : FXNW_INDEX;
             next(r);
         } else if (is_word(r, "round")) {
             next(r);

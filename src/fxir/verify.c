@@ -940,6 +940,10 @@ static void check_nowrap(Verifier *v, const FxInst *i)
         fail(v, i->loc, "%s is both 'promised' and 'wraps'", iname(v, i));
     else if ((i->nowrap & FXNW_LAST) && (i->sub != FXB_ADD || !(i->nowrap & FXNW_WRAPS)))
         fail(v, i->loc, "%s is 'last', which only a range loop's increment (an add that 'wraps') is", iname(v, i));
+    else if ((i->nowrap & FXNW_INDEX) &&
+             (i->sub != FXB_ADD || !(i->nowrap & FXNW_NSW) || (i->nowrap & (FXNW_PROMISED | FXNW_WRAPS)) ||
+              !type_info(type_elem_scalar(i->type))->is_signed))
+        fail(v, i->loc, "%s is 'index', which only qualifies the nsw of a signed add", iname(v, i));
 }
 
 static void check_types(Verifier *v, const FxInst *i)

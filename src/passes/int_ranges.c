@@ -18,6 +18,17 @@
  * NUW (when both operands and the result are non-negative and the result
  * fits the unsigned range of the width).
  *
+ * Indices: an index into a kernel's Ptr parameter lies in [0, len) or
+ * the access is out of bounds (fxrun reports it, the GPU's behaviour is
+ * undefined). A signed add whose every use is such an index, with one
+ * operand proved non-negative, can wrap only to a negative value, so in
+ * every program without an out-of-bounds access it does not wrap: it gets
+ * NSW|INDEX, and LLVM may split sext(a + c) into sext(a) + c, the
+ * immediate offsets of neighbouring accesses (sgemm's B and C tiles).
+ * Only the add that is the index: an add further up the chain may wrap
+ * and be brought back into range by a later operand. Parameters only: an
+ * index into a Ptr view (p + k) may be negative.
+ *
  * The promise: in an @index_nowrap kernel every signed scalar add/sub/mul
  * the proof leaves unflagged gets NSW|PROMISED, except the compiler's own
  * that may wrap by design (FXNW_WRAPS: a range loop's limits and increment); host code checks those at
@@ -234,6 +245,72 @@ static void walk(Ranges *rs, FxBlock *b)
     }
 }
 
+/* uses[id]: every use of a body instruction; index_uses[id]: its uses as
+ * the index of a load, store or atomic through a kernel's Ptr parameter. */
+typedef struct Uses {
+    int *all, *index;
+} Uses;
+
+static bool param_ptr(const FxFunc *f, const FxInst *base)
+{
+    return f->kind == FXF_KERNEL && base->op == FX_PARAM && base->type && base->type->kind == TY_PTR;
+}
+
+/* which operand of i is the index of a Ptr access (-1: none) */
+static int ptr_index_operand(const FxInst *i)
+{
+    switch (i->op) {
+    case FX_LOAD: return i->nops == 2 ? 1 : -1;
+    case FX_STORE: return i->nops == 3 ? 2 : -1;
+    case FX_ATOMIC: return 1;
+    default: return -1;
+    }
+}
+
+static void count_uses(const Ranges *rs, Uses *u, const FxBlock *b)
+{
+    for (const FxInst *i = b->first; i; i = i->next) {
+        int ix = ptr_index_operand(i);
+        bool through_param = ix >= 0 && param_ptr(rs->f, i->ops[0]);
+        for (int k = 0; k < i->nops; k++) {
+            const FxInst *o = i->ops[k];
+            if (!o || o->op != FX_BINOP || o->id < 0 || o->id >= rs->n)
+                continue;
+            u->all[o->id]++;
+            if (through_param && k == ix)
+                u->index[o->id]++;
+        }
+        for (int k = 0; k < i->nblocks; k++)
+            count_uses(rs, u, &i->blocks[k]);
+    }
+}
+
+static void flag_index_adds(const Ranges *rs, const Uses *u, FxBlock *b)
+{
+    for (FxInst *i = b->first; i; i = i->next) {
+        for (int k = 0; k < i->nblocks; k++)
+            flag_index_adds(rs, u, &i->blocks[k]);
+        bool sgn = false;
+        if (i->op != FX_BINOP || i->sub != FXB_ADD || !int_width(i->type, &sgn) || !sgn)
+            continue;
+        if ((i->nowrap & (FXNW_NSW | FXNW_WRAPS)) || u->index[i->id] == 0 || u->index[i->id] != u->all[i->id])
+            continue;
+        if (get(rs, i->ops[0]).lo >= 0 || get(rs, i->ops[1]).lo >= 0)
+            i->nowrap |= FXNW_NSW | FXNW_INDEX;
+    }
+}
+
+static void index_adds(const Ranges *rs, FxFunc *f)
+{
+    Uses u = { calloc((size_t)rs->n + 1, sizeof(int)), calloc((size_t)rs->n + 1, sizeof(int)) };
+    if (!u.all || !u.index)
+        abort();
+    count_uses(rs, &u, &f->body);
+    flag_index_adds(rs, &u, &f->body);
+    free(u.all);
+    free(u.index);
+}
+
 static void number(FxBlock *b, int *n)
 {
     for (FxInst *i = b->first; i; i = i->next) {
@@ -266,6 +343,7 @@ static void analyse(FxFunc *f, int wave_size)
     rs.promise = f->kind == FXF_KERNEL && f->index_nowrap;
     clear_flags(&f->body);   /* the pass decides alone: flags read from text are recomputed */
     walk(&rs, &f->body);
+    index_adds(&rs, f);
     free(rs.r);
     free(rs.known);
 }

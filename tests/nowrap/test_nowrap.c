@@ -1,8 +1,9 @@
 /* test_nowrap.c - no-wrap flags end to end (issue 13; passes/int_ranges.c):
- * the LLVM IR carries nsw/nuw exactly where the int-ranges pass proved them
- * or an @index_nowrap kernel promised them, and nowhere else; host code
- * checks the promise instead of trusting it; and with the promise sgemm's
- * global accesses share addresses through immediate offsets on gfx942.
+ * the LLVM IR carries nsw/nuw exactly where the int-ranges pass proved them,
+ * the index rule derived them (GPU code only) or an @index_nowrap kernel
+ * promised them, and nowhere else; host code checks the promise instead of
+ * trusting it; and sgemm's global accesses share addresses through
+ * immediate offsets on gfx942.
  * Every module is built through the whole pipeline, which runs LLVM's
  * verifier on it (fxsource.h). */
 #include "fxtest.h"
@@ -112,19 +113,40 @@ static void test_host_run(void)
     fxs_close(&m);
 }
 
-static char *sgemm_source(bool nowrap)
+/* `from` replaced by `to` everywhere in src (src freed; malloc'd). */
+static char *replace_all(char *src, const char *from, const char *to)
+{
+    size_t n = 0, lf = strlen(from), lt = strlen(to);
+    for (const char *p = strstr(src, from); p; p = strstr(p + lf, from))
+        n++;
+    char *out = malloc(strlen(src) + n * lt + 1), *o = out;
+    const char *s = src;
+    for (const char *p = strstr(s, from); p; s = p + lf, p = strstr(s, from)) {
+        memcpy(o, s, (size_t)(p - s));
+        o += p - s;
+        memcpy(o, to, lt);
+        o += lt;
+    }
+    strcpy(o, s);
+    free(src);
+    return out;
+}
+
+/* bench/perf's sgemm, optionally @index_nowrap, optionally reaching B and
+ * C through views (B + 0), whose indices may be negative. */
+static char *sgemm_source(bool nowrap, bool views)
 {
     char *src = fxt_read_file(KERNEL_DIR "/sgemm.fx");
     CU_ASSERT_PTR_NOT_NULL_FATAL(src);
-    char *at = strstr(src, "@launch_bounds");
-    CU_ASSERT_PTR_NOT_NULL_FATAL(at);
-    if (!nowrap)
-        return src;
-    const char *dec = "@index_nowrap\n";
-    char *out = malloc(strlen(src) + strlen(dec) + 1);
-    sprintf(out, "%.*s%s%s", (int)(at - src), src, dec, at);
-    free(src);
-    return out;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(strstr(src, "@launch_bounds"));
+    if (nowrap)
+        src = replace_all(src, "@launch_bounds", "@index_nowrap\n@launch_bounds");
+    if (views) {
+        src = replace_all(src, "B[", "Bv[");
+        src = replace_all(src, "C[", "Cv[");
+        src = replace_all(src, "let t = thread_idx.x", "let Bv = B + 0\n    let Cv = C + 0\n    let t = thread_idx.x");
+    }
+    return src;
 }
 
 typedef struct Isa {
@@ -133,11 +155,11 @@ typedef struct Isa {
 
 /* Counts over the kernel's body: instructions, global loads and stores,
  * and those of them that reach their address through an immediate offset. */
-static Isa sgemm_isa(bool nowrap)
+static Isa sgemm_isa(bool nowrap, bool views)
 {
     Isa r = { 0 };
     FxsModule m;
-    char *src = sgemm_source(nowrap);
+    char *src = sgemm_source(nowrap, views);
     char *s = fxs_assembly(&m, src, "gfx942");
     free(src);
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
@@ -163,27 +185,57 @@ static Isa sgemm_isa(bool nowrap)
     return r;
 }
 
-/* Without the promise every one of sgemm's 24 global accesses computes its
- * own 64-bit address (`... + 16 * q` may wrap in Int32 before widening);
- * with it the four loads of B and the four stores of each row of C share
- * one address and immediate offsets 64, 128 and 192, as clang's code does. */
+/* sgemm's indices into B and C end in `+ 16 * q` (or `+ tx`): the index
+ * rule gives that last add nsw, so the four loads of B and the four stores
+ * of each row of C share one address and immediate offsets 64, 128 and 192,
+ * as clang's code does, with or without the promise. Through views the
+ * rule does not apply: every one of the 24 global accesses computes its own
+ * 64-bit address (the add may wrap before widening) unless the kernel is
+ * @index_nowrap. */
 static void test_sgemm_offsets(void)
 {
-    Isa plain = sgemm_isa(false), nw = sgemm_isa(true);
-    CU_ASSERT_EQUAL(plain.vmem, 24);
-    CU_ASSERT_EQUAL(nw.vmem, 24);
-    CU_ASSERT_EQUAL(plain.with_offset, 0);
+    Isa plain = sgemm_isa(false, false), nw = sgemm_isa(true, false);
+    Isa views = sgemm_isa(false, true), views_nw = sgemm_isa(true, true);
+    CU_ASSERT(plain.vmem == 24 && nw.vmem == 24 && views.vmem == 24 && views_nw.vmem == 24);
+    CU_ASSERT(plain.with_offset >= 15);
     CU_ASSERT(nw.with_offset >= 15);
-    CU_ASSERT(nw.instrs < plain.instrs);
-    fprintf(stderr, "\n  sgemm gfx942: %d instructions, %d with an offset; @index_nowrap: %d, %d", plain.instrs,
-            plain.with_offset, nw.instrs, nw.with_offset);
+    CU_ASSERT_EQUAL(views.with_offset, 0);
+    CU_ASSERT(views_nw.with_offset >= 15);
+    CU_ASSERT(plain.instrs < views.instrs);
+    fprintf(stderr, "\n  sgemm gfx942: %d instructions, %d with an offset; @index_nowrap: %d, %d;"
+            " through views: %d, %d; views and @index_nowrap: %d, %d", plain.instrs, plain.with_offset, nw.instrs,
+            nw.with_offset, views.instrs, views.with_offset, views_nw.instrs, views_nw.with_offset);
+}
+
+/* The index rule in LLVM IR: `p[n + t]` is an add nsw in GPU code, a plain
+ * add in host code (which checks the index it gives: the run goldens
+ * index_wrap and index_ok). */
+static void test_index_rule(void)
+{
+    static const char src[] = "kernel poke(p: Ptr[Int32], n: Int32) {\n"
+                              "    p[n + thread_idx.x] = 7\n"
+                              "}\n";
+    for (int host = 0; host < 2; host++) {
+        FxsModule m;
+        CU_ASSERT_FATAL(fxs_lower_tuned(&m, src, host ? NULL : "gfx942", host, opt0));
+        CgModule *cg = pipe_codegen(&m.c);
+        CU_ASSERT_FATAL(cg != NULL);
+        char *flags = arith_flags(cg_llvm_module(cg), host ? "poke__fxhost" : "poke");
+        CU_ASSERT_STRING_EQUAL(flags, host ? "add" : "add nsw");
+        if (strcmp(flags, host ? "add" : "add nsw"))
+            fprintf(stderr, "\n  %s: %s", host ? "host" : "gfx942", flags);
+        free(flags);
+        cg_free(cg);
+        fxs_close(&m);
+    }
 }
 
 static const FxtTest tests[] = {
     { "IR flags: proved, promised, neither", test_ir_flags },
     { "host code checks promises only", test_host_checks },
     { "host run: promise kept, promise broken", test_host_run },
-    { "sgemm gfx942: immediate offsets with @index_nowrap", test_sgemm_offsets },
+    { "index rule: nsw on the GPU, wrapping and checked on the host", test_index_rule },
+    { "sgemm gfx942: immediate offsets (index rule, views, @index_nowrap)", test_sgemm_offsets },
     { NULL, NULL },
 };
 
