@@ -359,6 +359,41 @@ static void check_array_index(CgCtx *c, FxInst *base, const Type *bt, FxInst **i
     oob_branch(c, bad, site, LLVMConstInt(LLVMInt32TypeInContext(c->C), (unsigned long long)-1, 1), ix, nidx);
 }
 
+/* p[i] for a kernel's Ptr parameter p in GPU code. The index is in
+ * [0, len) in a program without out-of-bounds accesses (host code checks
+ * it), so a signed index is non-negative: `zext nneg` rather than sext.
+ * An element of at most 2 bytes at a 32-bit signed index then lies below
+ * 2^32 bytes from p, and the byte offset is computed in 32 bits: the
+ * backend's global_load/store with an SGPR base and a 32-bit VGPR offset
+ * (one VGPR per offset instead of a 64-bit address pair per buffer:
+ * cvt_f16's four Float16 stores share one). */
+static LLVMValueRef param_element(CgCtx *c, LLVMValueRef p, const Type *elem, LLVMValueRef raw, ScalarId s)
+{
+    LLVMTypeRef st = cg_stride_type(c, elem), i64 = LLVMInt64TypeInContext(c->C);
+    unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(raw));
+    if (!cg_is_signed(s) || w > 32) {
+        LLVMValueRef ix = cg_index64(c, raw, s);
+        return LLVMBuildGEP2(c->B, st, p, &ix, 1, "");
+    }
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c->C);
+    if (w < 32)
+        raw = LLVMBuildSExt(c->B, raw, i32, "");
+    unsigned long long size = LLVMABISizeOfType(c->TD, st);
+    if (size <= 2) {
+        LLVMValueRef off = raw;
+        if (size == 2) {
+            off = LLVMBuildShl(c->B, raw, LLVMConstInt(i32, 1, 0), "");
+            LLVMSetNUW(off, 1);
+        }
+        LLVMValueRef z = LLVMBuildZExt(c->B, off, i64, "");
+        if (size == 1)
+            LLVMSetNNeg(z, 1);
+        return LLVMBuildGEP2(c->B, LLVMInt8TypeInContext(c->C), p, &z, 1, "");
+    }
+    LLVMValueRef ix = cg_index64(c, raw, SC_INT32);
+    return LLVMBuildGEP2(c->B, st, p, &ix, 1, "");
+}
+
 /* a[i0, i1, ...] as a GEP through nested LLVM arrays (row-major, as the
  * storage is), inbounds: every index is in its dimension's range in a
  * program without out-of-bounds accesses (host code has checked them by
@@ -400,6 +435,8 @@ static LLVMValueRef element_address(CgCtx *c, FxInst *at, FxInst *base, FxInst *
         }
         *elem = bt->elem;
         LLVMValueRef raw = cg_val(c, idx[0]);
+        if (!cg_host_abi(c) && c->cur->f->kind == FXF_KERNEL && base->op == FX_PARAM)
+            return param_element(c, p, bt->elem, raw, type_elem_scalar(idx[0]->type));
         LLVMValueRef ix = cg_index64(c, raw, type_elem_scalar(idx[0]->type));
         if (cg_host_abi(c) && base->op == FX_PTR_OFFSET)
             check_derived_index(c, base, idx[0], raw, ix, op);
