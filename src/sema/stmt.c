@@ -643,16 +643,55 @@ static FxInst *range_cmp(Ctx *c, FxCmp op, FxInst *a, FxInst *b, Loc loc)
  * value (no value is below it); neither lowest + mag nor the difference
  * leaves t. No division, no trip count. (A select of lowest or the plain
  * difference would do as well, but LLVM splits a compare with a select
- * into two compares and an `and` inside the loop.) */
+ * into two compares and an `and` inside the loop.)
+ *
+ * A signed run-time step (Int8 to Int128) is tested by distance instead,
+ * without a per-iteration xor: with dir = flip | 1 (+1 or -1), the values
+ * lie (i - start) * dir apart from start, modulo 2^w, which as an unsigned
+ * number of t's width is the exact distance (below 2^w: both ends are
+ * values of t); they grow by mag = step * dir. After the iteration with
+ * value i the loop continues while the distance plus mag stays below
+ * stop's, D = (stop - start) * dir: e < D - min(D, mag) with
+ * e = (i - start) * dir. That is a multiple of mag with the iteration
+ * count, the same in every work-item: LLVM keeps it as a scalar counter
+ * (SCEV sees the product; an xor would hide it) and the loop variable is
+ * left to the address, which it widens (reduce: 6 VGPRs, clang's count,
+ * and 9 instructions per iteration, 10 before). dir is NULL otherwise. */
 typedef struct RangeTests {
     FxInst *flip, *live, *lim;
+    FxInst *dir;
 } RangeTests;
+
+/* The unsigned type of t's width, for the distances; SC_COUNT for Int4. */
+static ScalarId range_distance_type(ScalarId t)
+{
+    return t >= SC_INT8 && t <= SC_INT128 ? (ScalarId)(SC_UINT8 + (t - SC_INT8)) : SC_COUNT;
+}
+
+/* x * dir as the unsigned distance type u */
+static FxInst *range_distance(Ctx *c, FxInst *x, FxInst *dir, ScalarId u, Loc loc)
+{
+    return sema_emit(c, FX_CAST, 0, type_scalar(u), loc, 1, range_binop(c, FXB_MUL, x, dir, loc));
+}
 
 static RangeTests range_tests(Ctx *c, ScalarId t, FxInst *start, FxInst *stop, FxInst *step, int sign, Loc loc)
 {
-    RangeTests r;
+    RangeTests r = { 0 };
     const ScalarInfo *in = type_info(t);
     FxInst *zero = const_int(c, t, 0, loc);
+    ScalarId u = range_distance_type(t);
+    if (sign == 0 && in->is_signed && u != SC_COUNT) {
+        r.flip = range_binop(c, FXB_SHR, step, const_int(c, t, in->width - 1, loc), loc);
+        r.dir = range_binop(c, FXB_OR, r.flip, const_int(c, t, 1, loc), loc);
+        r.live = range_cmp(c, FXC_LT, range_binop(c, FXB_XOR, start, r.flip, loc),
+                           range_binop(c, FXB_XOR, stop, r.flip, loc), loc);
+        r.live = range_binop(c, FXB_AND, range_cmp(c, FXC_NE, step, zero, loc), r.live, loc);
+        FxInst *mag = range_distance(c, step, r.dir, u, loc);
+        FxInst *d = range_distance(c, range_binop(c, FXB_SUB, stop, start, loc), r.dir, u, loc);
+        FxInst *most = sema_emit(c, FX_MINMAX, FXMM_MIN, type_scalar(u), loc, 2, d, mag);
+        r.lim = range_binop(c, FXB_SUB, d, most, loc);
+        return r;
+    }
     if (sign != 0 || !in->is_signed)
         r.flip = const_int(c, t, sign < 0 ? -1 : 0, loc);
     else   /* the sign bit spread: a shift stays on the scalar unit for a uniform step */
@@ -707,8 +746,10 @@ static void range_loop(Ctx *c, AstNode *s, AstNode *call)
      * is never read then. */
     c->block = &loop->blocks[2];
     FxInst *old = sema_emit(c, FX_LOAD, 0, ty, loc, 1, slot);
-    sema_emit(c, FX_STORE, 0, VOID_TYPE, loc, 2, more,
-              range_cmp(c, FXC_LT, range_binop(c, FXB_XOR, old, r.flip, loc), r.lim, loc));
+    FxInst *before = r.dir ? range_distance(c, range_binop(c, FXB_SUB, old, start, loc), r.dir,
+                                            range_distance_type(t), loc)
+                           : range_binop(c, FXB_XOR, old, r.flip, loc);
+    sema_emit(c, FX_STORE, 0, VOID_TYPE, loc, 2, more, range_cmp(c, FXC_LT, before, r.lim, loc));
     FxInst *next = range_binop(c, FXB_ADD, old, step, loc);
     next->nowrap |= FXNW_LAST;
     sema_emit(c, FX_STORE, 0, VOID_TYPE, loc, 2, slot, next);

@@ -401,6 +401,13 @@ static void test_isa_widened_loop(void)
     CU_ASSERT_EQUAL(count_in(loop, "global_load_dword"), 1);
     if (count_in(loop, "v_ashrrev_i32"))
         fprintf(stderr, "\n  the loop sign-extends its index:\n%s", loop);
+    /* the run-time step's direction costs nothing per iteration: no xor
+     * (the earlier test (i ^ flip) < lim), no multiply (the distance
+     * (i - start) * dir is a scalar counter, s_add_i32) */
+    CU_ASSERT_EQUAL(count_in(loop, "v_xor") + count_in(loop, "v_mul"), 0);
+    CU_ASSERT(count_in(loop, "s_add_i32") >= 1);
+    if (count_in(loop, "v_xor") + count_in(loop, "v_mul") || !count_in(loop, "s_add_i32"))
+        fprintf(stderr, "\n  the loop tests its direction:\n%s", loop);
     free(loop);
     free(hist);
     free(s);
