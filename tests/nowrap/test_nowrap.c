@@ -230,11 +230,63 @@ static void test_index_rule(void)
     }
 }
 
+/* Lines of the kernel `name` in assembly s that contain `what` and `with`. */
+static int lines_with(const char *s, const char *name, const char *what, const char *with)
+{
+    char label[64];
+    snprintf(label, sizeof label, "\n%s:", name);
+    const char *body = strstr(s, label), *end = body ? strstr(body, ".Lfunc_end") : NULL;
+    int n = 0;
+    for (const char *l = body; l && l < end; l = strchr(l + 1, '\n')) {
+        size_t len = strcspn(l + 1, "\n");
+        char line[256];
+        snprintf(line, sizeof line, "%.*s", (int)(len < 255 ? len : 255), l + 1);
+        if (strstr(line, what) && strstr(line, with))
+            n++;
+    }
+    return n;
+}
+
+/* A 2-byte element of a Ptr parameter at an Int32 index is reached through
+ * a 32-bit byte offset and the parameter in SGPRs (`global_store_short
+ * vOFF, vDATA, s[..]`), the index being non-negative in a program without
+ * out-of-bounds accesses; a 4-byte element (its byte offset may pass 2^32)
+ * and any access through a view keep a 64-bit address (`off`). */
+static void test_param_offsets(void)
+{
+    static const char src[] =
+        "kernel halves(x: const Ptr[Float32], a: Ptr[Float16], b: Ptr[Float16], n: Int32) {\n"
+        "    let i = block_idx.x * block_dim.x + thread_idx.x\n"
+        "    if i < n {\n"
+        "        a[i] = x[i].to(Float16)\n"
+        "        b[i] = (x[i] * 2.0).to(Float16)\n"
+        "    }\n"
+        "}\n"
+        "kernel viewed(x: const Ptr[Float32], a: Ptr[Float16], n: Int32) {\n"
+        "    let i = block_idx.x * block_dim.x + thread_idx.x\n"
+        "    let v = a + 0\n"
+        "    if i < n {\n"
+        "        v[i] = x[i].to(Float16)\n"
+        "    }\n"
+        "}\n";
+    FxsModule m;
+    char *s = fxs_assembly(&m, src, "gfx942");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    CU_ASSERT_EQUAL(lines_with(s, "halves", "global_store_short", ", s["), 2);
+    CU_ASSERT_EQUAL(lines_with(s, "halves", "global_store_short", ", off"), 0);
+    CU_ASSERT_EQUAL(lines_with(s, "halves", "global_load_dword", ", off"), 1);
+    CU_ASSERT_EQUAL(lines_with(s, "viewed", "global_store_short", ", off"), 1);
+    CU_ASSERT_EQUAL(lines_with(s, "viewed", "global_store_short", ", s["), 0);
+    free(s);
+    fxs_close(&m);
+}
+
 static const FxtTest tests[] = {
     { "IR flags: proved, promised, neither", test_ir_flags },
     { "host code checks promises only", test_host_checks },
     { "host run: promise kept, promise broken", test_host_run },
     { "index rule: nsw on the GPU, wrapping and checked on the host", test_index_rule },
+    { "gfx942: 2-byte parameter elements through a 32-bit offset", test_param_offsets },
     { "sgemm gfx942: immediate offsets (index rule, views, @index_nowrap)", test_sgemm_offsets },
     { NULL, NULL },
 };
