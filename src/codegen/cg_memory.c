@@ -361,37 +361,28 @@ static void check_array_index(CgCtx *c, FxInst *base, const Type *bt, FxInst **i
 
 /* p[i] for a kernel's Ptr parameter p in GPU code. The index is in
  * [0, len) in a program without out-of-bounds accesses (host code checks
- * it), so a signed index is non-negative: `zext nneg` rather than sext.
- * An element of at most 2 bytes at a 32-bit signed index then lies below
- * 2^32 bytes from p, and the byte offset is computed in 32 bits: the
- * backend's global_load/store with an SGPR base and a 32-bit VGPR offset
- * (one VGPR per offset instead of a 64-bit address pair per buffer:
- * cvt_f16's four Float16 stores share one). */
+ * it), so a signed index is non-negative, and a 2-byte element at a signed
+ * index of at most 32 bits lies below 2^32 bytes from p: its byte offset
+ * i << 1 is computed in 32 bits and zero-extended, which the backend turns
+ * into global_load/store with an SGPR base and a 32-bit VGPR offset (one
+ * VGPR per offset instead of a 64-bit address pair per buffer: cvt_f16's
+ * four Float16 stores share one). Other elements keep the sign-extended
+ * index, which tells loop analyses more (measured in docs/decisions.md). */
 static LLVMValueRef param_element(CgCtx *c, LLVMValueRef p, const Type *elem, LLVMValueRef raw, ScalarId s)
 {
-    LLVMTypeRef st = cg_stride_type(c, elem), i64 = LLVMInt64TypeInContext(c->C);
+    LLVMTypeRef st = cg_stride_type(c, elem);
     unsigned w = LLVMGetIntTypeWidth(LLVMTypeOf(raw));
-    if (!cg_is_signed(s) || w > 32) {
+    if (!cg_is_signed(s) || w > 32 || LLVMABISizeOfType(c->TD, st) != 2) {
         LLVMValueRef ix = cg_index64(c, raw, s);
         return LLVMBuildGEP2(c->B, st, p, &ix, 1, "");
     }
     LLVMTypeRef i32 = LLVMInt32TypeInContext(c->C);
     if (w < 32)
         raw = LLVMBuildSExt(c->B, raw, i32, "");
-    unsigned long long size = LLVMABISizeOfType(c->TD, st);
-    if (size <= 2) {
-        LLVMValueRef off = raw;
-        if (size == 2) {
-            off = LLVMBuildShl(c->B, raw, LLVMConstInt(i32, 1, 0), "");
-            LLVMSetNUW(off, 1);
-        }
-        LLVMValueRef z = LLVMBuildZExt(c->B, off, i64, "");
-        if (size == 1)
-            LLVMSetNNeg(z, 1);
-        return LLVMBuildGEP2(c->B, LLVMInt8TypeInContext(c->C), p, &z, 1, "");
-    }
-    LLVMValueRef ix = cg_index64(c, raw, SC_INT32);
-    return LLVMBuildGEP2(c->B, st, p, &ix, 1, "");
+    LLVMValueRef off = LLVMBuildShl(c->B, raw, LLVMConstInt(i32, 1, 0), "");
+    LLVMSetNUW(off, 1);
+    LLVMValueRef z = LLVMBuildZExt(c->B, off, LLVMInt64TypeInContext(c->C), "");
+    return LLVMBuildGEP2(c->B, LLVMInt8TypeInContext(c->C), p, &z, 1, "");
 }
 
 /* a[i0, i1, ...] as a GEP through nested LLVM arrays (row-major, as the

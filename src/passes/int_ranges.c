@@ -12,8 +12,11 @@
  * (fxir_special_range: launch bounds, grid limits, wave size); and what add, sub, mul, floor division and modulo by
  * a positive divisor, `&` with a non-negative operand, `>>` of a
  * non-negative value, fx.max/fx.min, select and conversions that keep the
- * value make of them. Everything else (parameters, loads, values from
- * slots, so also loop variables) is the whole range of its type. An
+ * value make of them; and a range loop's variable with a static step, which
+ * inside the loop never passes its start backwards (the loop stops before
+ * its counter wraps): at least start's lower bound for a step > 0, at most
+ * its upper bound for a step < 0. Everything else (parameters, loads,
+ * values from other slots) is the whole range of its type. An
  * operation whose exact result fits its type gets NSW (signed types) and
  * NUW (when both operands and the result are non-negative and the result
  * fits the unsigned range of the width).
@@ -46,6 +49,8 @@ typedef struct Range {
 typedef struct Ranges {
     Range *r;           /* by instruction id */
     bool *known;        /* computed yet (a use before its definition in the walk stays unknown) */
+    const FxInst **var_start;   /* by slot id: a range loop variable's start, while inside its loop */
+    signed char *var_sign;      /* the sign of its static step */
     int n;
     const FxFunc *f;    /* whose specials these are */
     int wave_size;
@@ -217,9 +222,21 @@ static Range select_range(const Ranges *rs, const FxInst *i)
     return (Range){ min2(a.lo, b.lo), max2(a.hi, b.hi) };
 }
 
+/* A load of a range loop's variable inside its loop. */
+static Range loop_variable(const Ranges *rs, const FxInst *i)
+{
+    Range full = type_range(i->type);
+    const FxInst *slot = i->nops == 1 ? i->ops[0] : NULL;
+    if (!slot || slot->op != FX_ALLOCA || slot->id < 0 || slot->id >= rs->n || !rs->var_start[slot->id])
+        return full;
+    Range s = get(rs, rs->var_start[slot->id]);
+    return rs->var_sign[slot->id] > 0 ? (Range){ s.lo, full.hi } : (Range){ full.lo, s.hi };
+}
+
 static Range compute(Ranges *rs, FxInst *i)
 {
     switch (i->op) {
+    case FX_LOAD: return loop_variable(rs, i);
     case FX_CONST: return constant(i);
     case FX_SPECIAL: return special(rs, i);
     case FX_BINOP: return binop(rs, i);
@@ -230,11 +247,54 @@ static Range compute(Ranges *rs, FxInst *i)
     }
 }
 
+/* The slot of a range loop with a static step, as sema builds one: the
+ * step block stores old + step {wraps,last} into the slot `old` was
+ * loaded from, and the block stored `start` into it before the loop.
+ * NULL for any other loop. */
+static const FxInst *range_variable(const FxInst *loop, const FxInst **start, int *sign)
+{
+    if (loop->op != FX_LOOP || loop->nblocks < 3)
+        return NULL;
+    for (const FxInst *s = loop->blocks[2].first; s; s = s->next) {
+        const FxInst *v = s->op == FX_STORE && s->nops == 2 ? s->ops[1] : NULL;
+        if (!v || v->op != FX_BINOP || v->sub != FXB_ADD || !(v->nowrap & FXNW_LAST))
+            continue;
+        const FxInst *slot = s->ops[0], *old = v->ops[0], *step = v->ops[1];
+        if (slot->op != FX_ALLOCA || old->op != FX_LOAD || old->ops[0] != slot || step->op != FX_CONST)
+            return NULL;
+        Range st = constant(step);
+        *sign = st.lo > 0 ? 1 : st.lo < 0 ? -1 : 0;
+        for (const FxInst *p = loop->prev; p && *sign; p = p->prev)
+            if (p->op == FX_STORE && p->nops == 2 && p->ops[0] == slot) {
+                *start = p->ops[1];
+                return slot;
+            }
+        return NULL;
+    }
+    return NULL;
+}
+
 static void walk(Ranges *rs, FxBlock *b)
 {
     for (FxInst *i = b->first; i; i = i->next) {
+        const FxInst *start = NULL;
+        int sign = 0;
+        const FxInst *var = range_variable(i, &start, &sign);
+        bool track = var && var->id >= 0 && var->id < rs->n;
+        if (track) {
+            rs->var_start[var->id] = start;
+            rs->var_sign[var->id] = (signed char)sign;
+        }
         for (int k = 0; k < i->nblocks; k++)
             walk(rs, &i->blocks[k]);
+        if (track)   /* after the loop the slot holds the wrapped last increment */
+            rs->var_start[var->id] = NULL;
+        /* from a store into the variable on (the increment, in the step
+         * block, which the walk reaches after the body) its loads are not
+         * the body's values */
+        if (i->op == FX_STORE && i->nops == 2 && i->ops[0]->op == FX_ALLOCA && i->ops[0]->id >= 0 &&
+            i->ops[0]->id < rs->n)
+            rs->var_start[i->ops[0]->id] = NULL;
         bool sgn;
         if (!int_width(i->type, &sgn))
             continue;
@@ -336,7 +396,9 @@ static void analyse(FxFunc *f, int wave_size)
     number(&f->body, &rs.n);
     rs.r = calloc((size_t)rs.n + 1, sizeof *rs.r);
     rs.known = calloc((size_t)rs.n + 1, sizeof *rs.known);
-    if (!rs.r || !rs.known)
+    rs.var_start = calloc((size_t)rs.n + 1, sizeof *rs.var_start);
+    rs.var_sign = calloc((size_t)rs.n + 1, sizeof *rs.var_sign);
+    if (!rs.r || !rs.known || !rs.var_start || !rs.var_sign)
         abort();
     rs.f = f;
     rs.wave_size = wave_size;
@@ -346,6 +408,8 @@ static void analyse(FxFunc *f, int wave_size)
     index_adds(&rs, f);
     free(rs.r);
     free(rs.known);
+    free(rs.var_start);
+    free(rs.var_sign);
 }
 
 int pass_int_ranges(FxModule *m, const PassOptions *o)
