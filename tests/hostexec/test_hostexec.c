@@ -225,7 +225,9 @@ static void test_atomics_exact(void)
 
 /* A launch whose blocks from 50 on store out of bounds: on any number of
  * threads the error is the first a sequential run meets (block 50, its
- * first work-item), and no store below it is missing. Several workers
+ * first work-item), and no store below it is missing. Workers take runs of
+ * blocks (grid_chunk: 12, 6 and 3 blocks here on 2, 4 and 8 threads), so
+ * block 50 sits inside a run whose first blocks are fine. Several workers
  * failing at once is up to the scheduler, hence the repeated runs. */
 static void test_first_error_reported(void)
 {
