@@ -305,8 +305,9 @@ static void walk(Ranges *rs, FxBlock *b)
     }
 }
 
-/* uses[id]: every use of a body instruction; index_uses[id]: its uses as
- * the index of a load, store or atomic through a kernel's Ptr parameter. */
+/* all[id]: every use of a body instruction as an operand; index[id]: its
+ * uses as the index of a load, store or atomic through a kernel's Ptr
+ * parameter. */
 typedef struct Uses {
     int *all, *index;
 } Uses;
