@@ -151,9 +151,9 @@ static uint64_t rng_next(uint64_t *s)
 }
 
 /* Element i of iota(T, ...) or rand(T, ..., seed=S) (which advances *seed). */
-static Val *generated_element(Arena *a, const char *fn, ScalarId s, size_t i, uint64_t *seed, Loc loc)
+static Val *generated_element(Arena *a, bool iota, ScalarId s, size_t i, uint64_t *seed, Loc loc)
 {
-    if (strcmp(fn, "iota") == 0)
+    if (iota)
         return fold_convert(a, fold_make_litint(a, big_from_u64(i), loc), s, FF_RNE, loc);
     if (type_info(s)->fmt) {   /* uniform in [-1, 1) */
         double d = (double)(rng_next(seed) >> 11) * 0x1p-53 * 2.0 - 1.0;
@@ -163,13 +163,20 @@ static Val *generated_element(Arena *a, const char *fn, ScalarId s, size_t i, ui
     return fold_make_int(a, s, big_from_i64(x), loc);
 }
 
-/* The same with the host's arithmetic where it is the folder's: Float32 and
- * Float64 (conversions round to nearest) and integers of 8 to 64 bits (the
- * value wraps to the width, stored little-endian); false for other types. */
-static bool native_element(const char *fn, ScalarId s, size_t i, uint64_t *seed, unsigned char *dst)
+/* Whether native_element computes elements of s: Float32 and Float64
+ * (conversions round to nearest) and integers of 8 to 64 bits. */
+static bool native_type(ScalarId s)
 {
-    bool iota = strcmp(fn, "iota") == 0;
     const ScalarInfo *ti = type_info(s);
+    if (s == SC_FLOAT32 || s == SC_FLOAT64)
+        return true;
+    return !ti->fmt && s != SC_BOOLEAN && ti->width >= 8 && ti->width <= 64 && ti->width % 8 == 0;
+}
+
+/* The same with the host's arithmetic where it is the folder's (native_type:
+ * an integer wraps to the width, stored little-endian). */
+static void native_element(bool iota, ScalarId s, int bytes, size_t i, uint64_t *seed, unsigned char *dst)
+{
     if (s == SC_FLOAT32 || s == SC_FLOAT64) {
         double d = iota ? (double)i : (double)(rng_next(seed) >> 11) * 0x1p-53 * 2.0 - 1.0;
         float f = iota ? (float)i : (float)d;   /* one rounding from the exact value */
@@ -177,14 +184,11 @@ static bool native_element(const char *fn, ScalarId s, size_t i, uint64_t *seed,
             memcpy(dst, &d, 8);
         else
             memcpy(dst, &f, 4);
-        return true;
+        return;
     }
-    if (ti->fmt || s == SC_BOOLEAN || ti->width < 8 || ti->width > 64 || ti->width % 8)
-        return false;
     uint64_t v = iota ? (uint64_t)i : (uint64_t)((int64_t)(rng_next(seed) % 200) - 100);
-    for (int k = 0; k < ti->width / 8; k++)
+    for (int k = 0; k < bytes; k++)
         dst[k] = (unsigned char)(v >> (8 * k));
-    return true;
 }
 
 /* zeros(T, n...), iota(T, n...), rand(T, n..., seed=S) */
@@ -229,18 +233,26 @@ static bool generated_buffer(Run *r, AstNode *call, const char *fn, Buffer *b)
     }
     if (!buffer_alloc(b, count, call->loc))
         return false;
+    if (strcmp(fn, "zeros") == 0)   /* the allocation is zeroed */
+        return true;
+    bool iota = strcmp(fn, "iota") == 0;
+    ScalarId s = b->elem->scalar;
+    size_t eb = elem_bytes(b->elem);
+    if (native_type(s)) {   /* 2^24 elements: tens of ms, not hundreds */
+        for (size_t i = 0; i < count; i++)
+            native_element(iota, s, (int)eb, i, &seed, b->data + i * eb);
+        return true;
+    }
     /* each element is made by the folder (the constructor's conversion); its
      * values live in a scratch arena renewed every 4096 elements, so a 4M
      * buffer costs its bytes, not 400 per element */
     Arena *scratch = arena_new();
-    for (size_t i = 0; i < count && strcmp(fn, "zeros") != 0; i++) {
+    for (size_t i = 0; i < count; i++) {
         if (i % 4096 == 4095) {
             arena_free(scratch);
             scratch = arena_new();
         }
-        unsigned char *dst = b->data + i * elem_bytes(b->elem);
-        if (!native_element(fn, b->elem->scalar, i, &seed, dst))
-            store_scalar(generated_element(scratch, fn, b->elem->scalar, i, &seed, call->loc), dst);
+        store_scalar(generated_element(scratch, iota, s, i, &seed, call->loc), b->data + i * eb);
     }
     arena_free(scratch);
     return true;
