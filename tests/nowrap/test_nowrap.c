@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "codegen/codegen.h"
+#include "isa.h"
 
 static const char flags_src[] =
     "@launch_bounds(256)\n"
@@ -149,6 +150,22 @@ static char *sgemm_source(bool nowrap, bool views)
     return src;
 }
 
+/* Instructions of an isa_kernel body that start with `mnemonic` and
+ * contain `with` ("" for any). */
+static int lines_with(const char *body, const char *mnemonic, const char *with)
+{
+    int n = 0;
+    for (const char *l = body; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+        size_t len = strcspn(l, "\n");
+        if (strncmp(l, mnemonic, strlen(mnemonic)) != 0)
+            continue;
+        char line[256];
+        snprintf(line, sizeof line, "%.*s", (int)(len < 255 ? len : 255), l);
+        n += strstr(line, with) != NULL;
+    }
+    return n;
+}
+
 typedef struct Isa {
     int instrs, vmem, with_offset;
 } Isa;
@@ -163,23 +180,11 @@ static Isa sgemm_isa(bool nowrap, bool views)
     char *s = fxs_assembly(&m, src, "gfx942");
     free(src);
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-    char *body = strstr(s, "\nsgemm:"), *end = body ? strstr(body, ".Lfunc_end") : NULL;
-    CU_ASSERT_FATAL(body && end);
-    for (char *l = strchr(body + 1, '\n'); l && l < end; l = strchr(l + 1, '\n')) {
-        const char *t = l + 1;
-        if (*t != '\t' || t[1] == '.' || t[1] == ';')
-            continue;
-        size_t len = strcspn(t, "\n");
-        r.instrs++;
-        if (!strncmp(t + 1, "global_load", 11) || !strncmp(t + 1, "global_store", 12)) {
-            r.vmem++;
-            for (size_t k = 0; k + 7 <= len; k++)
-                if (!strncmp(t + k, "offset:", 7)) {
-                    r.with_offset++;
-                    break;
-                }
-        }
-    }
+    char *body = isa_kernel(s, "sgemm", &r.instrs);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(body);
+    r.vmem = lines_with(body, "global_load", "") + lines_with(body, "global_store", "");
+    r.with_offset = lines_with(body, "global_load", "offset:") + lines_with(body, "global_store", "offset:");
+    free(body);
     free(s);
     fxs_close(&m);
     return r;
@@ -230,23 +235,6 @@ static void test_index_rule(void)
     }
 }
 
-/* Lines of the kernel `name` in assembly s that contain `what` and `with`. */
-static int lines_with(const char *s, const char *name, const char *what, const char *with)
-{
-    char label[64];
-    snprintf(label, sizeof label, "\n%s:", name);
-    const char *body = strstr(s, label), *end = body ? strstr(body, ".Lfunc_end") : NULL;
-    int n = 0;
-    for (const char *l = body; l && l < end; l = strchr(l + 1, '\n')) {
-        size_t len = strcspn(l + 1, "\n");
-        char line[256];
-        snprintf(line, sizeof line, "%.*s", (int)(len < 255 ? len : 255), l + 1);
-        if (strstr(line, what) && strstr(line, with))
-            n++;
-    }
-    return n;
-}
-
 /* A 2-byte element of a Ptr parameter at an Int32 index is reached through
  * a 32-bit byte offset and the parameter in SGPRs (`global_store_short
  * vOFF, vDATA, s[..]`), the index being non-negative in a program without
@@ -272,11 +260,16 @@ static void test_param_offsets(void)
     FxsModule m;
     char *s = fxs_assembly(&m, src, "gfx942");
     CU_ASSERT_PTR_NOT_NULL_FATAL(s);
-    CU_ASSERT_EQUAL(lines_with(s, "halves", "global_store_short", ", s["), 2);
-    CU_ASSERT_EQUAL(lines_with(s, "halves", "global_store_short", ", off"), 0);
-    CU_ASSERT_EQUAL(lines_with(s, "halves", "global_load_dword", ", off"), 1);
-    CU_ASSERT_EQUAL(lines_with(s, "viewed", "global_store_short", ", off"), 1);
-    CU_ASSERT_EQUAL(lines_with(s, "viewed", "global_store_short", ", s["), 0);
+    int n;
+    char *halves = isa_kernel(s, "halves", &n), *viewed = isa_kernel(s, "viewed", &n);
+    CU_ASSERT_FATAL(halves && viewed);
+    CU_ASSERT_EQUAL(lines_with(halves, "global_store_short", ", s["), 2);
+    CU_ASSERT_EQUAL(lines_with(halves, "global_store_short", ", off"), 0);
+    CU_ASSERT_EQUAL(lines_with(halves, "global_load_dword", ", off"), 1);
+    CU_ASSERT_EQUAL(lines_with(viewed, "global_store_short", ", off"), 1);
+    CU_ASSERT_EQUAL(lines_with(viewed, "global_store_short", ", s["), 0);
+    free(halves);
+    free(viewed);
     free(s);
     fxs_close(&m);
 }

@@ -2,6 +2,7 @@
  * Float16, BFloat16, Float32, Float64 and a vector type, UnfuseFMA as its
  * inverse, golden FXIR dumps, and the LLVM IR each case produces. */
 #include "fxtest.h"
+#include "fxsource.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,16 +224,6 @@ static void test_contract_off(void)
     }
 }
 
-static char *print_module(FxModule *m)
-{
-    char *s = NULL;
-    size_t n;
-    FILE *f = open_memstream(&s, &n);
-    fxir_print_module(f, m);
-    fclose(f);
-    return s;
-}
-
 /* UnfuseFMA inverts FuseFMA: printing after unfuse equals printing before fuse. */
 static void test_unfuse_inverts_fuse(void)
 {
@@ -245,13 +236,13 @@ static void test_unfuse_inverts_fuse(void)
             FxCompilation c;
             FxOptions o;
             CU_ASSERT_FATAL(lower_source(src, false, &c, &o, &diag));
-            char *before = print_module(c.module);
+            char *before = fxs_fxir_text(c.module);
             PassOptions po = { .fp_contract = true };
             CU_ASSERT_EQUAL(pass_fp_contraction(c.module, &po), 1);
-            char *fused = print_module(c.module);
+            char *fused = fxs_fxir_text(c.module);
             CU_ASSERT(strcmp(before, fused) != 0);
             CU_ASSERT_EQUAL(pass_unfuse_all(c.module), 1);
-            char *after = print_module(c.module);
+            char *after = fxs_fxir_text(c.module);
             bool same = strcmp(before, after) == 0;
             if (!same)
                 fprintf(stderr, "\n--- before\n%s--- after unfuse\n%s", before, after);
@@ -533,7 +524,7 @@ static void test_fastmath_intersection(void)
     FxOptions o;
     char *diag = NULL;
     CU_ASSERT_FATAL(lower_source_with(src, true, "nnan,arcp", &c, &o, &diag));
-    char *text = print_module(c.module);
+    char *text = fxs_fxir_text(c.module);
     CU_ASSERT(strstr(text, "fma") != NULL);
     const FxFunc *k = c.module->funcs.items[0];
     const FxInst *fma = NULL;
