@@ -674,18 +674,26 @@ static FxInst *range_distance(Ctx *c, FxInst *x, FxInst *dir, ScalarId u, Loc lo
     return sema_emit(c, FX_CAST, 0, type_scalar(u), loc, 1, range_binop(c, FXB_MUL, x, dir, loc));
 }
 
+/* Whether the loop runs at all: start before stop in the flipped order,
+ * and a run-time step not 0 (such a step runs no iterations). */
+static FxInst *range_live(Ctx *c, ScalarId t, FxInst *start, FxInst *fstop, FxInst *step, FxInst *flip,
+                          bool runtime_step, Loc loc)
+{
+    FxInst *live = range_cmp(c, FXC_LT, range_binop(c, FXB_XOR, start, flip, loc), fstop, loc);
+    if (!runtime_step)
+        return live;
+    return range_binop(c, FXB_AND, range_cmp(c, FXC_NE, step, const_int(c, t, 0, loc), loc), live, loc);
+}
+
 static RangeTests range_tests(Ctx *c, ScalarId t, FxInst *start, FxInst *stop, FxInst *step, int sign, Loc loc)
 {
     RangeTests r = { 0 };
     const ScalarInfo *in = type_info(t);
-    FxInst *zero = const_int(c, t, 0, loc);
     ScalarId u = range_distance_type(t);
     if (sign == 0 && in->is_signed && u != SC_COUNT) {
         r.flip = range_binop(c, FXB_SHR, step, const_int(c, t, in->width - 1, loc), loc);
         r.dir = range_binop(c, FXB_OR, r.flip, const_int(c, t, 1, loc), loc);
-        r.live = range_cmp(c, FXC_LT, range_binop(c, FXB_XOR, start, r.flip, loc),
-                           range_binop(c, FXB_XOR, stop, r.flip, loc), loc);
-        r.live = range_binop(c, FXB_AND, range_cmp(c, FXC_NE, step, zero, loc), r.live, loc);
+        r.live = range_live(c, t, start, range_binop(c, FXB_XOR, stop, r.flip, loc), step, r.flip, true, loc);
         FxInst *mag = range_distance(c, step, r.dir, u, loc);
         FxInst *d = range_distance(c, range_binop(c, FXB_SUB, stop, start, loc), r.dir, u, loc);
         FxInst *most = sema_emit(c, FX_MINMAX, FXMM_MIN, type_scalar(u), loc, 2, d, mag);
@@ -698,9 +706,7 @@ static RangeTests range_tests(Ctx *c, ScalarId t, FxInst *start, FxInst *stop, F
         r.flip = range_binop(c, FXB_SHR, step, const_int(c, t, in->width - 1, loc), loc);
     FxInst *mag = range_binop(c, FXB_SUB, range_binop(c, FXB_XOR, step, r.flip, loc), r.flip, loc);
     FxInst *fstop = range_binop(c, FXB_XOR, stop, r.flip, loc);
-    r.live = range_cmp(c, FXC_LT, range_binop(c, FXB_XOR, start, r.flip, loc), fstop, loc);
-    if (sign == 0)   /* a run-time step of 0 runs no iterations */
-        r.live = range_binop(c, FXB_AND, range_cmp(c, FXC_NE, step, zero, loc), r.live, loc);
+    r.live = range_live(c, t, start, fstop, step, r.flip, sign == 0, loc);
     FxInst *floor = range_binop(c, FXB_ADD, fxb_extreme(sema_builder(c, loc), t, false), mag, loc);
     FxInst *clamp = sema_emit(c, FX_MINMAX, FXMM_MAX, type_scalar(t), loc, 2, fstop, floor);
     r.lim = range_binop(c, FXB_SUB, clamp, mag, loc);
