@@ -5,11 +5,17 @@
  * other's layout.
  *
  * For every kernel K the host module exports:
- *   void    K__fxhost(void **args, FxHostCtx *ctx);   run ONE work-item
+ *   void    K__fxhost(void **args, FxHostCtx *ctx);   run ONE work-item;
+ *                           absent when the kernel's barriers run as loops
+ *                           (below)
  *   void    K__fxblock(void **args, FxHostCtx *ctx);  run every work-item of
  *                           the block ctx->block_idx (ctx->thread_idx is
  *                           not read); only kernels that never wait (K__fxsync
- *                           0) have it: codegen/cg_hostblock.c
+ *                           0) have it: codegen/cg_hostblock.c. A kernel
+ *                           whose barriers all sit where every work-item
+ *                           reaches them runs them as work-item loops
+ *                           between the barriers (codegen/cg_hostregion.c):
+ *                           K__fxsync 0, and K__fxblock only
  *   int64_t K__fxshared;    bytes of static shared memory one block needs
  *   int64_t K__fxdyn;       the element stride of K's dynamic shared array
  *                           (Array[T, DYN]; 0: none). It starts at byte
@@ -61,6 +67,12 @@ typedef void (*FxAssertFn)(struct FxHostCtx *ctx, const char *where, const char 
 /* An @index_nowrap kernel's signed add/sub/mul overflowed: where as for
  * FxAssertFn, what the operation ("Int32 '+'"); does not return */
 typedef void (*FxOverflowFn)(struct FxHostCtx *ctx, const char *where, const char *func, const char *what);
+/* A kernel run as work-item loops between barriers (K__fxsync 0 although
+ * it has barriers, cg_hostregion.c): the work-item of ctx computed another
+ * value than the first work-item of its block for the condition at `where`
+ * ("file:line:col"), which decides which barrier comes next; does not
+ * return */
+typedef void (*FxDivergedFn)(struct FxHostCtx *ctx, const char *where);
 
 /* X(name, C type, ABI kind, count, C declarator suffix) */
 #define FX_HOSTCTX_FIELDS(X) \
@@ -91,6 +103,7 @@ typedef void (*FxOverflowFn)(struct FxHostCtx *ctx, const char *where, const cha
     X(print, FxPrintFn, FX_ABI_PTR, 0, ) \
     X(assert_fail, FxAssertFn, FX_ABI_PTR, 0, ) \
     X(overflow, FxOverflowFn, FX_ABI_PTR, 0, )       /* @index_nowrap's promise broken */ \
+    X(diverged, FxDivergedFn, FX_ABI_PTR, 0, )       /* work-items disagree before a barrier */ \
     /* elements of the kernel's dynamic shared array in this launch (bounds \
      * checks; FxOobSite.dims[0] is -1 for it) */ \
     X(dyn_count, int64_t, FX_ABI_I64, 0, )

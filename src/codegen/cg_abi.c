@@ -101,20 +101,26 @@ LLVMValueRef cg_hostctx_field(CgCtx *c, int field, int dim)
 
 static int host_wave_size(const CgCtx *c) { return c->opt.wave_size > 1 ? c->opt.wave_size : 1; }
 
-static bool block_waits(CgCtx *c, FxBlock *b)
+bool cg_inst_waits(CgCtx *c, const FxInst *i)
 {
-    for (FxInst *i = b->first; i; i = i->next) {
-        if (i->op == FX_BARRIER || (i->op == FX_WAVE_EXCHANGE && host_wave_size(c) > 1))
+    if (i->op == FX_BARRIER || (i->op == FX_WAVE_EXCHANGE && host_wave_size(c) > 1))
+        return true;
+    if (i->op == FX_CALL && i->callee) {
+        CgFunc *callee = cg_map_get(&c->funcs, i->callee);
+        if (callee && callee->waits)
             return true;
-        if (i->op == FX_CALL && i->callee) {
-            CgFunc *callee = cg_map_get(&c->funcs, i->callee);
-            if (callee && callee->waits)
-                return true;
-        }
-        for (int k = 0; k < i->nblocks; k++)
-            if (block_waits(c, &i->blocks[k]))
-                return true;
     }
+    for (int k = 0; k < i->nblocks; k++)
+        if (cg_block_waits(c, &i->blocks[k]))
+            return true;
+    return false;
+}
+
+bool cg_block_waits(CgCtx *c, const FxBlock *b)
+{
+    for (const FxInst *i = b->first; i; i = i->next)
+        if (cg_inst_waits(c, i))
+            return true;
     return false;
 }
 
@@ -205,9 +211,13 @@ void cg_declare_funcs(CgCtx *c)
         changed = false;
         for (int k = 0; k < c->fm->funcs.len; k++) {
             CgFunc *cf = cg_map_get(&c->funcs, c->fm->funcs.items[k]);
-            if (!cf->waits && block_waits(c, &cf->f->body))
+            if (!cf->waits && cg_block_waits(c, &cf->f->body))
                 cf->waits = changed = true;
         }
+    }
+    for (int k = 0; k < c->fm->funcs.len; k++) {
+        CgFunc *cf = cg_map_get(&c->funcs, c->fm->funcs.items[k]);
+        cf->regions = cg_region_plan(c, cf);
     }
 }
 
@@ -282,13 +292,14 @@ LLVMValueRef *cg_host_unpack_args(CgCtx *c, const FxFunc *f, LLVMValueRef args)
 
 static void host_kernel_info(CgCtx *c, CgFunc *cf);
 
-void cg_host_entry_points(CgCtx *c, CgFunc *cf)
+/* K<suffix>(args, ctx): the kernel called with its arguments unpacked. */
+static void host_wrapper(CgCtx *c, CgFunc *cf, const char *suffix)
 {
     FxFunc *f = cf->f;
     LLVMTypeRef ptr = LLVMPointerTypeInContext(c->C, 0);
     LLVMTypeRef pt[2] = { ptr, ptr };
     LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c->C), pt, 2, 0);
-    char *name = arena_printf(c->fm->arena, "%s__fxhost", f->name);
+    char *name = arena_printf(c->fm->arena, "%s%s", f->name, suffix);
     LLVMValueRef w = LLVMAddFunction(c->M, name, fty);
     cg_fn_attr(c, w, "nounwind");
     LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(c->C, w, "entry");
@@ -302,8 +313,17 @@ void cg_host_entry_points(CgCtx *c, CgFunc *cf)
     LLVMBuildRetVoid(c->B);
     LLVMDisposeBuilder(c->B);
     c->B = saved;
-    if (!cf->waits)
-        cg_host_block_entry(c, cf);
+}
+
+void cg_host_entry_points(CgCtx *c, CgFunc *cf)
+{
+    if (cf->regions) {
+        host_wrapper(c, cf, "__fxblock");   /* the kernel runs the whole block */
+    } else {
+        host_wrapper(c, cf, "__fxhost");
+        if (!cf->waits)
+            cg_host_block_entry(c, cf);
+    }
     host_kernel_info(c, cf);
 }
 
@@ -334,7 +354,7 @@ static void host_kernel_info(CgCtx *c, CgFunc *cf)
                  (unsigned long long)cg_host_static_shared(c, cf));
     global_const(c, arena_printf(c->fm->arena, "%s__fxdyn", f->name), i64, (unsigned long long)cf->dyn_elem_bytes);
     global_const(c, arena_printf(c->fm->arena, "%s__fxsync", f->name), LLVMInt32TypeInContext(c->C),
-                 cf->waits ? 1 : 0);
+                 cf->waits && !cf->regions ? 1 : 0);
     global_const(c, arena_printf(c->fm->arena, "%s__fxwave", f->name), LLVMInt32TypeInContext(c->C),
                  (unsigned long long)host_wave_size(c));
     if (c->opt.check)   /* only checked modules export it: the runtime looks it up as optional */

@@ -23,6 +23,8 @@ LLVMValueRef cg_val(CgCtx *c, FxInst *i)
         return c->params[i->param_index];
     if (i->op == FX_CONST)
         return cg_const(c, i->type, i->cval);
+    if ((v = cg_region_value(c, i)))
+        return v;
     cg_error(c, i->loc, "internal compiler error: %s value used before its definition",
              fxir_opcode_name(i->op));
     return LLVMGetPoison(cg_reg_type(c, i->type));
@@ -141,7 +143,10 @@ static void cg_inst(CgCtx *c, FxInst *i)
     case FX_MINMAX: v = cg_minmax(c, i); break;
     case FX_CEILDIV: v = cg_ceildiv(c, i); break;
     case FX_SPECIAL: v = cg_special(c, i); break;
-    case FX_ALLOCA: v = cg_alloca(c, i); break;
+    case FX_ALLOCA:
+        v = cg_region_alloca(c, i);
+        v = v ? v : cg_alloca(c, i);
+        break;
     case FX_LOAD: v = cg_load(c, i); break;
     case FX_STORE: cg_store(c, i); break;
     case FX_ATOMIC: v = cg_atomic(c, i); break;
@@ -160,6 +165,10 @@ static void cg_inst(CgCtx *c, FxInst *i)
         after_terminator(c);
         break;
     case FX_RETURN:
+        if (cg_region_return(c)) {
+            after_terminator(c);
+            break;
+        }
         if (i->nops > 0 && i->ops[0] && c->cur->f->kind == FXF_FN)
             LLVMBuildRet(c->B, cg_val(c, i->ops[0]));
         else
@@ -184,11 +193,17 @@ static void cg_inst(CgCtx *c, FxInst *i)
         if (i->name && *i->name && !LLVMIsConstant(v) && !LLVMGetValueName2(v, &(size_t){0})[0])
             LLVMSetValueName2(v, i->name, strlen(i->name));
         cg_map_put(&c->values, i, v);
+        cg_region_define(c, i, v);
     }
+}
+
+void cg_emit_range(CgCtx *c, FxInst *from, FxInst *to)
+{
+    for (FxInst *i = from; i && i != to; i = i->next)
+        cg_inst(c, i);
 }
 
 void cg_emit_body(CgCtx *c, FxBlock *b)
 {
-    for (FxInst *i = b->first; i; i = i->next)
-        cg_inst(c, i);
+    cg_emit_range(c, b->first, NULL);
 }

@@ -17,16 +17,11 @@
 #include "codegen/cg_internal.h"
 #include "abi/fxhost.h"
 
-typedef struct BlockLoop {
-    LLVMBasicBlockRef head;   /* the loop's body starts here, counter in `phi` */
-    LLVMValueRef phi;
-} BlockLoop;
-
-static BlockLoop open_loop(CgCtx *c, LLVMValueRef w, const char *name)
+CgBlockLoop cg_open_block_loop(CgCtx *c, LLVMValueRef w, const char *name)
 {
     LLVMTypeRef i32 = LLVMInt32TypeInContext(c->C);
     LLVMBasicBlockRef from = LLVMGetInsertBlock(c->B);
-    BlockLoop l = { LLVMAppendBasicBlockInContext(c->C, w, name), NULL };
+    CgBlockLoop l = { LLVMAppendBasicBlockInContext(c->C, w, name), NULL };
     LLVMBuildBr(c->B, l.head);
     LLVMPositionBuilderAtEnd(c->B, l.head);
     l.phi = LLVMBuildPhi(c->B, i32, name);
@@ -37,7 +32,7 @@ static BlockLoop open_loop(CgCtx *c, LLVMValueRef w, const char *name)
 
 /* Counts the loop's counter up to `extent` (at least 1: launches are never
  * empty, so the body runs before the first test). */
-static void close_loop(CgCtx *c, LLVMValueRef w, BlockLoop l, LLVMValueRef extent)
+void cg_close_block_loop(CgCtx *c, LLVMValueRef w, CgBlockLoop l, LLVMValueRef extent)
 {
     LLVMTypeRef i32 = LLVMInt32TypeInContext(c->C);
     LLVMValueRef next = LLVMBuildNUWAdd(c->B, l.phi, LLVMConstInt(i32, 1, 0), "");
@@ -67,17 +62,17 @@ static void emit_block_loops(CgCtx *c, CgFunc *cf, LLVMValueRef w, LLVMValueRef 
     for (int d = 0; d < 3; d++)
         extent[d] = load_field(c, FX_HOSTCTX_block_dim, d);   /* c->hostctx is still the runtime's ctx */
     static const char *names[3] = { "item.x", "item.y", "item.z" };
-    BlockLoop loop[3];
+    CgBlockLoop loop[3];
     c->hostctx = item;
     /* each counter is stored where it changes: the body never writes thread_idx */
     for (int d = 2; d >= 0; d--) {
-        loop[d] = open_loop(c, w, names[d]);
+        loop[d] = cg_open_block_loop(c, w, names[d]);
         store_field(c, FX_HOSTCTX_thread_idx, d, loop[d].phi);
     }
     av[cf->f->nparams] = item;
     LLVMBuildCall2(c->B, cf->fnty, cf->fn, av, (unsigned)cf->f->nparams + 1, "");
     for (int d = 0; d < 3; d++)
-        close_loop(c, w, loop[d], extent[d]);
+        cg_close_block_loop(c, w, loop[d], extent[d]);
 }
 
 void cg_host_block_entry(CgCtx *c, CgFunc *cf)

@@ -21,6 +21,8 @@ void *cg_map_get(const CgMap *m, const void *key);
 void cg_map_clear(CgMap *m);
 void cg_map_free(CgMap *m);
 
+typedef struct CgRegionPlan CgRegionPlan;
+
 typedef struct CgLoop {
     LLVMBasicBlockRef cont, brk;
     struct CgLoop *outer;
@@ -38,6 +40,8 @@ typedef struct CgFunc {
     int64_t dyn_elem_bytes; /* host kernels: the element stride of its dynamic shared
                                array (Array[T, DYN]), 0 without one */
     int nhidden;            /* host fns: trailing i32 origins, one per Ptr parameter */
+    CgRegionPlan *regions;  /* host kernels that wait: run as work-item loops between their
+                               barriers (cg_hostregion.c), or NULL: on fibers */
 } CgFunc;
 
 typedef struct CgArrayNote {
@@ -100,6 +104,7 @@ typedef struct CgCtx {
     LLVMValueRef hostctx;    /* host: the FxHostCtx* argument */
     LLVMValueRef *origins;   /* host: per Ptr parameter, the kernel parameter index it came from (i32) */
     CgMap values;            /* FxInst* -> LLVMValueRef */
+    CgRegionPlan *regions;   /* host: the kernel emitted as work-item loops, or NULL */
     int wave_sites;          /* host: exchanges numbered so far, in program order */
     CgLoop *loop;
 
@@ -242,6 +247,29 @@ void cg_host_entry_points(CgCtx *c, CgFunc *cf);
 LLVMValueRef *cg_host_unpack_args(CgCtx *c, const FxFunc *f, LLVMValueRef args);
 /* cg_hostblock.c: K__fxblock, the block's work-items as a loop */
 void cg_host_block_entry(CgCtx *c, CgFunc *cf);
+/* One loop of a block's work-items over one dimension: opened with its
+ * counter (i32, from 0) in `phi`, closed after the body when the counter
+ * reaches extent (at least 1: the body runs before the first test). */
+typedef struct CgBlockLoop {
+    LLVMBasicBlockRef head;
+    LLVMValueRef phi;
+} CgBlockLoop;
+CgBlockLoop cg_open_block_loop(CgCtx *c, LLVMValueRef fn, const char *name);
+void cg_close_block_loop(CgCtx *c, LLVMValueRef fn, CgBlockLoop l, LLVMValueRef extent);
+/* Whether i (or b) may wait for other work-items: a barrier, an exchange in
+ * waves wider than one lane, a call of a fn that waits. */
+bool cg_inst_waits(CgCtx *c, const FxInst *i);
+bool cg_block_waits(CgCtx *c, const FxBlock *b);
+/* cg_hostregion.c: a kernel with barriers as work-item loops between them.
+ * The plan (NULL: the kernel stays on fibers), then the kernel's body; the
+ * hooks cg_val and cg_inst call while one is emitted. */
+enum { CG_REGION_STATE_BYTES = 1 << 20 };   /* per-work-item copies of one block, at most */
+CgRegionPlan *cg_region_plan(CgCtx *c, CgFunc *cf);
+void cg_emit_regions(CgCtx *c, CgFunc *cf);
+LLVMValueRef cg_region_value(CgCtx *c, FxInst *v);
+LLVMValueRef cg_region_alloca(CgCtx *c, FxInst *i);
+void cg_region_define(CgCtx *c, FxInst *i, LLVMValueRef v);
+bool cg_region_return(CgCtx *c);
 LLVMValueRef cg_special(CgCtx *c, FxInst *i);
 LLVMValueRef cg_hostctx_field(CgCtx *c, int field, int dim);  /* address */
 LLVMTypeRef cg_host_ctx_type(CgCtx *c);
@@ -270,6 +298,8 @@ void cg_debug_finish(CgCtx *c);
 /* ---- cg_control.c ---- */
 LLVMValueRef cg_val(CgCtx *c, FxInst *i);
 void cg_emit_body(CgCtx *c, FxBlock *b);
+/* Instructions from `from` up to (not including) `to` (NULL: the block's end). */
+void cg_emit_range(CgCtx *c, FxInst *from, FxInst *to);
 
 /* cg_matrix.c: FX_MFMA, the CDNA matrix instructions. */
 LLVMValueRef cg_mfma(CgCtx *c, FxInst *i);

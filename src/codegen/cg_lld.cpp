@@ -57,7 +57,7 @@ extern "C" int cg_lld_link(const char *in, const char *out, char **messages)
         return 1;
     }
     // argv[0] "ld.lld" selects the GNU (ELF) flavour.
-    const char *args[] = { "ld.lld", "--no-undefined", "-shared", in, "-o", out };
+    const char *args[] = { "ld.lld", "--no-undefined", "-shared", "--threads=1", in, "-o", out };
     std::string text;
     llvm::raw_string_ostream os(text);
     SavedHandlers handlers;

@@ -348,7 +348,10 @@ CgModule *cg_build(FxModule *m, const CgOptions *o)
         cg_crash_func(cf->f);
         cg_debug_func(c, cf);
         cg_begin_func(c, cf);
-        cg_emit_body(c, &cf->f->body);
+        if (cf->regions)
+            cg_emit_regions(c, cf);
+        else
+            cg_emit_body(c, &cf->f->body);
         cg_end_func(c);
         cg_debug_end_func(c);
         if (cg_host_abi(c) && cf->f->kind == FXF_KERNEL)

@@ -22,6 +22,8 @@ typedef struct CgOptions {
     const char *features;     /* AMDGPU: the target id's settings as LLVM features ("+xnack,-sramecc"), or NULL */
     bool check;               /* host: calls for the race and initialization checker (--check) */
     bool debug;               /* -g: DWARF line tables */
+    bool host_fibers;         /* host: every kernel with barriers on fibers, none as work-item
+                                 loops between its barriers (cg_hostregion.c) */
 } CgOptions;
 
 /* Owns its LLVMContext, module and target machine. */

@@ -56,6 +56,9 @@ void opt_print_help(const char *prog)
            "  --no-assert            fx.assert makes no code (like NDEBUG); fx.printf stays\n"
            "  --check[=races,uninit] host code: report shared-memory races, reads of\n"
            "                         unwritten shared memory and divergent barriers (fxrun)\n"
+           "  --host-barriers=regions|fibers   host code: a kernel whose barriers every\n"
+           "                         work-item reaches runs as loops over the work-items\n"
+           "                         between them (default), or each work-item on a fiber\n"
            "  --save-temps           keep the FXIR (.fxir), LLVM IR (.ll), assembly (.s) and\n"
            "                         object (.o) beside the output (-GFX added per processor\n"
            "                         of a bundle)\n"
@@ -194,6 +197,12 @@ static int parse_value_option(Arena *a, FxOptions *o, int argc, char **argv, int
             opt_usage_error("-x %s: fxcc compiles only the fx language (-x fx)", v);
             return -1;
         }
+    } else if (!strncmp(arg, "--host-barriers=", 16)) {
+        if (strcmp(arg + 16, "regions") && strcmp(arg + 16, "fibers")) {
+            opt_usage_error("%s: expected regions or fibers", arg);
+            return -1;
+        }
+        o->host_fibers = !strcmp(arg + 16, "fibers");
     } else if (!strcmp(arg, "--check")) {
         o->check = RT_CHECK_RACES | RT_CHECK_UNINIT;
     } else if (!strncmp(arg, "--check=", 8)) {
@@ -355,6 +364,10 @@ bool opt_finish(FxOptions *o)
     }
     if (o->fast_fp_math && !o->fastmath_set)
         o->fastmath = 0x7f;
+    if (o->host_fibers && !o->host) {
+        opt_usage_error("--host-barriers=fibers is about host code (--target=host); AMDGPU runs barriers itself");
+        return false;
+    }
     if (o->check && !o->host) {
         opt_usage_error("--check instruments host code (--target=host, fxrun); AMDGPU code is not checked");
         return false;

@@ -29,6 +29,7 @@ typedef struct FxOptions {
     bool save_temps;              /* --save-temps: .fxir, .ll, .s, .o beside the output */
     unsigned check;               /* --check[=races,uninit]: RT_CHECK_* bits (host code only) */
     bool debug;                   /* -g: DWARF line tables */
+    bool host_fibers;             /* --host-barriers=fibers (host code only) */
     const char *stdin_text;       /* the input "-", read once by fxcc */
     const char *mf, *mt;          /* -MF, -MT */
     bool fp_contract;

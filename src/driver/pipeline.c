@@ -89,7 +89,8 @@ CgModule *pipe_codegen(FxCompilation *c)
     char *features = arena_alloc(c->arena, 64);
     tgt_llvm_features(&c->opts->target_id, features, 64);
     CgOptions cg = { c->opts->target, c->opts->opt_level, lowering_target(c->opts)->wave_size,
-                     c->opts->target->kind == TGT_AMDGPU ? features : NULL, c->opts->check != 0, c->opts->debug };
+                     c->opts->target->kind == TGT_AMDGPU ? features : NULL, c->opts->check != 0, c->opts->debug,
+                     c->opts->host_fibers };
     TimerMark t = timer_mark();
     CgModule *m = cg_build(c->module, &cg);
     timer_add("codegen (FXIR to LLVM IR)", t);

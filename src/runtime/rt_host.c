@@ -169,19 +169,26 @@ static int lookup(RtHostModule *m, const char *kernel, const char *suffix, uintp
 
 int rt_host_kernel(RtHostModule *m, const char *name, RtKernel *k, char **err)
 {
-    uintptr_t fn, shared, dyn, sync, wave, params;
-    if (lookup(m, name, "__fxhost", &fn, err) || lookup(m, name, "__fxshared", &shared, err) ||
+    uintptr_t fn, shared, dyn, sync, wave, params, block;
+    /* a kernel whose barriers run as loops has K__fxblock only (fxhost.h) */
+    bool whole_block = rt_host_symbol(m, name, "__fxhost", &fn) != 0 &&
+                       rt_host_symbol(m, name, "__fxblock", &block) == 0;
+    if ((!whole_block && lookup(m, name, "__fxhost", &fn, err)) || lookup(m, name, "__fxshared", &shared, err) ||
         lookup(m, name, "__fxdyn", &dyn, err) ||
         lookup(m, name, "__fxsync", &sync, err) || lookup(m, name, "__fxwave", &wave, err) ||
         lookup(m, name, "__fxparams", &params, err))
         return -1;
-    k->entry = (RtEntry)fn;
+    k->entry = whole_block ? NULL : (RtEntry)fn;
     k->shared_bytes = *(const int64_t *)shared;
     k->dyn_elem_bytes = *(const int64_t *)dyn;
     k->waits = *(const int32_t *)sync != 0;
+    if (whole_block && k->waits) {
+        *err = rt_strdupf("kernel '%s' has no K__fxhost but waits (K__fxsync): the module is not fxcc's", name);
+        return -1;
+    }
     k->wave_size = *(const int32_t *)wave;
     k->params = (const FxParamInfo *)params;
-    uintptr_t block;   /* optional: kernels that wait have none, nor modules of older fxcc */
+    /* optional: kernels that wait have none, nor modules of older fxcc */
     k->block = rt_host_symbol(m, name, "__fxblock", &block) == 0 ? (RtEntry)block : NULL;
     uintptr_t check;   /* optional: only --check modules export it */
     k->checked = rt_host_symbol(m, name, "__fxcheck", &check) == 0 && *(const int32_t *)check != 0;

@@ -356,6 +356,25 @@ static void rt_assert_fail(FxHostCtx *ctx, const char *where, const char *func, 
     longjmp(f->out, 1);
 }
 
+/* ctx->diverged: in a kernel run as work-item loops between barriers, the
+ * work-item of ctx decided a barrier's condition otherwise than the first
+ * one did (the divergence analysis proved the condition uniform, so what
+ * it read changed between the two: a data race). A run error, like an
+ * out-of-bounds access. */
+static void rt_diverged(FxHostCtx *ctx, const char *where)
+{
+    Fiber *f = ctx->rt;
+    Sched *s = f->sched;
+    if (!s->error) {
+        const int32_t *b = ctx->block_idx, *t = ctx->thread_idx;
+        s->error = rt_strdupf("%s: work-items of kernel %s, block (%d,%d,%d), disagree on this condition, which "
+                              "decides the next fx.barrier(): thread (%d,%d,%d) differs from the block's first "
+                              "(a data race on what the condition reads?)", where, s->kernel, b[0], b[1], b[2],
+                              t[0], t[1], t[2]);
+    }
+    longjmp(f->out, 1);
+}
+
 /* ctx->overflow: an @index_nowrap kernel broke its promise. A run error
  * like an out-of-bounds access (exit 1 in fxrun), located like a failed
  * fx.assert. */
@@ -927,6 +946,7 @@ int rt_host_launch_with(RtHostModule *m, const char *name, const unsigned grid[3
     ctx->assert_fail = rt_assert_fail;
     ctx->dyn_count = dyn_count;
     ctx->overflow = rt_overflow;
+    ctx->diverged = rt_diverged;
     if (checks && k.checked) {
         proto.checker = rt_check_new(checks, name, (size_t)k.shared_bytes, block);
         ctx->check = proto.checker ? check_access : NULL;

@@ -519,3 +519,22 @@ const char *sema_dependency(Sema *s, int i)
 {
     return s->deps.items[i];
 }
+
+/* One divergent barrier (fxir_divergent_barriers), as -Wdivergent-barrier. */
+static void warn_divergent_barrier(void *data, const FxInst *i, const FxInst *why)
+{
+    (void)data;
+    const char *what = i->op == FX_BARRIER ? "fx.barrier()" : "this call reaches fx.barrier(), which";
+    warn_at(WARN_DIVERGENT_BARRIER, i->loc, "%s may run in only some work-items of the block: the path to it "
+            "depends on thread_idx, and a barrier that not all work-items reach hangs the block", what);
+    if (warn_enabled(WARN_DIVERGENT_BARRIER) && why)
+        diag_note(why->loc, "%s", why->op == FX_IF     ? "this condition depends on thread_idx"
+                                : why->op == FX_LOOP ? "this loop's trip count depends on thread_idx"
+                                                     : "work-items may leave here, depending on thread_idx");
+}
+
+void sema_warn_divergent_barriers(Arena *a, FxFunc *f)
+{
+    if (warn_enabled(WARN_DIVERGENT_BARRIER))
+        fxir_divergent_barriers(a, f, warn_divergent_barrier, NULL);
+}

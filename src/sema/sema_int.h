@@ -129,7 +129,7 @@ Binding *sema_lookup(Ctx *c, const char *name);
 Binding *sema_lookup_target(Ctx *c, const char *name);
 /* Warns about the let, var and parameter bindings of scope s never read. */
 void sema_warn_unused(Ctx *c, Scope *s);
-/* -Wdivergent-barrier on function f's FXIR (divergence.c). */
+/* -Wdivergent-barrier on function f's FXIR (fxir/divergence.c finds them). */
 void sema_warn_divergent_barriers(Arena *a, FxFunc *f);
 Binding *sema_lookup_local(Ctx *c, const char *name);
 Binding *sema_bind(Ctx *c, const char *name, BindingKind kind, AstNode *decl);

@@ -1,26 +1,34 @@
-/* divergence.c - -Wdivergent-barrier: an fx.barrier() (or a call of a fn
- * that reaches one) that only some work-items of a block may reach, because
- * an `if`, a loop, or an earlier return, break or continue depends on
- * thread_idx. On a GPU that hangs the block or is undefined; fxrun's
- * --check=... finds it when a launch takes that path, this warning at
- * compile time for every path.
+/* divergence.c - which barriers only some work-items of a block may reach:
+ * an fx.barrier() (or a call of a fn that reaches one) under an `if`, a
+ * loop, or an earlier return, break or continue that depends on thread_idx.
+ * On a GPU such a barrier hangs the block or is undefined. sema reports
+ * each one as -Wdivergent-barrier; the host backend runs a kernel with none
+ * as work-item loops between its barriers (cg_hostregion.c), where
+ * work-items that disagree could not be followed.
  *
- * The analysis runs on one function's FXIR after sema. A value is
- * thread-dependent when it is thread_idx (or the lane id), the result of an
- * atomic or a wave operation, or computed from a thread-dependent value; a
- * variable slot is when a thread-dependent value, or any value under
- * thread-dependent control, is stored to it; a load is when its address or
- * slot is. Slots make it a fixpoint, iterated until nothing changes.
- * Parameters of a fn count as uniform (its calls are judged where they
- * stand), so a fn's own conditions are judged on their own. */
-#include "sema/sema_int.h"
+ * The analysis runs on one function's FXIR. A value is thread-dependent
+ * when it is thread_idx (or the lane id), the result of an atomic or a wave
+ * operation, or computed from a thread-dependent value; a variable slot is
+ * when a thread-dependent value, or any value under thread-dependent
+ * control, is stored to it; a load is when its address or slot is. Slots
+ * make it a fixpoint, iterated until nothing changes. Parameters of a fn
+ * count as uniform (its calls are judged where they stand), so a fn's own
+ * conditions are judged on their own. Shared memory counts as uniform: a
+ * load at a uniform address after a barrier is the same in every
+ * work-item (a data race can still make it differ, which the host backend
+ * checks at run time). */
+#include "fxir/fxir.h"
+#include "support/arena.h"
 
 typedef struct Divergence {
     Arena *arena;
     bool *dependent;      /* by instruction id */
     int count;
     bool changed;
-    bool report;          /* the last sweep: warn */
+    bool report;          /* the last sweep: report each divergent barrier */
+    FxDivergentBarrierFn fn;
+    void *data;
+    int found;
 } Divergence;
 
 static int number_block(FxBlock *b, int next)
@@ -107,17 +115,13 @@ enum { LEFT_LOOP = 1, LEFT_FN = 2 };
 
 static int walk_block(Divergence *d, FxBlock *b, Control *ctl);
 
-static void report(const Divergence *d, const FxInst *i, const Control *ctl)
+static void report(Divergence *d, const FxInst *i, const Control *ctl)
 {
     if (!d->report)
         return;
-    const char *what = i->op == FX_BARRIER ? "fx.barrier()" : "this call reaches fx.barrier(), which";
-    warn_at(WARN_DIVERGENT_BARRIER, i->loc, "%s may run in only some work-items of the block: the path to it "
-            "depends on thread_idx, and a barrier that not all work-items reach hangs the block", what);
-    if (warn_enabled(WARN_DIVERGENT_BARRIER) && ctl->why)
-        diag_note(ctl->why->loc, "%s", ctl->why->op == FX_IF     ? "this condition depends on thread_idx"
-                                       : ctl->why->op == FX_LOOP ? "this loop's trip count depends on thread_idx"
-                                                                 : "work-items may leave here, depending on thread_idx");
+    d->found++;
+    if (d->fn)
+        d->fn(d->data, i, ctl->why);
 }
 
 static int walk_if(Divergence *d, FxInst *i, Control *ctl)
@@ -205,11 +209,11 @@ static int walk_block(Divergence *d, FxBlock *b, Control *ctl)
     return left;
 }
 
-void sema_warn_divergent_barriers(Arena *a, FxFunc *f)
+int fxir_divergent_barriers(Arena *a, FxFunc *f, FxDivergentBarrierFn fn, void *data)
 {
-    if (!warn_enabled(WARN_DIVERGENT_BARRIER) || !fn_reaches_barrier(f))
-        return;
-    Divergence d = { a, NULL, number_block(&f->body, 0), true, false };
+    if (!fn_reaches_barrier(f))
+        return 0;
+    Divergence d = { a, NULL, number_block(&f->body, 0), true, false, fn, data, 0 };
     d.dependent = arena_alloc(a, (size_t)(d.count ? d.count : 1) * sizeof *d.dependent);
     for (int i = 0; i < d.count; i++)
         d.dependent[i] = false;
@@ -218,7 +222,9 @@ void sema_warn_divergent_barriers(Arena *a, FxFunc *f)
         Control ctl = { false, NULL };
         walk_block(&d, &f->body, &ctl);
     }
+    bool gave_up = d.changed;
     d.report = true;
     Control ctl = { false, NULL };
     walk_block(&d, &f->body, &ctl);
+    return d.found + (gave_up ? 1 : 0);
 }

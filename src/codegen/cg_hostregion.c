@@ -1,0 +1,491 @@
+/* cg_hostregion.c - host: a kernel with barriers as work-item loops between
+ * them (the region approach of POCL's work-item loops).
+ *
+ * On fibers (runtime/rt_launch.c) every work-item of a block runs until it
+ * reaches a barrier, and the switches cost a quarter of a tiled GEMM's time.
+ * When every barrier of a kernel sits where all work-items of the block
+ * reach it (fxir/divergence.c finds none divergent), the barriers cut the
+ * kernel into regions, and a block runs each region as one loop over its
+ * work-items (z, y, x; x fastest: the order fibers run them in, so prints,
+ * races and the first error are the same):
+ *   - statements without a barrier run inside a work-item loop, one loop for
+ *     a whole run of them;
+ *   - an `if` or a loop with a barrier inside runs once for the block: its
+ *     condition is evaluated by every work-item in a loop, which checks that
+ *     they agree (only a data race can make them differ: the analysis proved
+ *     the condition uniform), and the block follows their decision;
+ *   - a value computed in one region and used in another, and a variable
+ *     slot used in several, get one copy per work-item (an array indexed by
+ *     the work-item's number); the rest stays in registers;
+ *   - a `return` marks the work-item done: later loops skip it, and a
+ *     decision that no work-item takes any more ends the block.
+ * The kernel function itself becomes the block's function; the runtime
+ * calls it through K__fxblock once per block, and K__fxsync is 0.
+ *
+ * Kernels stay on fibers when a barrier is divergent, when a fn they call
+ * waits, when they exchange values in waves wider than one lane, when a
+ * break or continue leaves a loop with a barrier, with the checker (--check,
+ * which tracks each work-item at its barriers), with --host-barriers=fibers,
+ * and when the per-work-item copies would take more than
+ * CG_REGION_STATE_BYTES at the kernel's launch bound. */
+#include "codegen/cg_internal.h"
+#include "abi/fxhost.h"
+#include <string.h>
+
+/* The work-item loop being emitted. */
+typedef struct Region {
+    LLVMValueRef wi;         /* i32: the work-item's number in the block */
+    LLVMBasicBlockRef top;   /* copies of other regions' values are loaded here */
+    LLVMBasicBlockRef next;  /* on to the next work-item (a return goes here) */
+} Region;
+
+struct CgRegionPlan {
+    CgMap region;            /* FxInst* -> (void *)(region number + 2); 1: block level */
+    CgMap spilled;           /* FxInst* -> non-NULL: one copy per work-item */
+    PtrVec spills;           /* the same instructions, in program order */
+    PtrVec shared;           /* shared arrays: their address is made again in each region */
+    int nregions;
+    bool returns;            /* the kernel has a return: work-items can be done */
+    int64_t state_bytes;     /* of the copies, per work-item */
+
+    /* while the kernel is emitted */
+    CgMap slots;             /* FxInst* -> alloca of one copy per work-item */
+    LLVMValueRef dim[3];     /* block_dim */
+    LLVMValueRef items;      /* i32: work-items in the block */
+    LLVMValueRef done;       /* i8 per work-item, or NULL without returns */
+    LLVMValueRef decided;    /* i8: 0 no work-item yet, 1 False, 2 True */
+    LLVMBasicBlockRef exit;  /* the block is finished */
+    Region *cur;
+};
+
+/* ---- the plan: which kernels, which regions, which copies ---- */
+
+/* Whether i leaves an enclosing loop (a break or continue not inside a
+ * loop of its own). */
+static bool jumps_out(const FxInst *i)
+{
+    if (i->op == FX_BREAK || i->op == FX_CONTINUE)
+        return true;
+    if (i->op == FX_LOOP)
+        return false;
+    for (int k = 0; k < i->nblocks; k++)
+        for (const FxInst *j = i->blocks[k].first; j; j = j->next)
+            if (jumps_out(j))
+                return true;
+    return false;
+}
+
+/* Whether block b (run by the whole block) can be cut into regions: every
+ * statement that waits is a barrier, or an `if` or loop with such blocks
+ * (a loop's condition and step without a barrier); statements that do not
+ * wait do not jump out of a loop with a barrier. */
+static bool region_shape(CgCtx *c, const FxBlock *b)
+{
+    for (const FxInst *i = b->first; i; i = i->next) {
+        if (!cg_inst_waits(c, i)) {
+            if (jumps_out(i))
+                return false;
+            continue;
+        }
+        switch (i->op) {
+        case FX_BARRIER:
+            break;
+        case FX_IF:
+            for (int k = 0; k < i->nblocks; k++)
+                if (!region_shape(c, &i->blocks[k]))
+                    return false;
+            break;
+        case FX_LOOP:
+            if (cg_block_waits(c, &i->blocks[0]) || (i->nblocks > 2 && cg_block_waits(c, &i->blocks[2])) ||
+                !region_shape(c, &i->blocks[1]))
+                return false;
+            break;
+        default:   /* a call of a fn that waits, a wave exchange */
+            return false;
+        }
+    }
+    return true;
+}
+
+static void set_region(CgRegionPlan *p, const FxInst *i, int r)
+{
+    cg_map_put(&p->region, i, (void *)(intptr_t)(r + 2));
+}
+
+static int region_of(const CgRegionPlan *p, const FxInst *i)
+{
+    intptr_t r = (intptr_t)cg_map_get(&p->region, i);
+    return r ? (int)r - 2 : -2;   /* -2: not in this function (a parameter, a constant) */
+}
+
+/* i and everything nested in it run in region r. */
+static void assign(CgRegionPlan *p, FxInst *i, int r)
+{
+    set_region(p, i, r);
+    p->returns |= i->op == FX_RETURN;
+    for (int k = 0; k < i->nblocks; k++)
+        for (FxInst *j = i->blocks[k].first; j; j = j->next)
+            assign(p, j, r);
+}
+
+/* Numbers the regions of block b as the emission will make them. */
+static void number_regions(CgCtx *c, CgRegionPlan *p, FxBlock *b)
+{
+    int run = -1;   /* the region of the current run of statements without a wait */
+    for (FxInst *i = b->first; i; i = i->next) {
+        if (!cg_inst_waits(c, i)) {
+            if (run < 0)
+                run = p->nregions++;
+            assign(p, i, run);
+            continue;
+        }
+        run = -1;
+        set_region(p, i, -1);
+        if (i->op == FX_IF) {
+            for (int k = 0; k < i->nblocks; k++)
+                number_regions(c, p, &i->blocks[k]);
+        } else if (i->op == FX_LOOP) {
+            int head = p->nregions++;
+            for (FxInst *j = i->blocks[0].first; j; j = j->next)
+                assign(p, j, head);
+            number_regions(c, p, &i->blocks[1]);
+            int step = p->nregions++;
+            for (FxInst *j = i->nblocks > 2 ? i->blocks[2].first : NULL; j; j = j->next)
+                assign(p, j, step);
+        }
+    }
+}
+
+static bool remade_anywhere(const FxInst *v)
+{
+    return v->op == FX_CONST || v->op == FX_PARAM;
+}
+
+/* Marks the operands of i (and of everything nested) that come from
+ * another region than the one using them. */
+static void find_spills(CgCtx *c, CgRegionPlan *p, FxInst *i)
+{
+    int use = region_of(p, i);
+    /* a loop run by the block decides its condition in its head's region */
+    int nuse = i->op == FX_LOOP && use == -1 ? 0 : i->nops;
+    for (int k = 0; k < nuse; k++) {
+        FxInst *v = i->ops[k];
+        if (!v || remade_anywhere(v) || region_of(p, v) == use || cg_map_get(&p->spilled, v))
+            continue;
+        if (v->op == FX_ALLOCA && v->space == FXSPACE_SHARED) {
+            ptrvec_push(c->fm->arena, &p->shared, v);
+        } else {
+            ptrvec_push(c->fm->arena, &p->spills, v);
+            LLVMTypeRef t = v->op == FX_ALLOCA ? cg_mem_type(c, v->type) : cg_reg_type(c, v->type);
+            p->state_bytes += (int64_t)LLVMABISizeOfType(c->TD, t);
+        }
+        cg_map_put(&p->spilled, v, v);
+    }
+    for (int k = 0; k < i->nblocks; k++)
+        for (FxInst *j = i->blocks[k].first; j; j = j->next)
+            find_spills(c, p, j);
+}
+
+CgRegionPlan *cg_region_plan(CgCtx *c, CgFunc *cf)
+{
+    FxFunc *f = cf->f;
+    if (!cg_host_abi(c) || f->kind != FXF_KERNEL || !cf->waits || c->opt.check || c->opt.host_fibers ||
+        !region_shape(c, &f->body) || fxir_divergent_barriers(c->fm->arena, f, NULL, NULL) != 0)
+        return NULL;
+    CgRegionPlan *p = arena_alloc(c->fm->arena, sizeof *p);
+    memset(p, 0, sizeof *p);
+    number_regions(c, p, &f->body);
+    for (FxInst *i = f->body.first; i; i = i->next)
+        find_spills(c, p, i);
+    int64_t items = f->launch_bounds > 0 ? f->launch_bounds : 1024;
+    if ((p->state_bytes + (p->returns ? 1 : 0)) * items > CG_REGION_STATE_BYTES)
+        return NULL;
+    return p;
+}
+
+/* ---- emission ---- */
+
+static LLVMTypeRef i8t(CgCtx *c) { return LLVMInt8TypeInContext(c->C); }
+static LLVMTypeRef i32t(CgCtx *c) { return LLVMInt32TypeInContext(c->C); }
+
+/* An array of `items` values of type t, made once per block. */
+static LLVMValueRef per_item_array(CgCtx *c, CgRegionPlan *p, LLVMTypeRef t, const char *name)
+{
+    LLVMValueRef a = LLVMBuildArrayAlloca(c->B, t, p->items, name ? name : "");
+    LLVMSetAlignment(a, LLVMABIAlignmentOfType(c->TD, t) < 8 ? 8 : LLVMABIAlignmentOfType(c->TD, t));
+    return a;
+}
+
+/* The current work-item's element of a per-item array of t. */
+static LLVMValueRef item_element(CgCtx *c, CgRegionPlan *p, LLVMTypeRef t, LLVMValueRef array)
+{
+    return LLVMBuildInBoundsGEP2(c->B, t, array, &p->cur->wi, 1, "");
+}
+
+static LLVMTypeRef copy_type(CgCtx *c, const FxInst *v)
+{
+    return v->op == FX_ALLOCA ? cg_mem_type(c, v->type) : cg_reg_type(c, v->type);
+}
+
+/* The block's size, the per-item arrays and the state of decisions, at the
+ * start of the kernel; ctx becomes the work-item's own copy, whose
+ * thread_idx the loops set. */
+static void begin_block(CgCtx *c, CgRegionPlan *p)
+{
+    for (int d = 0; d < 3; d++) {
+        p->dim[d] = LLVMBuildLoad2(c->B, i32t(c), cg_hostctx_field(c, FX_HOSTCTX_block_dim, d), "block_dim");
+        LLVMSetAlignment(p->dim[d], 4);
+    }
+    p->items = LLVMBuildNUWMul(c->B, LLVMBuildNUWMul(c->B, p->dim[0], p->dim[1], ""), p->dim[2], "items");
+    cg_map_clear(&p->slots);
+    for (int k = 0; k < p->spills.len; k++) {
+        FxInst *v = p->spills.items[k];
+        cg_map_put(&p->slots, v, per_item_array(c, p, copy_type(c, v), v->name));
+    }
+    p->done = NULL;
+    if (p->returns) {
+        p->done = per_item_array(c, p, i8t(c), "done");
+        LLVMBuildMemSet(c->B, p->done, LLVMConstInt(i8t(c), 0, 0),
+                        LLVMBuildZExt(c->B, p->items, LLVMInt64TypeInContext(c->C), ""), 8);
+    }
+    p->decided = LLVMBuildAlloca(c->B, i8t(c), "decided");
+    LLVMTypeRef ctx_ty = cg_host_ctx_type(c);
+    LLVMValueRef item = LLVMBuildAlloca(c->B, ctx_ty, "item");
+    LLVMBuildMemCpy(c->B, item, 8, c->hostctx, 8, LLVMSizeOf(ctx_ty));
+    c->hostctx = item;
+    p->exit = LLVMAppendBasicBlockInContext(c->C, c->fn, "block.done");
+}
+
+/* Opens the loop over the block's work-items; the builder is in its body. */
+static void open_items(CgCtx *c, CgRegionPlan *p, Region *r, CgBlockLoop loops[3])
+{
+    for (int d = 2; d >= 0; d--) {
+        loops[d] = cg_open_block_loop(c, c->fn, "item");
+        LLVMSetAlignment(LLVMBuildStore(c->B, loops[d].phi, cg_hostctx_field(c, FX_HOSTCTX_thread_idx, d)), 4);
+    }
+    LLVMValueRef zy = LLVMBuildNUWAdd(c->B, loops[1].phi, LLVMBuildNUWMul(c->B, p->dim[1], loops[2].phi, ""), "");
+    r->wi = LLVMBuildNUWAdd(c->B, loops[0].phi, LLVMBuildNUWMul(c->B, p->dim[0], zy, ""), "wi");
+    r->next = LLVMAppendBasicBlockInContext(c->C, c->fn, "item.next");
+    r->top = LLVMAppendBasicBlockInContext(c->C, c->fn, "item.top");
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->C, c->fn, "item.body");
+    if (p->done) {
+        LLVMValueRef d = LLVMBuildLoad2(c->B, i8t(c), LLVMBuildInBoundsGEP2(c->B, i8t(c), p->done, &r->wi, 1, ""), "");
+        LLVMBuildCondBr(c->B, LLVMBuildICmp(c->B, LLVMIntNE, d, LLVMConstInt(i8t(c), 0, 0), ""), r->next, r->top);
+    } else {
+        LLVMBuildBr(c->B, r->top);
+    }
+    LLVMPositionBuilderAtEnd(c->B, r->top);
+    LLVMBuildBr(c->B, body);
+    LLVMPositionBuilderAtEnd(c->B, body);
+    p->cur = r;
+}
+
+/* Closes it: values of this loop are not visible in the next one. */
+static void close_items(CgCtx *c, CgRegionPlan *p, CgBlockLoop loops[3])
+{
+    if (!LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(c->B)))
+        LLVMBuildBr(c->B, p->cur->next);
+    LLVMMoveBasicBlockAfter(p->cur->next, LLVMGetInsertBlock(c->B));
+    LLVMPositionBuilderAtEnd(c->B, p->cur->next);
+    for (int d = 0; d < 3; d++)
+        cg_close_block_loop(c, c->fn, loops[d], p->dim[d]);
+    p->cur = NULL;
+    for (int k = 0; k < p->spills.len; k++)
+        cg_map_put(&c->values, p->spills.items[k], NULL);
+    for (int k = 0; k < p->shared.len; k++)
+        cg_map_put(&c->values, p->shared.items[k], NULL);
+}
+
+/* A value of another region, or a slot with a copy per work-item, in the
+ * current loop: loaded (or addressed) at its top, so it is there for every
+ * use in the loop. NULL when v is none of those. */
+LLVMValueRef cg_region_value(CgCtx *c, FxInst *v)
+{
+    CgRegionPlan *p = c->regions;
+    if (!p || !p->cur || !cg_map_get(&p->spilled, v))
+        return NULL;
+    LLVMBuilderRef saved = c->B;
+    c->B = LLVMCreateBuilderInContext(c->C);
+    LLVMPositionBuilderBefore(c->B, LLVMGetBasicBlockTerminator(p->cur->top));
+    LLVMValueRef r;
+    if (v->op == FX_ALLOCA && v->space == FXSPACE_SHARED) {
+        r = cg_alloca(c, v);   /* an offset into ctx->shared */
+    } else {
+        LLVMTypeRef t = copy_type(c, v);
+        r = item_element(c, p, t, cg_map_get(&p->slots, v));
+        if (v->op != FX_ALLOCA)
+            r = LLVMBuildLoad2(c->B, t, r, v->name ? v->name : "");
+    }
+    LLVMDisposeBuilder(c->B);
+    c->B = saved;
+    cg_map_put(&c->values, v, r);
+    return r;
+}
+
+/* FX_ALLOCA of a slot with a copy per work-item: the work-item's copy,
+ * zero-filled here as cg_alloca() fills its slot. NULL for other slots. */
+LLVMValueRef cg_region_alloca(CgCtx *c, FxInst *i)
+{
+    CgRegionPlan *p = c->regions;
+    if (!p || !p->cur || i->space == FXSPACE_SHARED || !cg_map_get(&p->spilled, i))
+        return NULL;
+    LLVMValueRef slot = cg_region_value(c, i);
+    LLVMTypeRef mt = cg_mem_type(c, i->type);
+    unsigned al = LLVMABIAlignmentOfType(c->TD, mt);
+    if (i->type->kind == TY_ARRAY)
+        LLVMBuildMemSet(c->B, slot, LLVMConstInt(i8t(c), 0, 0),
+                        LLVMConstInt(LLVMInt64TypeInContext(c->C), LLVMABISizeOfType(c->TD, mt), 0), al);
+    else
+        LLVMSetAlignment(LLVMBuildStore(c->B, LLVMConstNull(mt), slot), al);
+    return slot;
+}
+
+/* After instruction i made v: the work-item's copy, when another region uses it. */
+void cg_region_define(CgCtx *c, FxInst *i, LLVMValueRef v)
+{
+    CgRegionPlan *p = c->regions;
+    if (!p || !p->cur || i->op == FX_ALLOCA || !cg_map_get(&p->spilled, i))
+        return;
+    LLVMTypeRef t = copy_type(c, i);
+    LLVMBuildStore(c->B, v, item_element(c, p, t, cg_map_get(&p->slots, i)));
+}
+
+/* A return in a work-item loop: the work-item is done. */
+bool cg_region_return(CgCtx *c)
+{
+    CgRegionPlan *p = c->regions;
+    if (!p || !p->cur)
+        return false;
+    LLVMBuildStore(c->B, LLVMConstInt(i8t(c), 1, 0),
+                   LLVMBuildInBoundsGEP2(c->B, i8t(c), p->done, &p->cur->wi, 1, ""));
+    LLVMBuildBr(c->B, p->cur->next);
+    return true;
+}
+
+/* In a work-item loop: the work-item's value of `cond` (True when NULL)
+ * is the block's decision, or differs from the first work-item's, which
+ * ends the launch (ctx->diverged). */
+static void decide(CgCtx *c, CgRegionPlan *p, FxInst *cond, const FxInst *site)
+{
+    LLVMValueRef b = cond ? cg_val(c, cond) : LLVMConstInt(LLVMInt1TypeInContext(c->C), 1, 0);
+    LLVMValueRef want = LLVMBuildAdd(c->B, LLVMBuildZExt(c->B, b, i8t(c), ""), LLVMConstInt(i8t(c), 1, 0), "");
+    LLVMValueRef d = LLVMBuildLoad2(c->B, i8t(c), p->decided, "");
+    LLVMValueRef first = LLVMBuildICmp(c->B, LLVMIntEQ, d, LLVMConstInt(i8t(c), 0, 0), "");
+    LLVMValueRef same = LLVMBuildICmp(c->B, LLVMIntEQ, d, want, "");
+    LLVMBuildStore(c->B, want, p->decided);
+    LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(c->C, c->fn, "diverged");
+    LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(c->C, c->fn, "agreed");
+    LLVMBuildCondBr(c->B, LLVMBuildOr(c->B, first, same, ""), ok, fail);
+    LLVMPositionBuilderAtEnd(c->B, fail);
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(c->C, 0);
+    LLVMTypeRef pt[2] = { ptr, ptr };
+    LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c->C), pt, 2, 0);
+    LLVMValueRef fp = LLVMBuildLoad2(c->B, ptr, cg_hostctx_field(c, FX_HOSTCTX_diverged, 0), "diverged_fn");
+    const char *file = site->loc.file ? site->loc.file->name : "<stdin>";
+    LLVMValueRef a[2] = { c->hostctx, cg_cstring(c, arena_printf(c->fm->arena, "%s:%d:%d", file,
+                                                                 site->loc.line, site->loc.col)) };
+    LLVMBuildCall2(c->B, fty, fp, a, 2, "");
+    LLVMBuildUnreachable(c->B);
+    LLVMPositionBuilderAtEnd(c->B, ok);
+}
+
+/* One loop over the work-items around statements [from, to) of a block,
+ * deciding `cond` at its end when `site` is not NULL. */
+static void emit_region(CgCtx *c, CgRegionPlan *p, FxInst *from, FxInst *to, FxInst *cond, const FxInst *site)
+{
+    if (site)
+        LLVMBuildStore(c->B, LLVMConstInt(i8t(c), 0, 0), p->decided);
+    Region r;
+    CgBlockLoop loops[3];
+    open_items(c, p, &r, loops);
+    cg_emit_range(c, from, to);
+    if (site && !LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(c->B)))
+        decide(c, p, cond, site);
+    close_items(c, p, loops);
+}
+
+/* After a decision: the block's condition, or the end of the block when no
+ * work-item took part (all of them returned). */
+static LLVMValueRef decision(CgCtx *c, CgRegionPlan *p)
+{
+    LLVMValueRef d = LLVMBuildLoad2(c->B, i8t(c), p->decided, "");
+    if (p->returns) {
+        LLVMBasicBlockRef on = LLVMAppendBasicBlockInContext(c->C, c->fn, "decided");
+        LLVMBuildCondBr(c->B, LLVMBuildICmp(c->B, LLVMIntEQ, d, LLVMConstInt(i8t(c), 0, 0), ""), p->exit, on);
+        LLVMPositionBuilderAtEnd(c->B, on);
+    }
+    return LLVMBuildICmp(c->B, LLVMIntEQ, d, LLVMConstInt(i8t(c), 2, 0), "");
+}
+
+static void emit_level(CgCtx *c, CgRegionPlan *p, FxBlock *b);
+
+static void emit_block_if(CgCtx *c, CgRegionPlan *p, FxInst *i)
+{
+    emit_region(c, p, NULL, NULL, i->ops[0], i);
+    LLVMValueRef cond = decision(c, p);
+    LLVMBasicBlockRef then = LLVMAppendBasicBlockInContext(c->C, c->fn, "block.then");
+    LLVMBasicBlockRef els = LLVMAppendBasicBlockInContext(c->C, c->fn, "block.else");
+    LLVMBasicBlockRef merge = LLVMAppendBasicBlockInContext(c->C, c->fn, "block.endif");
+    LLVMBuildCondBr(c->B, cond, then, els);
+    for (int k = 0; k < 2; k++) {
+        LLVMPositionBuilderAtEnd(c->B, k ? els : then);
+        if (k < i->nblocks)
+            emit_level(c, p, &i->blocks[k]);
+        LLVMBuildBr(c->B, merge);
+    }
+    LLVMMoveBasicBlockAfter(merge, LLVMGetInsertBlock(c->B));
+    LLVMPositionBuilderAtEnd(c->B, merge);
+}
+
+static void emit_block_loop(CgCtx *c, CgRegionPlan *p, FxInst *i)
+{
+    LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->C, c->fn, "block.loop");
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->C, c->fn, "block.body");
+    LLVMBasicBlockRef end = LLVMAppendBasicBlockInContext(c->C, c->fn, "block.loop.end");
+    LLVMBuildBr(c->B, head);
+    LLVMPositionBuilderAtEnd(c->B, head);
+    emit_region(c, p, i->blocks[0].first, NULL, i->ops[0], i);
+    LLVMBuildCondBr(c->B, decision(c, p), body, end);
+    LLVMMoveBasicBlockAfter(body, LLVMGetInsertBlock(c->B));
+    LLVMPositionBuilderAtEnd(c->B, body);
+    emit_level(c, p, &i->blocks[1]);
+    if (i->nblocks > 2 && i->blocks[2].first)
+        emit_region(c, p, i->blocks[2].first, NULL, NULL, NULL);
+    LLVMBuildBr(c->B, head);
+    LLVMMoveBasicBlockAfter(end, LLVMGetInsertBlock(c->B));
+    LLVMPositionBuilderAtEnd(c->B, end);
+}
+
+/* Block b, run by the whole block: regions between the statements that wait. */
+static void emit_level(CgCtx *c, CgRegionPlan *p, FxBlock *b)
+{
+    for (FxInst *i = b->first; i;) {
+        if (!cg_inst_waits(c, i)) {
+            FxInst *to = i;
+            while (to && !cg_inst_waits(c, to))
+                to = to->next;
+            emit_region(c, p, i, to, NULL, NULL);
+            i = to;
+            continue;
+        }
+        cg_debug_loc(c, i);
+        if (i->op == FX_IF)
+            emit_block_if(c, p, i);
+        else if (i->op == FX_LOOP)
+            emit_block_loop(c, p, i);
+        /* an FX_BARRIER: the regions on either side are already apart */
+        i = i->next;
+    }
+}
+
+void cg_emit_regions(CgCtx *c, CgFunc *cf)
+{
+    CgRegionPlan *p = cf->regions;
+    c->regions = p;
+    begin_block(c, p);
+    emit_level(c, p, &cf->f->body);
+    LLVMBuildBr(c->B, p->exit);
+    LLVMMoveBasicBlockAfter(p->exit, LLVMGetInsertBlock(c->B));
+    LLVMPositionBuilderAtEnd(c->B, p->exit);
+    c->regions = NULL;
+}
