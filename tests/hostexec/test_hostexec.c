@@ -1,13 +1,15 @@
 /* test_hostexec.c - how the host runs a launch (docs/host-execution.md):
  * a kernel that never waits runs each block through K__fxblock, one loop
  * over its work-items, and gives the same bits as the same kernel with a
- * barrier, whose work-items run as fibers; blocks spread over worker
+ * barrier, run as work-item loops on either side of it (cg_hostregion.c)
+ * and, with --host-barriers=fibers, as fibers; blocks spread over worker
  * threads give the same results for every thread count, atomics stay
  * exact, the error of a failing launch is the one a sequential run meets
  * first, and FX_THREADS is read and checked.
  *
- * The kernels are compiled twice from one source: SYNC = False, and SYNC =
- * True, which adds a barrier that changes no value. The expected values
+ * The kernels are compiled three times from one source: SYNC = False, and
+ * SYNC = True, which adds a barrier that changes no value, with and
+ * without --host-barriers=fibers. The expected values
  * are computed here in C. */
 #include "fxtest.h"
 #include "fxsource.h"
@@ -56,41 +58,53 @@ static const char *k_src =
     "    }\n"
     "}\n";
 
-static FxsModule plain, fibers;
+static FxsModule plain, regions, fibers;
+static FxsModule *const variants[] = { &plain, &regions, &fibers };
+enum { NVARIANTS = 3 };
 
-static bool open_variant(FxsModule *m, bool sync)
+static void on_fibers(FxOptions *o)
+{
+    o->host_fibers = true;
+}
+
+static bool open_variant(FxsModule *m, bool sync, void (*tune)(FxOptions *o))
 {
     char src[4096];
     snprintf(src, sizeof src, k_src, sync ? "True" : "False");
     memset(m, 0, sizeof *m);
-    return fxs_open(m, src);
+    return fxs_open_tuned(m, src, tune);
 }
 
 static int init(void)
 {
-    return open_variant(&plain, false) && open_variant(&fibers, true) ? 0 : 1;
+    return open_variant(&plain, false, NULL) && open_variant(&regions, true, NULL) &&
+           open_variant(&fibers, true, on_fibers) ? 0 : 1;
 }
 
 static int clean(void)
 {
     fxs_close(&plain);
+    fxs_close(&regions);
     fxs_close(&fibers);
     rt_host_set_threads(0);
     return 0;
 }
 
-/* Which entry points the runtime will use: the test is about the block
- * loop only when the SYNC = False variant has one and the other has not. */
+/* Which entry points the runtime will use: the test is about three paths
+ * only when the variants have a block loop, work-item loops around the
+ * barrier (a block function and no per-work-item one), and fibers. */
 static void test_entry_points(void)
 {
     const char *names[] = { "coords", "count", "store" };
     for (int k = 0; k < 3; k++) {
-        RtKernel a, b;
+        RtKernel a, r, b;
         char *err = NULL;
         CU_ASSERT_FATAL(rt_host_kernel(plain.hm, names[k], &a, &err) == 0);
+        CU_ASSERT_FATAL(rt_host_kernel(regions.hm, names[k], &r, &err) == 0);
         CU_ASSERT_FATAL(rt_host_kernel(fibers.hm, names[k], &b, &err) == 0);
-        CU_ASSERT(a.block != NULL && !a.waits);
-        CU_ASSERT(b.block == NULL && b.waits);
+        CU_ASSERT(a.block != NULL && a.entry != NULL && !a.waits);
+        CU_ASSERT(r.block != NULL && r.entry == NULL && !r.waits);
+        CU_ASSERT(b.block == NULL && b.entry != NULL && b.waits);
     }
 }
 
@@ -161,8 +175,9 @@ static void free_coords(CoordsRun *r)
     free(r->f);
 }
 
-/* Block loop and fibers, one thread and several, several block shapes:
- * every result equals the model's, bit for bit. */
+/* Block loop, work-item loops around a barrier and fibers, one thread and
+ * several, several block shapes: every result equals the model's, bit for
+ * bit. */
 static void test_block_loop_matches_fibers(void)
 {
     static const Shape shapes[] = {
@@ -173,11 +188,11 @@ static void test_block_loop_matches_fibers(void)
         const Shape *s = &shapes[k];
         float *x = inputs(shape_items(s));
         for (unsigned threads = 1; threads <= 3; threads += 2) {
-            CoordsRun a = run_coords(&plain, s, threads, x), b = run_coords(&fibers, s, threads, x);
-            CU_ASSERT(coords_expected(s, &a, x));
-            CU_ASSERT(coords_expected(s, &b, x));
-            free_coords(&a);
-            free_coords(&b);
+            for (int m = 0; m < NVARIANTS; m++) {
+                CoordsRun r = run_coords(variants[m], s, threads, x);
+                CU_ASSERT(coords_expected(s, &r, x));
+                free_coords(&r);
+            }
         }
         free(x);
     }
@@ -191,8 +206,8 @@ static void test_many_blocks_deterministic(void)
     CoordsRun ref = run_coords(&plain, &s, 1, x);
     CU_ASSERT(coords_expected(&s, &ref, x));
     for (unsigned threads = 2; threads <= 8; threads *= 2)
-        for (int m = 0; m < 2; m++) {
-            CoordsRun r = run_coords(m ? &fibers : &plain, &s, threads, x);
+        for (int m = 0; m < NVARIANTS; m++) {
+            CoordsRun r = run_coords(variants[m], &s, threads, x);
             CU_ASSERT(memcmp(r.out, ref.out, shape_items(&s) * 4) == 0);
             CU_ASSERT(memcmp(r.f, ref.f, shape_items(&s) * 4) == 0);
             free_coords(&r);
@@ -206,7 +221,7 @@ static void test_atomics_exact(void)
 {
     const unsigned grid[3] = { 600, 1, 1 }, block[3] = { 96, 1, 1 };
     int32_t n = 600 * 96 - 5;
-    for (int m = 0; m < 2; m++)
+    for (int m = 0; m < NVARIANTS; m++)
         for (unsigned threads = 1; threads <= 4; threads += 3) {
             int64_t total = 0;
             int32_t hist[7] = { 0 };
@@ -215,7 +230,7 @@ static void test_atomics_exact(void)
             size_t bytes[] = { 8, sizeof hist, 0 };
             rt_host_set_threads(threads);
             char *err = NULL;
-            CU_ASSERT(rt_host_launch_checked(m ? fibers.hm : plain.hm, "count", grid, block, args, bytes, &err) == 0);
+            CU_ASSERT(rt_host_launch_checked(variants[m]->hm, "count", grid, block, args, bytes, &err) == 0);
             free(err);
             CU_ASSERT_EQUAL(total, (int64_t)n * (n - 1) / 2);
             for (int b = 0; b < 7; b++)
@@ -234,7 +249,7 @@ static void test_first_error_reported(void)
     const unsigned grid[3] = { 400, 1, 1 }, block[3] = { 32, 1, 1 };
     int32_t n = 400 * 32;
     size_t have = 50 * 32;
-    for (int m = 0; m < 2; m++)
+    for (int m = 0; m < NVARIANTS; m++)
         for (unsigned run = 0; run < 24; run++) {   /* 1, 2, 4, 8 threads; again to meet more interleavings */
             unsigned threads = 1u << (run % 4);
             float *y = calloc(have, 4);
@@ -243,7 +258,7 @@ static void test_first_error_reported(void)
             size_t bytes[] = { have * 4, 0 };
             rt_host_set_threads(threads);
             char *err = NULL;
-            CU_ASSERT(rt_host_launch_checked(m ? fibers.hm : plain.hm, "store", grid, block, args, bytes, &err) == -1);
+            CU_ASSERT(rt_host_launch_checked(variants[m]->hm, "store", grid, block, args, bytes, &err) == -1);
             CU_ASSERT_STRING_EQUAL(err ? err : "", "out-of-bounds store to 'y'[1600] (buffer has 1600 elements) "
                                                    "in kernel store");
             free(err);

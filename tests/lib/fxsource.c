@@ -48,7 +48,12 @@ bool fxs_lower_tuned(FxsModule *m, const char *src, const char *arch, bool host,
 
 bool fxs_open(FxsModule *m, const char *src)
 {
-    if (!fxs_lower(m, src, NULL, true))
+    return fxs_open_tuned(m, src, NULL);
+}
+
+bool fxs_open_tuned(FxsModule *m, const char *src, void (*tune)(FxOptions *o))
+{
+    if (!fxs_lower_tuned(m, src, NULL, true, tune))
         return false;
     char *err = NULL;
     m->hm = pipe_jit(&m->c, &err);
