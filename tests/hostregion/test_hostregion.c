@@ -1,0 +1,405 @@
+/* test_hostregion.c - kernels with barriers run as work-item loops between
+ * the barriers (codegen/cg_hostregion.c, docs/host-execution.md):
+ *   - which kernels do (K__fxblock and no K__fxhost, K__fxsync 0) and which
+ *     stay on fibers (a divergent barrier, a fn that waits, a break out of a
+ *     loop with a barrier, --check, --host-barriers=fibers);
+ *   - every kernel gives the bits of the same kernel on fibers, which run
+ *     work-items in the same order (so even a race ends the same), on
+ *     several block shapes, one thread and three, at -O3 and -O0;
+ *   - work-items that return stop taking part, a block whose work-items all
+ *     returned ends;
+ *   - work-items that disagree on a barrier's condition (a race the
+ *     divergence analysis cannot see) end the launch with a located error. */
+#include "fxtest.h"
+#include "fxsource.h"
+#include "runtime/fxrt_check.h"
+#include "runtime/rt_internal.h"
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *k_src =
+    /* several regions; a private variable, a private array and `let`s live
+     * across barriers; a race on shared memory */
+    "kernel stages(out: Ptr[Float32], x: const Ptr[Float32], n: Int32) {\n"
+    "    shared s: Array[Float32, 512]\n"
+    "    let t = (thread_idx.z * block_dim.y + thread_idx.y) * block_dim.x + thread_idx.x\n"
+    "    let items = block_dim.x * block_dim.y * block_dim.z\n"
+    "    let g = block_idx.x * items + t\n"
+    "    var acc: Float32 = 0.0\n"
+    "    var hist: Array[Float32, 3]\n"
+    "    s[t] = x[g % n]\n"
+    "    fx.barrier()\n"
+    "    acc = s[(t + 1) % items] * 2.0\n"
+    "    hist[t % 3] = acc\n"
+    "    s[(t + 5) % items] += 1.0\n"
+    "    fx.barrier()\n"
+    "    s[t] = acc + s[t]\n"
+    "    fx.barrier()\n"
+    "    out[g] = s[items - 1 - t] + hist[0] + hist[1] + hist[2] + Float32(g)\n"
+    "}\n"
+    /* barriers in a range loop, an if/else and a while nested in it */
+    "kernel loops(out: Ptr[Int32], rounds: Int32) {\n"
+    "    shared s: Array[Int32, 512]\n"
+    "    let t = (thread_idx.z * block_dim.y + thread_idx.y) * block_dim.x + thread_idx.x\n"
+    "    let items = block_dim.x * block_dim.y * block_dim.z\n"
+    "    var v = t * 7 + block_idx.x\n"
+    "    for r in range(rounds) {\n"
+    "        s[t] = v\n"
+    "        fx.barrier()\n"
+    "        let left = s[(t + items - 1) % items]\n"
+    "        fx.barrier()\n"
+    "        if r % 2 == 0 {\n"
+    "            v = v + left\n"
+    "            fx.barrier()\n"
+    "        } else {\n"
+    "            var k = 0\n"
+    "            while k < 2 {\n"
+    "                s[t] = v * (k + 3)\n"
+    "                fx.barrier()\n"
+    "                v = v ^ s[(t + 3) % items]\n"
+    "                fx.barrier()\n"
+    "                k += 1\n"
+    "            }\n"
+    "        }\n"
+    "    }\n"
+    "    out[block_idx.x * items + t] = v\n"
+    "}\n"
+    /* a loop of tiles with a run-time step, the tile read by everyone */
+    "kernel tiles(out: Ptr[Int64], a: const Ptr[Int32], n: Int32, step: Int32) {\n"
+    "    shared tile: Array[Int32, 512]\n"
+    "    let t = thread_idx.x\n"
+    "    var sum: Int64 = 0\n"
+    "    for base in range(0, n, step) {\n"
+    "        tile[t] = 0\n"
+    "        if base + t < n {\n"
+    "            tile[t] = a[base + t]\n"
+    "        }\n"
+    "        fx.barrier()\n"
+    "        for k in range(block_dim.x) {\n"
+    "            sum += Int64(tile[k]) * Int64(k + 1)\n"
+    "        }\n"
+    "        fx.barrier()\n"
+    "    }\n"
+    "    out[block_idx.x * block_dim.x + t] = sum + Int64(t)\n"
+    "}\n"
+    /* returns: the whole block (uniform), then half of it after the last barrier */
+    "kernel early(out: Ptr[Int32], stop: Int32) {\n"
+    "    shared s: Array[Int32, 512]\n"
+    "    let t = thread_idx.x\n"
+    "    s[t] = t * 3\n"
+    "    fx.barrier()\n"
+    "    if block_idx.x == stop {\n"
+    "        return\n"
+    "    }\n"
+    "    let w = s[block_dim.x - 1 - t]\n"
+    "    fx.barrier()\n"
+    "    out[block_idx.x * block_dim.x + t] = w\n"
+    "    if t % 2 == 1 {\n"
+    "        return\n"
+    "    }\n"
+    "    out[block_idx.x * block_dim.x + t] = w + 1\n"
+    "}\n"
+    /* every work-item returns inside a loop with a barrier */
+    "kernel all_leave(out: Ptr[Int32]) {\n"
+    "    let t = thread_idx.x\n"
+    "    var k = 0\n"
+    "    while True {\n"
+    "        fx.barrier()\n"
+    "        out[block_idx.x * block_dim.x + t] += 1\n"
+    "        if k == 3 {\n"
+    "            return\n"
+    "        }\n"
+    "        k += 1\n"
+    "    }\n"
+    "}\n"
+    /* only a race makes the work-items disagree: work-item 0 reads s[0]
+     * before work-item 1 writes it */
+    "kernel racy(out: Ptr[Int32]) {\n"
+    "    shared s: Array[Int32, 1]\n"
+    "    if thread_idx.x == 1 {\n"
+    "        s[0] = 1\n"
+    "    }\n"
+    "    if s[0] == 1 {\n"
+    "        fx.barrier()\n"
+    "    }\n"
+    "    out[thread_idx.x] = s[0]\n"
+    "}\n"
+    /* these stay on fibers */
+    "kernel divergent(out: Ptr[Int32]) {\n"
+    "    if thread_idx.x < 2 {\n"
+    "        fx.barrier()\n"
+    "    }\n"
+    "    out[thread_idx.x] = 1\n"
+    "}\n"
+    "fn sync_then(v: Int32) -> Int32 {\n"
+    "    fx.barrier()\n"
+    "    return v + 1\n"
+    "}\n"
+    "kernel via_fn(out: Ptr[Int32]) {\n"
+    "    out[thread_idx.x] = sync_then(thread_idx.x)\n"
+    "}\n"
+    "kernel leaves(out: Ptr[Int32]) {\n"
+    "    var k = 0\n"
+    "    while True {\n"
+    "        fx.barrier()\n"
+    "        if k > 3 {\n"
+    "            break\n"
+    "        }\n"
+    "        k += 1\n"
+    "    }\n"
+    "    out[thread_idx.x] = k\n"
+    "}\n";
+
+static const char *const as_regions[] = { "stages", "loops", "tiles", "early", "all_leave", "racy" };
+static const char *const on_fibers[] = { "divergent", "via_fn", "leaves" };
+
+enum { REGIONS, FIBERS, REGIONS_O0, CHECKED, NMODULES };
+static FxsModule mods[NMODULES];
+
+static void tune_fibers(FxOptions *o) { o->host_fibers = true; }
+static void tune_o0(FxOptions *o) { o->opt_level = 0; }
+static void tune_checked(FxOptions *o) { o->check = RT_CHECK_RACES; }
+
+static int init(void)
+{
+    void (*tunes[NMODULES])(FxOptions *) = { NULL, tune_fibers, tune_o0, tune_checked };
+    for (int m = 0; m < NMODULES; m++)
+        if (!fxs_open_tuned(&mods[m], k_src, tunes[m]))
+            return 1;
+    return 0;
+}
+
+static int clean(void)
+{
+    for (int m = 0; m < NMODULES; m++)
+        fxs_close(&mods[m]);
+    rt_host_set_threads(0);
+    return 0;
+}
+
+static bool runs_as_regions(FxsModule *m, const char *name)
+{
+    RtKernel k;
+    char *err = NULL;
+    if (rt_host_kernel(m->hm, name, &k, &err) != 0) {
+        fprintf(stderr, "\n  %s: %s", name, err ? err : "?");
+        free(err);
+        return false;
+    }
+    return k.block != NULL && k.entry == NULL && !k.waits;
+}
+
+static bool runs_on_fibers(FxsModule *m, const char *name)
+{
+    RtKernel k;
+    char *err = NULL;
+    if (rt_host_kernel(m->hm, name, &k, &err) != 0) {
+        free(err);
+        return false;
+    }
+    return k.block == NULL && k.entry != NULL && k.waits;
+}
+
+static void test_which_kernels(void)
+{
+    for (size_t k = 0; k < sizeof as_regions / sizeof as_regions[0]; k++) {
+        CU_ASSERT(runs_as_regions(&mods[REGIONS], as_regions[k]));
+        CU_ASSERT(runs_as_regions(&mods[REGIONS_O0], as_regions[k]));
+        CU_ASSERT(runs_on_fibers(&mods[FIBERS], as_regions[k]));
+        CU_ASSERT(runs_on_fibers(&mods[CHECKED], as_regions[k]));
+    }
+    for (size_t k = 0; k < sizeof on_fibers / sizeof on_fibers[0]; k++)
+        CU_ASSERT(runs_on_fibers(&mods[REGIONS], on_fibers[k]));
+}
+
+/* One launch of kernel `name` on module m: args as fxs_launch takes them. */
+static int launch(FxsModule *m, const char *name, const unsigned grid[3], const unsigned block[3], void **args,
+                  const size_t *bytes, unsigned threads, char **err)
+{
+    rt_host_set_threads(threads);
+    *err = NULL;
+    return rt_host_launch_checked(m->hm, name, grid, block, args, bytes, err);
+}
+
+typedef struct Shape {
+    unsigned grid[3], block[3];
+} Shape;
+
+static const Shape shapes[] = {
+    { { 1, 1, 1 }, { 1, 1, 1 } }, { { 3, 1, 1 }, { 64, 1, 1 } }, { { 2, 1, 1 }, { 8, 4, 2 } },
+    { { 5, 1, 1 }, { 7, 3, 1 } }, { { 2, 1, 1 }, { 512, 1, 1 } },
+};
+enum { NSHAPES = sizeof shapes / sizeof shapes[0] };
+
+static size_t items_of(const Shape *s)
+{
+    return (size_t)s->grid[0] * s->grid[1] * s->grid[2] * s->block[0] * s->block[1] * s->block[2];
+}
+
+/* Runs `name` with one output buffer of `elem` bytes per work-item (args[0])
+ * on every module that runs it as regions and on fibers, every shape and
+ * thread count: the outputs must be equal, byte for byte. */
+static void same_as_fibers(const char *name, size_t elem, void **rest, const size_t *rest_bytes, int nrest)
+{
+    for (int k = 0; k < NSHAPES; k++) {
+        const Shape *s = &shapes[k];
+        size_t n = items_of(s);
+        unsigned char *want = calloc(n, elem);
+        for (int m = 0; m < 3; m++)   /* FIBERS first: the reference */
+            for (unsigned threads = 1; threads <= 3; threads += 2) {
+                int mod = m == 0 ? FIBERS : m == 1 ? REGIONS : REGIONS_O0;
+                unsigned char *out = calloc(n, elem);
+                void *po = out;
+                void *args[8] = { &po };
+                size_t bytes[8] = { n * elem };
+                for (int r = 0; r < nrest; r++) {
+                    args[r + 1] = rest[r];
+                    bytes[r + 1] = rest_bytes[r];
+                }
+                char *err;
+                int rc = launch(&mods[mod], name, s->grid, s->block, args, bytes, threads, &err);
+                if (rc)
+                    fprintf(stderr, "\n  %s on shape %d: %s", name, k, err ? err : "?");
+                CU_ASSERT(rc == 0);
+                free(err);
+                if (m == 0 && threads == 1)
+                    memcpy(want, out, n * elem);
+                else
+                    CU_ASSERT(memcmp(want, out, n * elem) == 0);
+                free(out);
+            }
+        free(want);
+    }
+}
+
+static void test_stages(void)
+{
+    enum { N = 4096 };
+    float *x = malloc(N * 4);
+    for (int i = 0; i < N; i++)
+        x[i] = (float)(i * 37 % 101) / 4.0f - 12.0f;
+    int32_t n = N;
+    void *px = x;
+    void *rest[] = { &px, &n };
+    size_t bytes[] = { N * 4, 0 };
+    same_as_fibers("stages", 4, rest, bytes, 2);
+    free(x);
+}
+
+static void test_loops(void)
+{
+    for (int32_t rounds = 0; rounds <= 5; rounds += 5) {
+        void *rest[] = { &rounds };
+        size_t bytes[] = { 0 };
+        same_as_fibers("loops", 4, rest, bytes, 1);
+    }
+}
+
+static void test_tiles(void)
+{
+    enum { N = 1500 };
+    int32_t *a = malloc(N * 4);
+    for (int i = 0; i < N; i++)
+        a[i] = i * 13 % 97 - 40;
+    static const int32_t steps[] = { 64, 48, 0, -5 };   /* 0 and negative: no iteration */
+    for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
+        int32_t n = N, step = steps[k];
+        void *pa = a;
+        void *rest[] = { &pa, &n, &step };
+        size_t bytes[] = { N * 4, 0, 0 };
+        same_as_fibers("tiles", 8, rest, bytes, 3);
+    }
+    free(a);
+}
+
+/* early against its model: block `stop` writes nothing; elsewhere the odd
+ * work-items store w and the even ones w + 1, w = 3 * (block_dim - 1 - t). */
+static void test_early(void)
+{
+    const unsigned grid[3] = { 4, 1, 1 }, block[3] = { 10, 1, 1 };
+    for (int mod = 0; mod < NMODULES; mod++)
+        for (unsigned threads = 1; threads <= 3; threads += 2) {
+            int32_t out[40], stop = 2;
+            for (int i = 0; i < 40; i++)
+                out[i] = -1;
+            void *po = out;
+            void *args[] = { &po, &stop };
+            size_t bytes[] = { sizeof out, 0 };
+            char *err;
+            CU_ASSERT(launch(&mods[mod], "early", grid, block, args, bytes, threads, &err) == 0);
+            free(err);
+            bool ok = true;
+            for (int b = 0; b < 4; b++)
+                for (int t = 0; t < 10; t++) {
+                    int32_t w = 3 * (10 - 1 - t);
+                    ok &= out[b * 10 + t] == (b == stop ? -1 : t % 2 ? w : w + 1);
+                }
+            CU_ASSERT(ok);
+        }
+}
+
+/* Every work-item returns in the fourth round of a `while True`: each
+ * added 4, and the block ended. */
+static void test_all_leave(void)
+{
+    const unsigned grid[3] = { 3, 1, 1 }, block[3] = { 33, 1, 1 };
+    for (int mod = 0; mod < NMODULES; mod++) {
+        int32_t out[99] = { 0 };
+        void *po = out;
+        void *args[] = { &po };
+        size_t bytes[] = { sizeof out };
+        char *err;
+        CU_ASSERT(launch(&mods[mod], "all_leave", grid, block, args, bytes, 1, &err) == 0);
+        free(err);
+        bool ok = true;
+        for (int i = 0; i < 99; i++)
+            ok &= out[i] == 4;
+        CU_ASSERT(ok);
+    }
+}
+
+/* The race: work-item 1 sees the condition true where work-item 0 saw it
+ * false. As loops: a located run error; on fibers the block runs on. */
+static void test_disagreement(void)
+{
+    const unsigned grid[3] = { 2, 1, 1 }, block[3] = { 4, 1, 1 };
+    for (int mod = 0; mod < NMODULES; mod++) {
+        int32_t out[8] = { 0 };
+        void *po = out;
+        void *args[] = { &po };
+        size_t bytes[] = { sizeof out };
+        char *err;
+        int rc = launch(&mods[mod], "racy", grid, block, args, bytes, 1, &err);
+        if (mod == FIBERS || mod == CHECKED) {
+            CU_ASSERT(rc == 0);
+        } else {
+            CU_ASSERT(rc == -1);
+            const char *e = err ? err : "";
+            CU_ASSERT(strstr(e, ":94:5: work-items of kernel racy, block (0,0,0), disagree on this condition, "
+                                "which decides the next fx.barrier(): thread (1,0,0) differs from the block's "
+                                "first") != NULL);
+            if (!strstr(e, ":94:5:"))
+                fprintf(stderr, "\n  racy: %s", e);
+        }
+        free(err);
+    }
+}
+
+static const FxtTest tests[] = {
+    { "which kernels run as loops", test_which_kernels },
+    { "stages: same bits as fibers", test_stages },
+    { "loops: same bits as fibers", test_loops },
+    { "tiles: same bits as fibers", test_tiles },
+    { "early returns", test_early },
+    { "all work-items return", test_all_leave },
+    { "work-items that disagree", test_disagreement },
+    { NULL, NULL },
+};
+
+int main(int argc, char **argv)
+{
+    const FxtSuite suites[] = { { "hostregion", tests, init, clean }, { NULL, NULL, NULL, NULL } };
+    return fxt_main(argc, argv, TEST_DIR, suites);
+}
