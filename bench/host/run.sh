@@ -8,6 +8,9 @@
 # is compared byte for byte with C's first (same inputs: fxrun's rand()).
 # Threads through FX_THREADS (1, then 2), which an fxrun older than worker
 # threads ignores: FXRUN=/path/to/fxrun measures another build ("before").
+# The tiled GEMM (examples/gemm_tiled.fx, barriers) runs twice: its
+# barriers as work-item loops (the default) and on fibers
+# (--host-barriers=fibers; an fxrun without the option fails that row).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -19,6 +22,7 @@ trap 'rm -rf "$tmp"' EXIT
 cc=${CC:-cc}
 $cc -O2 -o "$tmp/saxpy" "$here/saxpy.c"
 $cc -O2 -o "$tmp/gemm" "$here/gemm.c"
+$cc -O2 -march=native -o "$tmp/gemm_tiled" "$here/gemm_tiled.c" -lm   # fmaf as an instruction (gemm_tiled.c)
 
 # median of the wall (field 1) and CPU (field 2) ms of "run on the host" lines
 stage_median() {
@@ -42,6 +46,7 @@ echo "| case | threads | fxrun wall ms | fxrun CPU ms | C wall ms | C CPU ms | w
 echo "|---|---|---|---|---|---|---|---|"
 c_saxpy=$(measure "$tmp/saxpy" $N "$tmp/y_c.bin")
 c_gemm=$(measure "$tmp/gemm" $G "$tmp/c_c.bin")
+c_tiled=$(measure "$tmp/gemm_tiled" $G "$tmp/t_c.bin")
 for t in 1 2; do
     fx_saxpy=$(measure env FX_THREADS=$t "$fxrun" "$root/examples/saxpy.fx" saxpy --grid $((N / 256)) --block 256 \
         "x=rand(Float32, $N, seed=1)" "y=rand(Float32, $N, seed=2)" a=0.5 n=$N \
@@ -50,7 +55,16 @@ for t in 1 2; do
     fx_gemm=$(measure env FX_THREADS=$t "$fxrun" "$root/examples/gemm.fx" gemm "A=rand(Float64, $G, $G, seed=1)" \
         "B=rand(Float64, $G, $G, seed=2)" "C=rand(Float64, $G, $G, seed=3)" alpha=1.5 beta=0.5 M=$G N=$G K=$G \
         --time-passes --save "C=$tmp/c_fx.bin")
-    for row in "saxpy 2^25 Float32|$fx_saxpy|$c_saxpy" "GEMM 512^3 Float64|$fx_gemm|$c_gemm"; do
+    for how in regions fibers; do
+        t_fx=$(measure env FX_THREADS=$t "$fxrun" "$root/examples/gemm_tiled.fx" gemm_tiled --grid $((G / 16)),$((G / 16)) \
+            --block 16,16 "A=rand(Float32, $G, $G, seed=1)" "B=rand(Float32, $G, $G, seed=2)" \
+            "C=zeros(Float32, $G, $G)" M=$G N=$G K=$G --host-barriers=$how --time-passes --save "C=$tmp/t_fx.bin")
+        cmp -s "$tmp/t_fx.bin" "$tmp/t_c.bin" || echo "gemm_tiled ($how): fxrun's C differs from C's" >&2
+        eval "fx_tiled_$how=\$t_fx"
+    done
+    for row in "saxpy 2^25 Float32|$fx_saxpy|$c_saxpy" "GEMM 512^3 Float64|$fx_gemm|$c_gemm" \
+               "tiled GEMM 512^3 Float32, barriers as loops|$fx_tiled_regions|$c_tiled" \
+               "tiled GEMM 512^3 Float32, on fibers|$fx_tiled_fibers|$c_tiled"; do
         echo "$row" | awk -F'|' -v t=$t '{ split($2, f, " "); split($3, c, " ");
             printf "| %s | %d | %.1f | %.1f | %.1f | %.1f | %.2f | %.2f |\n", $1, t, f[1], f[2], c[1], c[2],
                    f[1] / c[1], f[2] / c[2] }'

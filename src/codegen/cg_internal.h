@@ -263,7 +263,8 @@ bool cg_block_waits(CgCtx *c, const FxBlock *b);
 /* cg_hostregion.c: a kernel with barriers as work-item loops between them.
  * The plan (NULL: the kernel stays on fibers), then the kernel's body; the
  * hooks cg_val and cg_inst call while one is emitted. */
-enum { CG_REGION_STATE_BYTES = 1 << 20 };   /* per-work-item copies of one block, at most */
+enum { CG_REGION_STATE_BYTES = 256 << 10 };  /* per-work-item copies of one block, at most: they
+                                                are on the stack of the thread running the block */
 CgRegionPlan *cg_region_plan(CgCtx *c, CgFunc *cf);
 void cg_emit_regions(CgCtx *c, CgFunc *cf);
 LLVMValueRef cg_region_value(CgCtx *c, FxInst *v);

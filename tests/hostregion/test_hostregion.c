@@ -2,7 +2,8 @@
  * the barriers (codegen/cg_hostregion.c, docs/host-execution.md):
  *   - which kernels do (K__fxblock and no K__fxhost, K__fxsync 0) and which
  *     stay on fibers (a divergent barrier, a fn that waits, a break out of a
- *     loop with a barrier, --check, --host-barriers=fibers);
+ *     loop with a barrier, too much to copy per work-item, --check,
+ *     --host-barriers=fibers);
  *   - every kernel gives the bits of the same kernel on fibers, which run
  *     work-items in the same order (so even a race ends the same), on
  *     several block shapes, one thread and three, at -O3 and -O0;
@@ -150,10 +151,26 @@ static const char *k_src =
     "        k += 1\n"
     "    }\n"
     "    out[thread_idx.x] = k\n"
+    "}\n"
+    /* a private array across a barrier: 512 bytes per work-item, 512 KiB
+     * at the default launch bound (fibers), 128 KiB at 256 (loops) */
+    "kernel big_private(out: Ptr[Float32]) {\n"
+    "    var big: Array[Float32, 128]\n"
+    "    big[thread_idx.x % 128] = 1.0\n"
+    "    fx.barrier()\n"
+    "    out[thread_idx.x] = big[(thread_idx.x + 1) % 128]\n"
+    "}\n"
+    "@launch_bounds(256)\n"
+    "kernel small_private(out: Ptr[Float32]) {\n"
+    "    var big: Array[Float32, 128]\n"
+    "    big[thread_idx.x % 128] = 1.0\n"
+    "    fx.barrier()\n"
+    "    out[thread_idx.x] = big[(thread_idx.x + 1) % 128]\n"
     "}\n";
 
-static const char *const as_regions[] = { "stages", "loops", "tiles", "early", "all_leave", "racy" };
-static const char *const on_fibers[] = { "divergent", "via_fn", "leaves" };
+static const char *const as_regions[] = { "stages", "loops", "tiles", "early", "all_leave", "racy",
+                                           "small_private" };
+static const char *const on_fibers[] = { "divergent", "via_fn", "leaves", "big_private" };
 
 enum { REGIONS, FIBERS, REGIONS_O0, CHECKED, NMODULES };
 static FxsModule mods[NMODULES];
