@@ -334,12 +334,15 @@ static void test_host_module(void)
     CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
     LLVMModuleRef m = cg_llvm_module(cm);
     CU_ASSERT_PTR_NOT_NULL(LLVMGetNamedFunction(m, "saxpy__fxhost"));
-    CU_ASSERT_PTR_NOT_NULL(LLVMGetNamedFunction(m, "reverse__fxhost"));
+    /* reverse's barrier is reached by every work-item: the kernel runs the
+     * whole block as work-item loops, with no per-work-item entry */
+    CU_ASSERT_PTR_NULL(LLVMGetNamedFunction(m, "reverse__fxhost"));
+    CU_ASSERT_PTR_NOT_NULL(LLVMGetNamedFunction(m, "reverse__fxblock"));
     LLVMValueRef g = LLVMGetNamedGlobal(m, "reverse__fxshared");
     CU_ASSERT_PTR_NOT_NULL_FATAL(g);
     CU_ASSERT_EQUAL(LLVMConstIntGetZExtValue(LLVMGetInitializer(g)), 256);
     g = LLVMGetNamedGlobal(m, "reverse__fxsync");
-    CU_ASSERT_EQUAL(LLVMConstIntGetZExtValue(LLVMGetInitializer(g)), 1);
+    CU_ASSERT_EQUAL(LLVMConstIntGetZExtValue(LLVMGetInitializer(g)), 0);
     g = LLVMGetNamedGlobal(m, "saxpy__fxsync");
     CU_ASSERT_EQUAL(LLVMConstIntGetZExtValue(LLVMGetInitializer(g)), 0);
     g = LLVMGetNamedGlobal(m, "saxpy__fxshared");
@@ -367,6 +370,16 @@ static void test_host_module(void)
     free(captured());
     CU_ASSERT_EQUAL(count_dir_entries(g_dir), 1);
     clear_dir(g_dir);
+    cg_free(cm);
+    /* --host-barriers=fibers: a work-item entry for fibers, K__fxsync 1 */
+    o.host_fibers = true;
+    cm = cg_build(k.m, &o);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+    m = cg_llvm_module(cm);
+    CU_ASSERT_PTR_NOT_NULL(LLVMGetNamedFunction(m, "reverse__fxhost"));
+    CU_ASSERT_PTR_NULL(LLVMGetNamedFunction(m, "reverse__fxblock"));
+    g = LLVMGetNamedGlobal(m, "reverse__fxsync");
+    CU_ASSERT_EQUAL(LLVMConstIntGetZExtValue(LLVMGetInitializer(g)), 1);
     cg_free(cm);
     fxk_end(&k);
 }

@@ -461,7 +461,9 @@ static void test_long_program_name(void)
 
 /* A work-item whose frame outgrows its fiber stack faults in the guard below
  * it, and the launch reports it instead of crashing. fxcc keeps private
- * arrays to 64 KiB, so the test enlarges one in the LLVM IR after codegen. */
+ * arrays to 64 KiB, so the test enlarges one in the LLVM IR after codegen.
+ * The barrier puts the kernel on fibers only with --host-barriers=fibers
+ * (every work-item reaches it, so it would run as work-item loops). */
 static void test_fiber_stack_overflow(void)
 {
     const char *src = "kernel deep(p: Ptr[Float32]) {\n"
@@ -472,7 +474,7 @@ static void test_fiber_stack_overflow(void)
                       "    s[t] = a[t * 4000]\n"
                       "    fx.barrier()\n"
                       "    p[t] = s[3 - t]\n}\n";
-    const char *opts[] = { "-O0", NULL };
+    const char *opts[] = { "-O0", "--host-barriers=fibers", NULL };
     Prog p;
     CU_ASSERT_FATAL(prog_lower(&p, src, NULL, true, opts));
     CgModule *m = pipe_codegen(&p.c);
