@@ -19,6 +19,8 @@ LLVMValueRef cg_val(CgCtx *c, FxInst *i)
     if (v)
         return v;
     /* parameters and constants are pure: materialize them wherever they are used */
+    if (i->op == FX_PARAM && (v = cg_region_param(c, i)))
+        return v;
     if (i->op == FX_PARAM && i->param_index >= 0 && i->param_index < c->cur->f->nparams)
         return c->params[i->param_index];
     if (i->op == FX_CONST)
@@ -165,7 +167,7 @@ static void cg_inst(CgCtx *c, FxInst *i)
         after_terminator(c);
         break;
     case FX_RETURN:
-        if (cg_region_return(c)) {
+        if (cg_region_return(c, i)) {
             after_terminator(c);
             break;
         }
@@ -192,7 +194,10 @@ static void cg_inst(CgCtx *c, FxInst *i)
     if (v) {
         if (i->name && *i->name && !LLVMIsConstant(v) && !LLVMGetValueName2(v, &(size_t){0})[0])
             LLVMSetValueName2(v, i->name, strlen(i->name));
-        cg_map_put(&c->values, i, v);
+        /* a fn's parameter emitted in place stands for a value of its caller,
+         * which differs from one work-item loop to the next */
+        if (!(i->op == FX_PARAM && c->regions))
+            cg_map_put(&c->values, i, v);
         cg_region_define(c, i, v);
     }
 }

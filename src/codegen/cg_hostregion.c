@@ -22,15 +22,28 @@
  * The kernel function itself becomes the block's function; the runtime
  * calls it through K__fxblock once per block, and K__fxsync is 0.
  *
+ * A call of a fn that waits (common.fx's block_sum) runs once for the block
+ * too: the fn's body is cut into regions in place, its parameters stand for
+ * the call's arguments, and its return stores the call's value. The fn's
+ * own barriers must be uniform whatever its arguments are, and its returns
+ * must come after its last barrier.
+ *
  * Kernels stay on fibers when a barrier is divergent, when a fn they call
- * waits, when they exchange values in waves wider than one lane, when a
- * break or continue leaves a loop with a barrier, with the checker (--check,
+ * waits but cannot be cut so, when they exchange values in waves wider than
+ * one lane, when a break or continue leaves a loop with a barrier, with the checker (--check,
  * which tracks each work-item at its barriers), with --host-barriers=fibers,
  * and when the per-work-item copies would take more than
  * CG_REGION_STATE_BYTES at the kernel's launch bound. */
 #include "codegen/cg_internal.h"
 #include "abi/fxhost.h"
 #include <string.h>
+
+/* A call of a fn that waits, emitted in place (innermost first). */
+typedef struct Inline {
+    FxInst *call;
+    CgFunc *caller;          /* c->cur outside the call */
+    struct Inline *outer;
+} Inline;
 
 /* The work-item loop being emitted. */
 typedef struct Region {
@@ -42,6 +55,7 @@ typedef struct Region {
 struct CgRegionPlan {
     CgMap region;            /* FxInst* -> (void *)(region number + 2); 1: block level */
     CgMap spilled;           /* FxInst* -> non-NULL: one copy per work-item */
+    CgMap planned;           /* FxFunc* of a fn that waits -> non-NULL once its body is numbered */
     PtrVec spills;           /* the same instructions, in program order */
     PtrVec shared;           /* shared arrays: their address is made again in each region */
     int nregions;
@@ -56,6 +70,7 @@ struct CgRegionPlan {
     LLVMValueRef decided;    /* i8: 0 no work-item yet, 1 False, 2 True */
     LLVMBasicBlockRef exit;  /* the block is finished */
     Region *cur;
+    Inline *inl;             /* the fn being emitted in place, or NULL */
 };
 
 /* ---- the plan: which kernels, which regions, which copies ---- */
@@ -75,10 +90,43 @@ static bool jumps_out(const FxInst *i)
     return false;
 }
 
+static bool region_shape(CgCtx *c, const FxBlock *b);
+
+static bool has_return(const FxInst *i)
+{
+    if (i->op == FX_RETURN)
+        return true;
+    for (int k = 0; k < i->nblocks; k++)
+        for (const FxInst *j = i->blocks[k].first; j; j = j->next)
+            if (has_return(j))
+                return true;
+    return false;
+}
+
+/* Whether a fn that waits can be emitted in place: its body can be cut into
+ * regions, its barriers are uniform for any arguments, and it returns only
+ * after its last barrier (in its body's last region). */
+static bool fn_in_place(CgCtx *c, const FxFunc *callee)
+{
+    if (!callee || callee->kind != FXF_FN || !region_shape(c, &callee->body))
+        return false;
+    const FxInst *last_wait = NULL;
+    for (const FxInst *i = callee->body.first; i; i = i->next)
+        if (cg_inst_waits(c, i))
+            last_wait = i;
+    for (const FxInst *i = callee->body.first; i != last_wait; i = i->next)
+        if (has_return(i))
+            return false;
+    if (has_return(last_wait))
+        return false;
+    return fxir_divergent_barriers(c->fm->arena, (FxFunc *)callee, true, NULL, NULL) == 0;
+}
+
 /* Whether block b (run by the whole block) can be cut into regions: every
- * statement that waits is a barrier, or an `if` or loop with such blocks
- * (a loop's condition and step without a barrier); statements that do not
- * wait do not jump out of a loop with a barrier. */
+ * statement that waits is a barrier, an `if` or loop with such blocks (a
+ * loop's condition and step without a barrier), or a call of a fn that
+ * can be emitted in place; statements that do not wait do not jump out of
+ * a loop with a barrier. */
 static bool region_shape(CgCtx *c, const FxBlock *b)
 {
     for (const FxInst *i = b->first; i; i = i->next) {
@@ -100,7 +148,11 @@ static bool region_shape(CgCtx *c, const FxBlock *b)
                 !region_shape(c, &i->blocks[1]))
                 return false;
             break;
-        default:   /* a call of a fn that waits, a wave exchange */
+        case FX_CALL:
+            if (!fn_in_place(c, i->callee))
+                return false;
+            break;
+        default:   /* a wave exchange */
             return false;
         }
     }
@@ -118,40 +170,45 @@ static int region_of(const CgRegionPlan *p, const FxInst *i)
     return r ? (int)r - 2 : -2;   /* -2: not in this function (a parameter, a constant) */
 }
 
-/* i and everything nested in it run in region r. */
-static void assign(CgRegionPlan *p, FxInst *i, int r)
+/* i and everything nested in it run in region r; in_fn: in a fn emitted in place. */
+static void assign(CgRegionPlan *p, FxInst *i, int r, bool in_fn)
 {
     set_region(p, i, r);
-    p->returns |= i->op == FX_RETURN;
+    p->returns |= i->op == FX_RETURN && !in_fn;
     for (int k = 0; k < i->nblocks; k++)
         for (FxInst *j = i->blocks[k].first; j; j = j->next)
-            assign(p, j, r);
+            assign(p, j, r, in_fn);
 }
 
-/* Numbers the regions of block b as the emission will make them. */
-static void number_regions(CgCtx *c, CgRegionPlan *p, FxBlock *b)
+/* Numbers the regions of block b as the emission will make them (a fn
+ * emitted in place at every call: the first call numbers it, and the
+ * others make the same regions, one after the other). */
+static void number_regions(CgCtx *c, CgRegionPlan *p, FxBlock *b, bool in_fn)
 {
     int run = -1;   /* the region of the current run of statements without a wait */
     for (FxInst *i = b->first; i; i = i->next) {
         if (!cg_inst_waits(c, i)) {
             if (run < 0)
                 run = p->nregions++;
-            assign(p, i, run);
+            assign(p, i, run, in_fn);
             continue;
         }
         run = -1;
         set_region(p, i, -1);
         if (i->op == FX_IF) {
             for (int k = 0; k < i->nblocks; k++)
-                number_regions(c, p, &i->blocks[k]);
+                number_regions(c, p, &i->blocks[k], in_fn);
         } else if (i->op == FX_LOOP) {
             int head = p->nregions++;
             for (FxInst *j = i->blocks[0].first; j; j = j->next)
-                assign(p, j, head);
-            number_regions(c, p, &i->blocks[1]);
+                assign(p, j, head, in_fn);
+            number_regions(c, p, &i->blocks[1], in_fn);
             int step = p->nregions++;
             for (FxInst *j = i->nblocks > 2 ? i->blocks[2].first : NULL; j; j = j->next)
-                assign(p, j, step);
+                assign(p, j, step, in_fn);
+        } else if (i->op == FX_CALL && !cg_map_get(&p->planned, i->callee)) {
+            cg_map_put(&p->planned, i->callee, i->callee);
+            number_regions(c, p, &i->callee->body, true);
         }
     }
 }
@@ -186,17 +243,35 @@ static void find_spills(CgCtx *c, CgRegionPlan *p, FxInst *i)
             find_spills(c, p, j);
 }
 
+/* find_spills over the bodies of the fns emitted in place. */
+static void find_fn_spills(CgCtx *c, CgRegionPlan *p, FxBlock *b, CgMap *seen)
+{
+    for (FxInst *i = b->first; i; i = i->next) {
+        if (i->op == FX_CALL && cg_map_get(&p->planned, i->callee) && !cg_map_get(seen, i->callee)) {
+            cg_map_put(seen, i->callee, i->callee);
+            for (FxInst *j = i->callee->body.first; j; j = j->next)
+                find_spills(c, p, j);
+            find_fn_spills(c, p, &i->callee->body, seen);
+        }
+        for (int k = 0; k < i->nblocks; k++)
+            find_fn_spills(c, p, &i->blocks[k], seen);
+    }
+}
+
 CgRegionPlan *cg_region_plan(CgCtx *c, CgFunc *cf)
 {
     FxFunc *f = cf->f;
     if (!cg_host_abi(c) || f->kind != FXF_KERNEL || !cf->waits || c->opt.check || c->opt.host_fibers ||
-        !region_shape(c, &f->body) || fxir_divergent_barriers(c->fm->arena, f, NULL, NULL) != 0)
+        !region_shape(c, &f->body) || fxir_divergent_barriers(c->fm->arena, f, false, NULL, NULL) != 0)
         return NULL;
     CgRegionPlan *p = arena_alloc(c->fm->arena, sizeof *p);
     memset(p, 0, sizeof *p);
-    number_regions(c, p, &f->body);
+    number_regions(c, p, &f->body, false);
     for (FxInst *i = f->body.first; i; i = i->next)
         find_spills(c, p, i);
+    CgMap seen = { 0 };
+    find_fn_spills(c, p, &f->body, &seen);
+    cg_map_free(&seen);
     int64_t items = f->launch_bounds > 0 ? f->launch_bounds : 1024;
     if ((p->state_bytes + (p->returns ? 1 : 0)) * items > CG_REGION_STATE_BYTES)
         return NULL;
@@ -350,15 +425,58 @@ void cg_region_define(CgCtx *c, FxInst *i, LLVMValueRef v)
     LLVMBuildStore(c->B, v, item_element(c, p, t, cg_map_get(&p->slots, i)));
 }
 
-/* A return in a work-item loop: the work-item is done. */
-bool cg_region_return(CgCtx *c)
+/* A return in a work-item loop. In the kernel the work-item is done; in a
+ * fn emitted in place (whose returns are in its last region) the value is
+ * the call's, and the work-item goes on after the call. */
+bool cg_region_return(CgCtx *c, FxInst *ret)
 {
     CgRegionPlan *p = c->regions;
     if (!p || !p->cur)
         return false;
-    LLVMBuildStore(c->B, LLVMConstInt(i8t(c), 1, 0),
-                   LLVMBuildInBoundsGEP2(c->B, i8t(c), p->done, &p->cur->wi, 1, ""));
+    if (p->inl) {
+        FxInst *call = p->inl->call;
+        if (ret->nops > 0 && ret->ops[0] && cg_map_get(&p->spilled, call)) {
+            LLVMTypeRef t = copy_type(c, call);
+            LLVMBuildStore(c->B, cg_val(c, ret->ops[0]), item_element(c, p, t, cg_map_get(&p->slots, call)));
+        }
+    } else {
+        LLVMBuildStore(c->B, LLVMConstInt(i8t(c), 1, 0),
+                       LLVMBuildInBoundsGEP2(c->B, i8t(c), p->done, &p->cur->wi, 1, ""));
+    }
     LLVMBuildBr(c->B, p->cur->next);
+    return true;
+}
+
+/* Runs f with the innermost fn emitted in place left: its caller's values. */
+static LLVMValueRef in_caller(CgCtx *c, CgRegionPlan *p, LLVMValueRef (*f)(CgCtx *, FxInst *), FxInst *v)
+{
+    Inline *inl = p->inl;
+    CgFunc *cur = c->cur;
+    p->inl = inl->outer;
+    c->cur = inl->caller;
+    LLVMValueRef r = f(c, v);
+    p->inl = inl;
+    c->cur = cur;
+    return r;
+}
+
+/* A parameter of a fn emitted in place: the call's argument (NULL outside one). */
+LLVMValueRef cg_region_param(CgCtx *c, FxInst *param)
+{
+    CgRegionPlan *p = c->regions;
+    if (!p || !p->inl || param->param_index < 0 || param->param_index >= p->inl->call->nops)
+        return NULL;
+    return in_caller(c, p, cg_val, p->inl->call->ops[param->param_index]);
+}
+
+/* cg_ptr_origin of such a parameter: its argument's. */
+bool cg_region_param_origin(CgCtx *c, FxInst *param, LLVMValueRef *origin)
+{
+    CgRegionPlan *p = c->regions;
+    if (!p || !p->inl || param->op != FX_PARAM || param->param_index < 0 ||
+        param->param_index >= p->inl->call->nops)
+        return false;
+    *origin = in_caller(c, p, cg_ptr_origin, p->inl->call->ops[param->param_index]);
     return true;
 }
 
@@ -419,6 +537,17 @@ static LLVMValueRef decision(CgCtx *c, CgRegionPlan *p)
 
 static void emit_level(CgCtx *c, CgRegionPlan *p, FxBlock *b);
 
+/* A call of a fn that waits: its body cut into regions here. */
+static void emit_in_place(CgCtx *c, CgRegionPlan *p, FxInst *call)
+{
+    Inline inl = { call, c->cur, p->inl };
+    p->inl = &inl;
+    c->cur = cg_map_get(&c->funcs, call->callee);
+    emit_level(c, p, &call->callee->body);
+    c->cur = inl.caller;
+    p->inl = inl.outer;
+}
+
 static void emit_block_if(CgCtx *c, CgRegionPlan *p, FxInst *i)
 {
     emit_region(c, p, NULL, NULL, i->ops[0], i);
@@ -473,6 +602,8 @@ static void emit_level(CgCtx *c, CgRegionPlan *p, FxBlock *b)
             emit_block_if(c, p, i);
         else if (i->op == FX_LOOP)
             emit_block_loop(c, p, i);
+        else if (i->op == FX_CALL)
+            emit_in_place(c, p, i);
         /* an FX_BARRIER: the regions on either side are already apart */
         i = i->next;
     }
@@ -488,4 +619,14 @@ void cg_emit_regions(CgCtx *c, CgFunc *cf)
     LLVMMoveBasicBlockAfter(p->exit, LLVMGetInsertBlock(c->B));
     LLVMPositionBuilderAtEnd(c->B, p->exit);
     c->regions = NULL;
+}
+
+void cg_region_plan_free(CgRegionPlan *p)
+{
+    if (!p)
+        return;
+    cg_map_free(&p->region);
+    cg_map_free(&p->spilled);
+    cg_map_free(&p->planned);
+    cg_map_free(&p->slots);
 }

@@ -270,7 +270,10 @@ void cg_emit_regions(CgCtx *c, CgFunc *cf);
 LLVMValueRef cg_region_value(CgCtx *c, FxInst *v);
 LLVMValueRef cg_region_alloca(CgCtx *c, FxInst *i);
 void cg_region_define(CgCtx *c, FxInst *i, LLVMValueRef v);
-bool cg_region_return(CgCtx *c);
+bool cg_region_return(CgCtx *c, FxInst *ret);
+LLVMValueRef cg_region_param(CgCtx *c, FxInst *param);
+bool cg_region_param_origin(CgCtx *c, FxInst *param, LLVMValueRef *origin);
+void cg_region_plan_free(CgRegionPlan *p);   /* its maps (the plan is in the arena) */
 LLVMValueRef cg_special(CgCtx *c, FxInst *i);
 LLVMValueRef cg_hostctx_field(CgCtx *c, int field, int dim);  /* address */
 LLVMTypeRef cg_host_ctx_type(CgCtx *c);

@@ -148,6 +148,9 @@ LLVMValueRef cg_ptr_origin(CgCtx *c, FxInst *v)
 {
     if (!cg_host_abi(c) || !v || v->type->kind != TY_PTR)
         return NULL;
+    LLVMValueRef o;
+    if (cg_region_param_origin(c, v, &o))
+        return o;
     if (v->op == FX_PARAM && v->param_index >= 0 && v->param_index < c->cur->f->nparams)
         return c->origins[v->param_index];
     if (v->op == FX_SELECT) {

@@ -394,6 +394,10 @@ CgModule *cg_build(FxModule *m, const CgOptions *o)
     LLVMDisposeTargetData(c->TD);
     LLVMDisposeMessage(triple);
     cg_map_free(&c->values);
+    for (int k = 0; k < m->funcs.len; k++) {
+        CgFunc *cf = cg_map_get(&c->funcs, m->funcs.items[k]);
+        cg_region_plan_free(cf ? cf->regions : NULL);
+    }
     cg_map_free(&c->funcs);
     cg_map_free(&c->shared);
     free(c->helper_ir);

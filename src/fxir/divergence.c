@@ -26,6 +26,7 @@ typedef struct Divergence {
     int count;
     bool changed;
     bool report;          /* the last sweep: report each divergent barrier */
+    bool params_vary;     /* a parameter counts as thread-dependent */
     FxDivergentBarrierFn fn;
     void *data;
     int found;
@@ -90,7 +91,9 @@ static bool computes_dependent(const Divergence *d, const FxInst *i)
         return i->sub == FXS_THREAD_IDX || i->sub == FXS_LANE_ID;
     case FX_ATOMIC: case FX_WAVE: case FX_WAVE_EXCHANGE: case FX_WAVE_ACTIVE:
         return true;
-    case FX_ALLOCA: case FX_PARAM: case FX_CONST:
+    case FX_PARAM:
+        return d->params_vary;
+    case FX_ALLOCA: case FX_CONST:
         return false;
     default:
         break;
@@ -209,11 +212,11 @@ static int walk_block(Divergence *d, FxBlock *b, Control *ctl)
     return left;
 }
 
-int fxir_divergent_barriers(Arena *a, FxFunc *f, FxDivergentBarrierFn fn, void *data)
+int fxir_divergent_barriers(Arena *a, FxFunc *f, bool params_vary, FxDivergentBarrierFn fn, void *data)
 {
     if (!fn_reaches_barrier(f))
         return 0;
-    Divergence d = { a, NULL, number_block(&f->body, 0), true, false, fn, data, 0 };
+    Divergence d = { a, NULL, number_block(&f->body, 0), true, false, params_vary, fn, data, 0 };
     d.dependent = arena_alloc(a, (size_t)(d.count ? d.count : 1) * sizeof *d.dependent);
     for (int i = 0; i < d.count; i++)
         d.dependent[i] = false;

@@ -536,5 +536,5 @@ static void warn_divergent_barrier(void *data, const FxInst *i, const FxInst *wh
 void sema_warn_divergent_barriers(Arena *a, FxFunc *f)
 {
     if (warn_enabled(WARN_DIVERGENT_BARRIER))
-        fxir_divergent_barriers(a, f, warn_divergent_barrier, NULL);
+        fxir_divergent_barriers(a, f, false, warn_divergent_barrier, NULL);
 }

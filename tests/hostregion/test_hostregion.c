@@ -1,9 +1,10 @@
 /* test_hostregion.c - kernels with barriers run as work-item loops between
  * the barriers (codegen/cg_hostregion.c, docs/host-execution.md):
  *   - which kernels do (K__fxblock and no K__fxhost, K__fxsync 0) and which
- *     stay on fibers (a divergent barrier, a fn that waits, a break out of a
+ *     stay on fibers (a divergent barrier, a fn that returns before its
+ *     barrier or whose barrier depends on a parameter, a break out of a
  *     loop with a barrier, too much to copy per work-item, --check,
- *     --host-barriers=fibers);
+ *     --host-barriers=fibers); fns with barriers are emitted in place;
  *   - every kernel gives the bits of the same kernel on fibers, which run
  *     work-items in the same order (so even a race ends the same), on
  *     several block shapes, one thread and three, at -O3 and -O0;
@@ -166,11 +167,58 @@ static const char *k_src =
     "    big[thread_idx.x % 128] = 1.0\n"
     "    fx.barrier()\n"
     "    out[thread_idx.x] = big[(thread_idx.x + 1) % 128]\n"
+    "}\n"
+    /* fns with barriers, emitted in place: called twice, a shared array by
+     * reference, a Ptr whose bounds are the kernel parameter's */
+    "fn block_total(v: Int32, shared red: Array[Int32, 512]) -> Int32 {\n"
+    "    red[thread_idx.x] = v\n"
+    "    fx.barrier()\n"
+    "    var total = 0\n"
+    "    for k in range(block_dim.x) {\n"
+    "        total += red[k]\n"
+    "    }\n"
+    "    fx.barrier()\n"
+    "    return total\n"
+    "}\n"
+    "fn scatter(p: Ptr[Int32], at: Int32, v: Int32) {\n"
+    "    fx.barrier()\n"
+    "    p[at] = v\n"
+    "}\n"
+    "kernel uses_fns(out: Ptr[Int32], extra: Ptr[Int32]) {\n"
+    "    shared red: Array[Int32, 512]\n"
+    "    let t = thread_idx.x\n"
+    "    let g = block_idx.x * block_dim.x * block_dim.y * block_dim.z + "
+    "(thread_idx.z * block_dim.y + thread_idx.y) * block_dim.x + t\n"
+    "    let a = block_total(t + 1, red)\n"
+    "    let b = block_total(a * 2 + t, red)\n"
+    "    scatter(extra, g, a - b)\n"
+    "    out[g] = a + b\n"
+    "}\n"
+    /* fns that keep their callers on fibers: a return before the barrier,
+     * a barrier that depends on a parameter */
+    "fn early_out(v: Int32) -> Int32 {\n"
+    "    if v > 5 {\n"
+    "        return 0\n"
+    "    }\n"
+    "    fx.barrier()\n"
+    "    return v\n"
+    "}\n"
+    "kernel fn_early(out: Ptr[Int32]) {\n"
+    "    out[thread_idx.x] = early_out(3)\n"
+    "}\n"
+    "fn gated(v: Int32) -> Int32 {\n"
+    "    if v > 0 {\n"
+    "        fx.barrier()\n"
+    "    }\n"
+    "    return v\n"
+    "}\n"
+    "kernel fn_gated(out: Ptr[Int32]) {\n"
+    "    out[thread_idx.x] = gated(1)\n"
     "}\n";
 
 static const char *const as_regions[] = { "stages", "loops", "tiles", "early", "all_leave", "racy",
-                                           "small_private" };
-static const char *const on_fibers[] = { "divergent", "via_fn", "leaves", "big_private" };
+                                           "small_private", "via_fn", "uses_fns" };
+static const char *const on_fibers[] = { "divergent", "leaves", "big_private", "fn_early", "fn_gated" };
 
 enum { REGIONS, FIBERS, REGIONS_O0, CHECKED, NMODULES };
 static FxsModule mods[NMODULES];
@@ -404,6 +452,44 @@ static void test_disagreement(void)
     }
 }
 
+/* Fns with barriers in place: the same bits as fibers; and the same
+ * out-of-bounds error, naming the fn, when `extra` is one element short. */
+static void test_fns_in_place(void)
+{
+    for (int short_by = 0; short_by <= 1; short_by++)
+        for (int k = 0; k < NSHAPES; k++) {
+            const Shape *s = &shapes[k];
+            size_t n = items_of(s);
+            int32_t *want = NULL;
+            char *want_err = NULL;
+            for (int m = 0; m < 3; m++) {
+                int mod = m == 0 ? FIBERS : m == 1 ? REGIONS : REGIONS_O0;
+                int32_t *out = calloc(n, 4), *extra = calloc(n, 4);
+                void *po = out, *pe = extra;
+                void *args[] = { &po, &pe };
+                size_t bytes[] = { n * 4, (n - (size_t)short_by) * 4 };
+                char *err;
+                int rc = launch(&mods[mod], "uses_fns", s->grid, s->block, args, bytes, 1, &err);
+                CU_ASSERT(rc == (short_by ? -1 : 0));
+                if (m == 0) {
+                    want = out;
+                    want_err = err;
+                    CU_ASSERT(!short_by || (err && strstr(err, "in fn scatter (kernel uses_fns)")));
+                    free(extra);
+                    continue;
+                }
+                if (!short_by)
+                    CU_ASSERT(memcmp(want, out, n * 4) == 0);
+                CU_ASSERT_STRING_EQUAL(err ? err : "", want_err ? want_err : "");
+                free(err);
+                free(out);
+                free(extra);
+            }
+            free(want);
+            free(want_err);
+        }
+}
+
 static const FxtTest tests[] = {
     { "which kernels run as loops", test_which_kernels },
     { "stages: same bits as fibers", test_stages },
@@ -412,6 +498,7 @@ static const FxtTest tests[] = {
     { "early returns", test_early },
     { "all work-items return", test_all_leave },
     { "work-items that disagree", test_disagreement },
+    { "fns with barriers in place", test_fns_in_place },
     { NULL, NULL },
 };
 
