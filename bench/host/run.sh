@@ -70,3 +70,27 @@ for t in 1 2; do
                    f[1] / c[1], f[2] / c[2] }'
     done
 done
+
+# Kernels with barriers that have no C reference (their fx.exp is fxcc's):
+# the same kernel as work-item loops against fibers, one thread, outputs
+# compared byte for byte between the two.
+R=4096
+C=1024
+echo
+echo "| kernel (${R} rows of ${C} Float32) | loops wall ms | loops CPU ms | fibers wall ms | fibers CPU ms | CPU loops / fibers |"
+echo "|---|---|---|---|---|---|"
+for k in softmax layernorm; do
+    for how in regions fibers; do
+        case $k in
+        softmax) set -- "x=rand(Float32, $((R * C)), seed=1)" "y=zeros(Float32, $((R * C)))" ;;
+        layernorm) set -- "x=rand(Float32, $((R * C)), seed=1)" "gamma=rand(Float32, $C, seed=2)" \
+                          "beta=rand(Float32, $C, seed=3)" "y=zeros(Float32, $((R * C)))" ;;
+        esac
+        v=$(measure env FX_THREADS=1 "$fxrun" "$root/examples/$k.fx" $k --grid $R --block 256 "$@" rows=$R cols=$C \
+            --host-barriers=$how --time-passes --save "y=$tmp/$how.bin")
+        eval "b_$how=\$v"
+    done
+    cmp -s "$tmp/regions.bin" "$tmp/fibers.bin" || echo "$k: loops and fibers differ" >&2
+    echo "$k|$b_regions|$b_fibers" | awk -F'|' '{ split($2, a, " "); split($3, b, " ");
+        printf "| %s | %.1f | %.1f | %.1f | %.1f | %.3f |\n", $1, a[1], a[2], b[1], b[2], a[2] / b[2] }'
+done
