@@ -14,7 +14,8 @@ shift || true
 # libmpfr-dev: correctly rounded references for the accuracy test of the math builtins (tests/mathacc)
 # libpolly-19-dev: Polly's static libraries, which LLVM's static LTO library
 #   calls (lld links it): needed by -Dstatic_llvm=true, the default
-need=(flex bison meson ninja-build pkg-config libcunit1-dev llvm-19-dev liblld-19-dev libpolly-19-dev clang-19 gcc g++ libamdhip64-5 rocm-device-libs groff-base libmpfr-dev)
+# lld-19: the ld.lld that links the static fxcc in its profiled order (-Dlink_order)
+need=(flex bison meson ninja-build pkg-config libcunit1-dev llvm-19-dev liblld-19-dev libpolly-19-dev lld-19 clang-19 gcc g++ libamdhip64-5 rocm-device-libs groff-base libmpfr-dev)
 missing=()
 for p in "${need[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
