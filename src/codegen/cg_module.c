@@ -17,6 +17,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 #include "fx_config.h"
 #include "support/timer.h"
+#include "codegen/cg_elflink.h"
 #include "codegen/cg_lld.h"
 
 static const Loc no_loc;
@@ -752,6 +753,18 @@ static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
+/* The object as a code object without lld, when it has the shape of
+ * fxcc's kernel modules (cg_elflink.h); NULL leaves it to lld. */
+static char *link_in_memory(LLVMMemoryBufferRef obj, size_t *len)
+{
+    TimerMark t = timer_mark();
+    char *data = (char *)cg_elf_link((const unsigned char *)LLVMGetBufferStart(obj),
+                                     LLVMGetBufferSize(obj), "Linker: fxcc " FX_VERSION, len);
+    if (data)
+        timer_add("link (in memory)", t);
+    return data;
+}
+
 char *cg_hsaco(CgModule *cm, size_t *len)
 {
     if (cm->host) {
@@ -762,12 +775,16 @@ char *cg_hsaco(CgModule *cm, size_t *len)
     LLVMMemoryBufferRef obj = emit(cm, LLVMObjectFile);
     if (!obj)
         return NULL;
+    char *data = link_in_memory(obj, len);
+    if (data) {
+        LLVMDisposeMemoryBuffer(obj);
+        return data;
+    }
     const char *td = getenv("TMPDIR");
     char near[4096];
     snprintf(near, sizeof near, "%s/fxcc-out", td && *td ? td : "/tmp");
     char *objtmp = temp_name_near(near, ".o");
     char *outtmp = temp_name_near(near, ".hsaco");
-    char *data = NULL;
     int fd = open(objtmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     bool w = fd >= 0 && write_all(fd, LLVMGetBufferStart(obj), LLVMGetBufferSize(obj));
     int e = errno;

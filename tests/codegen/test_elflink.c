@@ -1,0 +1,269 @@
+/* test_elflink.c - the code object written without lld (cg_elflink.c) is
+ * lld's own output, byte for byte: every kernel file of examples/ and of
+ * bench/compile/kernels/, for processors of every generation, is compiled to
+ * an object and linked both ways. The one section allowed to differ is
+ * .comment, which names the linker: its strings must be the same set
+ * (lld orders merged strings by their hash). What the writer does not
+ * handle (-g's debug sections, a module without kernels) it must leave to
+ * lld, and a damaged object must be declined or linked, never crash. */
+#include "fxtest.h"
+#include <dirent.h>
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "driver/pipeline.h"
+#include "codegen/codegen.h"
+#include "codegen/cg_elflink.h"
+#include "codegen/cg_lld.h"
+
+static const char *const archs[] = {
+    "gfx942", "gfx90a", "gfx908", "gfx906", "gfx803", "gfx1030", "gfx1100", "gfx1201",
+};
+enum { NARCH = sizeof archs / sizeof archs[0] };
+
+static char obj_path[64], out_path[64];
+
+/* The object file fxcc -c writes for `input` (imports resolved beside it). */
+static unsigned char *object_of(const char *input, const char *arch, bool debug, size_t *len)
+{
+    FxOptions o;
+    FxCompilation c;
+    opt_defaults(&o);
+    o.input = input;
+    o.arch = arch;
+    o.arch_given = true;
+    o.debug = debug;
+    if (!opt_finish(&o))
+        return NULL;
+    pipe_init(&c, &o);
+    CgModule *cg = pipe_parse(&c) && pipe_lower(&c) ? pipe_codegen(&c) : NULL;
+    bool ok = cg && cg_write(cg, CG_OUT_OBJ, obj_path);
+    cg_free(cg);
+    pipe_free(&c);
+    return ok ? (unsigned char *)fxt_read_bytes(obj_path, len) : NULL;
+}
+
+/* lld's link of obj_path. */
+static unsigned char *lld_link(size_t *len)
+{
+    char *msg = NULL;
+    int rc = cg_lld_link(obj_path, out_path, &msg);
+    free(msg);
+    return rc == 0 ? (unsigned char *)fxt_read_bytes(out_path, len) : NULL;
+}
+
+static bool section(const unsigned char *so, size_t len, const char *name, Elf64_Shdr *out)
+{
+    Elf64_Ehdr eh;
+    memcpy(&eh, so, sizeof eh);
+    Elf64_Shdr names;
+    memcpy(&names, so + eh.e_shoff + (size_t)eh.e_shstrndx * sizeof names, sizeof names);
+    for (unsigned i = 0; i < eh.e_shnum; i++) {
+        memcpy(out, so + eh.e_shoff + (size_t)i * sizeof *out, sizeof *out);
+        if (out->sh_offset + out->sh_size <= len &&
+            !strcmp((const char *)so + names.sh_offset + out->sh_name, name))
+            return true;
+    }
+    return false;
+}
+
+/* Whether every string of section c1 of a is one of section c2 of b. */
+static bool strings_within(const unsigned char *a, const Elf64_Shdr *c1, const unsigned char *b,
+                           const Elf64_Shdr *c2)
+{
+    for (size_t p = 0; p < c1->sh_size; p += strlen((const char *)a + c1->sh_offset + p) + 1) {
+        const char *s = (const char *)a + c1->sh_offset + p;
+        bool found = false;
+        for (size_t q = 0; q < c2->sh_size && !found; q += strlen((const char *)b + c2->sh_offset + q) + 1)
+            found = !strcmp(s, (const char *)b + c2->sh_offset + q);
+        if (!found)
+            return false;
+    }
+    return true;
+}
+
+/* The first string of lld's .comment: "Linker: <lld's version>". */
+static const char *linker_id(const unsigned char *so, size_t len)
+{
+    Elf64_Shdr c;
+    if (!section(so, len, ".comment", &c))
+        return "";
+    for (size_t p = 0; p < c.sh_size; p += strlen((const char *)so + c.sh_offset + p) + 1)
+        if (!strncmp((const char *)so + c.sh_offset + p, "Linker: ", 8))
+            return (const char *)so + c.sh_offset + p;
+    return "";
+}
+
+/* Ours equals lld's but for the order of .comment's strings. */
+static bool same_as_lld(const unsigned char *mine, size_t n, const unsigned char *ref, size_t m)
+{
+    Elf64_Shdr c1, c2;
+    if (n != m || !section(mine, n, ".comment", &c1) || !section(ref, m, ".comment", &c2) ||
+        c1.sh_offset != c2.sh_offset || c1.sh_size != c2.sh_size)
+        return false;
+    if (memcmp(mine, ref, c1.sh_offset) != 0)
+        return false;
+    size_t tail = c1.sh_offset + c1.sh_size;
+    return memcmp(mine + tail, ref + tail, n - tail) == 0 && strings_within(mine, &c1, ref, &c2) &&
+           strings_within(ref, &c2, mine, &c1);
+}
+
+/* One file for every processor: how many links were compared. */
+static int compare_file(const char *path)
+{
+    int compared = 0;
+    for (int a = 0; a < NARCH; a++) {
+        size_t olen, rlen, mlen = 0;
+        unsigned char *obj = object_of(path, archs[a], false, &olen);
+        unsigned char *ref = obj ? lld_link(&rlen) : NULL;
+        unsigned char *mine = ref ? cg_elf_link(obj, olen, linker_id(ref, rlen), &mlen) : NULL;
+        CU_ASSERT_PTR_NOT_NULL(ref);
+        if (mine) {
+            compared++;
+            if (!same_as_lld(mine, mlen, ref, rlen)) {
+                fprintf(stderr, "\n  %s for %s: differs from lld's link", path, archs[a]);
+                CU_FAIL("code object differs from lld's");
+            }
+        }
+        free(obj);
+        free(ref);
+        free(mine);
+    }
+    return compared;
+}
+
+/* The kernel files of a directory (a file defining no kernel, such as
+ * examples/common.fx, is declined, which compare_file allows). */
+static int compare_directory(const char *dir)
+{
+    char path[512];
+    DIR *d = opendir(dir);
+    int compared = 0;
+    CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (n > 3 && !strcmp(e->d_name + n - 3, ".fx")) {
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            compared += compare_file(path);
+        }
+    }
+    closedir(d);
+    return compared;
+}
+
+static void test_examples_as_lld(void)
+{
+    /* 8 kernel files of examples/ on 8 processors */
+    CU_ASSERT_EQUAL(compare_directory(SOURCE_ROOT "/examples"), 8 * NARCH);
+}
+
+static void test_bench_kernels_as_lld(void)
+{
+    /* those of the compile bench that are not examples: 7 files */
+    CU_ASSERT_EQUAL(compare_directory(SOURCE_ROOT "/bench/compile/kernels"), 7 * NARCH);
+}
+
+static void test_declines_debug_info(void)
+{
+    size_t len, out = 0;
+    unsigned char *obj = object_of(SOURCE_ROOT "/examples/saxpy.fx", "gfx942", true, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(obj);
+    CU_ASSERT_PTR_NULL(cg_elf_link(obj, len, "Linker: test", &out));   /* .debug_*: lld's */
+    free(obj);
+}
+
+static void test_declines_module_without_kernels(void)
+{
+    size_t len, out = 0;
+    unsigned char *obj = object_of(SOURCE_ROOT "/examples/common.fx", "gfx942", false, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(obj);
+    CU_ASSERT_PTR_NULL(cg_elf_link(obj, len, "Linker: test", &out));
+    free(obj);
+}
+
+/* Every truncation, and every single byte of the headers and tables set
+ * to 0xff and to 0: declined or linked, read within the object's bounds
+ * (the sanitizer build checks that). */
+static void test_damaged_objects(void)
+{
+    size_t len, out;
+    unsigned char *obj = object_of(SOURCE_ROOT "/examples/saxpy.fx", "gfx942", false, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(obj);
+    for (size_t cut = 0; cut < len; cut++) {
+        unsigned char *part = malloc(cut ? cut : 1);
+        memcpy(part, obj, cut);
+        free(cg_elf_link(part, cut, "Linker: test", &out));
+        free(part);
+    }
+    Elf64_Ehdr eh;
+    memcpy(&eh, obj, sizeof eh);
+    unsigned char *bad = malloc(len);
+    for (size_t i = 0; i < len; i++) {
+        bool table = i < sizeof eh || i >= eh.e_shoff;
+        Elf64_Shdr s;
+        if (!table && section(obj, len, ".symtab", &s))
+            table = i >= s.sh_offset && i < s.sh_offset + s.sh_size;
+        if (!table && section(obj, len, ".rela.rodata", &s))
+            table = i >= s.sh_offset && i < s.sh_offset + s.sh_size;
+        for (int v = 0; table && v < 2; v++) {
+            memcpy(bad, obj, len);
+            bad[i] = v ? 0xff : 0;
+            free(cg_elf_link(bad, len, "Linker: test", &out));
+        }
+    }
+    free(bad);
+    free(obj);
+    CU_PASS("no crash");
+}
+
+/* fxcc's .hsaco comes from this writer: its .comment says so. */
+static void test_fxcc_uses_it(void)
+{
+    FxOptions o;
+    FxCompilation c;
+    opt_defaults(&o);
+    o.input = SOURCE_ROOT "/examples/saxpy.fx";
+    CU_ASSERT_FATAL(opt_finish(&o));
+    pipe_init(&c, &o);
+    CgModule *cg = pipe_parse(&c) && pipe_lower(&c) ? pipe_codegen(&c) : NULL;
+    size_t len = 0;
+    char *so = cg ? cg_hsaco(cg, &len) : NULL;
+    Elf64_Shdr s;
+    CU_ASSERT_FATAL(so && section((unsigned char *)so, len, ".comment", &s));
+    CU_ASSERT(strncmp(so + s.sh_offset, "Linker: fxcc ", 13) == 0);
+    free(so);
+    cg_free(cg);
+    pipe_free(&c);
+}
+
+static int set_up(void)
+{
+    snprintf(obj_path, sizeof obj_path, "/tmp/fxcc-elflink-%d.o", (int)getpid());
+    snprintf(out_path, sizeof out_path, "/tmp/fxcc-elflink-%d.hsaco", (int)getpid());
+    return 0;
+}
+
+static int tear_down(void)
+{
+    unlink(obj_path);
+    unlink(out_path);
+    return 0;
+}
+
+static const FxtTest tests[] = {
+    { "examples linked as lld links them", test_examples_as_lld },
+    { "bench kernels linked as lld links them", test_bench_kernels_as_lld },
+    { "debug info left to lld", test_declines_debug_info },
+    { "a module without kernels left to lld", test_declines_module_without_kernels },
+    { "damaged objects", test_damaged_objects },
+    { "fxcc's code objects come from it", test_fxcc_uses_it },
+    { NULL, NULL },
+};
+
+int main(int argc, char **argv)
+{
+    static const FxtSuite suites[] = { { "elflink", tests, set_up, tear_down }, { NULL, NULL, NULL, NULL } };
+    return fxt_main(argc, argv, TEST_DIR, suites);
+}
