@@ -42,7 +42,14 @@
  *     against the element count); a dynamic array's against ctx->dyn_count.
  * A violation calls ctx->oob(ctx, site, p, indices) (p = -1 for arrays),
  * which does not return when the access must not happen; if it returns, the
- * access proceeds (an unknown bound). */
+ * access proceeds (an unknown bound). What ctx->oob may do is part of the
+ * contract, because the generated code declares it at each call (so that
+ * the ctx block and the bounds stay in registers across the cold call):
+ * it reads its arguments and memory the kernel can read, writes only the
+ * runtime's own state, which kernel code never reads, and keeps none of its
+ * pointer arguments. bounds[] holds one entry per kernel parameter and does
+ * not change during a launch (the code loads it ahead of the branch that
+ * needs it). */
 #ifndef FX_ABI_FXHOST_H
 #define FX_ABI_FXHOST_H
 #include <stdint.h>

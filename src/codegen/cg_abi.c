@@ -54,16 +54,19 @@ static LLVMTypeRef param_info_type(CgCtx *c)
     return LLVMStructTypeInContext(c->C, el, FX_PARAMINFO_NFIELDS, 0);
 }
 
+unsigned cg_attr_kind(const char *name)
+{
+    return LLVMGetEnumAttributeKindForName(name, strlen(name));
+}
+
 void cg_fn_attr(CgCtx *c, LLVMValueRef fn, const char *name)
 {
-    unsigned k = LLVMGetEnumAttributeKindForName(name, strlen(name));
-    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c->C, k, 0));
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(c->C, cg_attr_kind(name), 0));
 }
 
 static void add_param_attr(CgCtx *c, LLVMValueRef fn, unsigned idx, const char *name)
 {
-    unsigned k = LLVMGetEnumAttributeKindForName(name, strlen(name));
-    LLVMAddAttributeAtIndex(fn, idx + 1, LLVMCreateEnumAttribute(c->C, k, 0));
+    LLVMAddAttributeAtIndex(fn, idx + 1, LLVMCreateEnumAttribute(c->C, cg_attr_kind(name), 0));
 }
 
 LLVMValueRef cg_helper_fn(CgCtx *c, const char *name, LLVMTypeRef fty, bool always_inline, bool *is_new)
@@ -246,6 +249,7 @@ void cg_begin_func(CgCtx *c, CgFunc *cf)
                 : LLVMGetParam(cf->fn, (unsigned)(f->nparams + hidden++));
     }
     c->hostctx = cg_host_abi(c) ? LLVMGetParam(cf->fn, (unsigned)(f->nparams + cf->nhidden)) : NULL;
+    c->host_bounds = NULL;
 }
 
 void cg_end_func(CgCtx *c)

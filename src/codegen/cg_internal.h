@@ -102,6 +102,7 @@ typedef struct CgCtx {
     LLVMBasicBlockRef entry; /* holds the allocas only; branches to the body */
     LLVMValueRef *params;    /* register-form parameter values */
     LLVMValueRef hostctx;    /* host: the FxHostCtx* argument */
+    LLVMValueRef host_bounds; /* host kernel: ctx->bounds, loaded in the entry block (cg_memory.c) */
     LLVMValueRef *origins;   /* host: per Ptr parameter, the kernel parameter index it came from (i32) */
     CgMap values;            /* FxInst* -> LLVMValueRef */
     CgRegionPlan *regions;   /* host: the kernel emitted as work-item loops, or NULL */
@@ -236,6 +237,7 @@ void cg_layout_shared(CgCtx *c);
 int64_t cg_host_static_shared(CgCtx *c, const CgFunc *cf);
 
 /* ---- cg_abi.c ---- */
+unsigned cg_attr_kind(const char *name);                         /* LLVM's kind number of an attribute */
 void cg_fn_attr(CgCtx *c, LLVMValueRef fn, const char *name);   /* an enum attribute, e.g. "nounwind" */
 /* The module's internal nounwind function `name`: the existing one, or a new
  * empty one (*is_new) for the caller to define. */

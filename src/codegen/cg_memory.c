@@ -188,6 +188,32 @@ static LLVMValueRef oob_site(CgCtx *c, const char *op, const char *array, int ni
     return cg_private_constant(c, LLVMConstNamedStruct(cg_oob_site_type(c), f, FX_OOBSITE_NFIELDS), ".fxoob");
 }
 
+/* What ctx->oob may do, as fxhost.h states it: read its arguments and
+ * what the kernel can read (the bounds), write only the runtime's own state
+ * (LLVM's "inaccessible" memory), keep none of its pointers. Said at the
+ * call, the ctx block and the bounds stay in registers across the cold
+ * call instead of being loaded again after it, and the values the work-item
+ * loop keeps in the ctx (its indices) need not be treated as escaped. The
+ * LLVM 19 encoding of memory(): two bits (1 read, 2 write) per location,
+ * argument memory first, then inaccessible memory, then all other. */
+static void declare_oob_effects(CgCtx *c, LLVMValueRef call)
+{
+    enum { MEM_READ = 1, MEM_READWRITE = 3, MEM_ARG = 0, MEM_INACCESSIBLE = 2, MEM_OTHER = 4 };
+    const unsigned long long effects =
+        (MEM_READ << MEM_ARG) | (MEM_READWRITE << MEM_INACCESSIBLE) | (MEM_READ << MEM_OTHER);
+    LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex,
+                             LLVMCreateEnumAttribute(c->C, cg_attr_kind("memory"), effects));
+    LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex,
+                             LLVMCreateEnumAttribute(c->C, cg_attr_kind("nounwind"), 0));
+    static const unsigned pointer_args[] = { 1, 2, 4 };   /* ctx, site, indices (1-based) */
+    for (int k = 0; k < 3; k++) {
+        LLVMAddCallSiteAttribute(call, pointer_args[k],
+                                 LLVMCreateEnumAttribute(c->C, cg_attr_kind("nocapture"), 0));
+        LLVMAddCallSiteAttribute(call, pointer_args[k],
+                                 LLVMCreateEnumAttribute(c->C, cg_attr_kind("readonly"), 0));
+    }
+}
+
 /* if (bad) ctx->oob(ctx, site, param, {indices}); then continue. */
 static void oob_branch(CgCtx *c, LLVMValueRef bad, LLVMValueRef site, LLVMValueRef param,
                        LLVMValueRef *ix, int nidx)
@@ -213,7 +239,7 @@ static void oob_branch(CgCtx *c, LLVMValueRef bad, LLVMValueRef site, LLVMValueR
     LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c->C), pt, 4, 0);
     LLVMValueRef fp = LLVMBuildLoad2(c->B, p, cg_hostctx_field(c, FX_HOSTCTX_oob, 0), "oobfn");
     LLVMValueRef args[4] = { c->hostctx, site, param, buf };
-    LLVMBuildCall2(c->B, fty, fp, args, 4, "");
+    declare_oob_effects(c, LLVMBuildCall2(c->B, fty, fp, args, 4, ""));
     LLVMBuildBr(c->B, cont);
     LLVMPositionBuilderAtEnd(c->B, cont);
 }
@@ -236,13 +262,41 @@ static bool index_unsigned(FxInst *ix)
     return s != SC_BOOLEAN && !cg_is_signed(s);
 }
 
+/* ctx->bounds. In a kernel whose ctx is its argument (not the work-item
+ * loops' copy) it is loaded once, in the entry block, and marked as
+ * pointing to one bound per parameter (fxhost.h): LLVM may then read a
+ * bound before the branch that needs it, and so hoist it out of the
+ * work-item loop. Elsewhere (a fn: the kernel is not known) it is loaded
+ * where it is used. */
+static LLVMValueRef bounds_array(CgCtx *c)
+{
+    LLVMTypeRef p = LLVMPointerTypeInContext(c->C, 0);
+    const FxFunc *f = c->cur->f;
+    if (f->kind != FXF_KERNEL || f->nparams == 0 || !LLVMIsAArgument(c->hostctx))
+        return LLVMBuildLoad2(c->B, p, cg_hostctx_field(c, FX_HOSTCTX_bounds, 0), "bounds");
+    if (!c->host_bounds) {
+        LLVMBasicBlockRef at = LLVMGetInsertBlock(c->B);
+        LLVMPositionBuilderAtEnd(c->B, c->entry);
+        c->host_bounds = LLVMBuildLoad2(c->B, p, cg_hostctx_field(c, FX_HOSTCTX_bounds, 0), "bounds");
+        LLVMPositionBuilderAtEnd(c->B, at);
+        LLVMMetadataRef bytes = LLVMValueAsMetadata(
+            LLVMConstInt(LLVMInt64TypeInContext(c->C), 8 * (unsigned long long)f->nparams, 0));
+        LLVMMetadataRef align = LLVMValueAsMetadata(LLVMConstInt(LLVMInt64TypeInContext(c->C), 8, 0));
+        LLVMSetMetadata(c->host_bounds, LLVMGetMDKindIDInContext(c->C, "dereferenceable", 15),
+                        LLVMMetadataAsValue(c->C, LLVMMDNodeInContext2(c->C, &bytes, 1)));
+        LLVMSetMetadata(c->host_bounds, LLVMGetMDKindIDInContext(c->C, "align", 5),
+                        LLVMMetadataAsValue(c->C, LLVMMDNodeInContext2(c->C, &align, 1)));
+    }
+    return c->host_bounds;
+}
+
 /* The elements behind the kernel parameter `origin` names (all ones when
  * origin is -1, a fn's pointer of unknown origin). */
 static LLVMValueRef origin_bound(CgCtx *c, LLVMValueRef origin)
 {
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(c->C), p = LLVMPointerTypeInContext(c->C, 0);
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c->C);
     LLVMTypeRef i32 = LLVMInt32TypeInContext(c->C);
-    LLVMValueRef bounds = LLVMBuildLoad2(c->B, p, cg_hostctx_field(c, FX_HOSTCTX_bounds, 0), "bounds");
+    LLVMValueRef bounds = bounds_array(c);
     LLVMValueRef neg = NULL, slot = origin;
     if (!LLVMIsConstant(origin)) { /* a fn's parameter: -1 means unknown */
         neg = LLVMBuildICmp(c->B, LLVMIntSLT, origin, LLVMConstNull(i32), "");
@@ -250,6 +304,10 @@ static LLVMValueRef origin_bound(CgCtx *c, LLVMValueRef origin)
     }
     LLVMValueRef s64 = LLVMBuildSExt(c->B, slot, i64, "");
     LLVMValueRef bound = LLVMBuildLoad2(c->B, i64, LLVMBuildGEP2(c->B, i64, bounds, &s64, 1, ""), "bound");
+    /* the runtime fills the bounds before the launch and never changes them
+     * during it; nothing the kernel stores can reach them */
+    LLVMSetMetadata(bound, LLVMGetMDKindIDInContext(c->C, "invariant.load", 14),
+                    LLVMMetadataAsValue(c->C, LLVMMDNodeInContext2(c->C, NULL, 0)));
     if (neg)
         bound = LLVMBuildSelect(c->B, neg, LLVMConstAllOnes(i64), bound, "");
     return bound;
