@@ -323,6 +323,43 @@ static void test_output_kinds(void)
     fxk_end(&k);
 }
 
+/* Occurrences of `what` in text[from, to). */
+static int count_in(const char *from, const char *to, const char *what)
+{
+    int n = 0;
+    for (const char *q = strstr(from, what); q && q < to; q = strstr(q + 1, what))
+        n++;
+    return n;
+}
+
+/* The bounds check's call is declared as changing only the runtime's state
+ * (fxhost.h), and the bounds are invariant loads from a dereferenceable
+ * array: at -O3 the block's work-item loop reads only x[i] and y[i] (once
+ * more on the cold path after a failed check); the bounds are read before
+ * it. Without the declarations every iteration reloaded the bounds pointer,
+ * both bounds, the block's index and size and the handler's address. */
+static void test_host_bounds_leave_the_loop(void)
+{
+    Kb k = fxk_begin("bounds.fx");
+    fxk_saxpy(&k, "saxpy");
+    CgOptions o = { .target = tgt_host(), .opt_level = 3 };
+    CgModule *cm = cg_build(k.m, &o);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cm);
+    CU_ASSERT_FATAL(cg_optimize(cm));
+    char *ir = LLVMPrintModuleToString(cg_llvm_module(cm));
+    const char *fn = strstr(ir, "define void @saxpy__fxblock(");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(fn);
+    const char *loop = strstr(fn, "\nitem.x:"), *end = strstr(fn, "\n}\n");
+    CU_ASSERT_FATAL(loop && end && loop < end);
+    CU_ASSERT_EQUAL(count_in(fn, loop, " = load i64, "), 2);   /* x's and y's bounds, hoisted */
+    CU_ASSERT_EQUAL(count_in(loop, end, " = load i64, "), 0);
+    CU_ASSERT(count_in(loop, end, " = load ") <= 3);
+    CU_ASSERT_PTR_NOT_NULL(strstr(ir, "memory(read, inaccessiblemem: readwrite)"));
+    LLVMDisposeMessage(ir);
+    cg_free(cm);
+    fxk_end(&k);
+}
+
 static void test_host_module(void)
 {
     Kb k = fxk_begin("host.fx");
@@ -1222,6 +1259,7 @@ static const FxtTest codegen_tests[] = {
     { "saxpy .hsaco for gfx90a/gfx942/gfx1100/gfx1201", test_hsaco_archs },
     { "every output kind; failures leave nothing", test_output_kinds },
     { "host module entry points", test_host_module },
+    { "host bounds leave the work-item loop", test_host_bounds_leave_the_loop },
     { "every stage-1 construct compiles for every processor", test_everything_compiles },
     { "unsupported constructs: located errors", test_unsupported },
     { "Float64 transcendentals on AMDGPU from ocml", test_f64_devlib },
