@@ -25,23 +25,45 @@ enum { NARCH = sizeof archs / sizeof archs[0] };
 
 static char obj_path[64], out_path[64];
 
-/* The object file fxcc -c writes for `input` (imports resolved beside it). */
-static unsigned char *object_of(const char *input, const char *arch, bool debug, size_t *len)
-{
+/* One compilation of a file through fxcc's pipeline to its LLVM module. */
+typedef struct {
     FxOptions o;
     FxCompilation c;
-    opt_defaults(&o);
-    o.input = input;
-    o.arch = arch;
-    o.arch_given = true;
-    o.debug = debug;
-    if (!opt_finish(&o))
+    bool inited;
+} Compiled;
+
+/* `input` for `arch` (NULL: fxcc's default processor), with -g if debug;
+ * imports resolve beside the file. NULL after errors. */
+static CgModule *compile(Compiled *k, const char *input, const char *arch, bool debug)
+{
+    opt_defaults(&k->o);
+    k->o.input = input;
+    if (arch) {
+        k->o.arch = arch;
+        k->o.arch_given = true;
+    }
+    k->o.debug = debug;
+    k->inited = opt_finish(&k->o);
+    if (!k->inited)
         return NULL;
-    pipe_init(&c, &o);
-    CgModule *cg = pipe_parse(&c) && pipe_lower(&c) ? pipe_codegen(&c) : NULL;
-    bool ok = cg && cg_write(cg, CG_OUT_OBJ, obj_path);
+    pipe_init(&k->c, &k->o);
+    return pipe_parse(&k->c) && pipe_lower(&k->c) ? pipe_codegen(&k->c) : NULL;
+}
+
+static void compiled_free(Compiled *k, CgModule *cg)
+{
     cg_free(cg);
-    pipe_free(&c);
+    if (k->inited)
+        pipe_free(&k->c);
+}
+
+/* The object file fxcc -c writes for `input`. */
+static unsigned char *object_of(const char *input, const char *arch, bool debug, size_t *len)
+{
+    Compiled k;
+    CgModule *cg = compile(&k, input, arch, debug);
+    bool ok = cg && cg_write(cg, CG_OUT_OBJ, obj_path);
+    compiled_free(&k, cg);
     return ok ? (unsigned char *)fxt_read_bytes(obj_path, len) : NULL;
 }
 
@@ -221,21 +243,16 @@ static void test_damaged_objects(void)
 /* fxcc's .hsaco comes from this writer: its .comment says so. */
 static void test_fxcc_uses_it(void)
 {
-    FxOptions o;
-    FxCompilation c;
-    opt_defaults(&o);
-    o.input = SOURCE_ROOT "/examples/saxpy.fx";
-    CU_ASSERT_FATAL(opt_finish(&o));
-    pipe_init(&c, &o);
-    CgModule *cg = pipe_parse(&c) && pipe_lower(&c) ? pipe_codegen(&c) : NULL;
+    Compiled k;
+    CgModule *cg = compile(&k, SOURCE_ROOT "/examples/saxpy.fx", NULL, false);
+    CU_ASSERT_FATAL(k.inited);   /* the options were accepted */
     size_t len = 0;
     char *so = cg ? cg_hsaco(cg, &len) : NULL;
     Elf64_Shdr s;
     CU_ASSERT_FATAL(so && section((unsigned char *)so, len, ".comment", &s));
     CU_ASSERT(strncmp(so + s.sh_offset, "Linker: fxcc ", 13) == 0);
     free(so);
-    cg_free(cg);
-    pipe_free(&c);
+    compiled_free(&k, cg);
 }
 
 static int set_up(void)
