@@ -2,11 +2,13 @@
  * The generated code hands ctx->print a canonical format (abi/fxprintf.h)
  * and 64-bit argument slots; each conversion is formatted by the C library
  * with the C type it names, so the output is C's printf's. Work-items run
- * one at a time on the host, so each work-item's lines come out whole and
- * in its own order. */
+ * one at a time on a worker thread, so each work-item's lines come out
+ * whole and in its own order; with several workers, RtPrintOrder (below)
+ * keeps the blocks' text in block order. */
 #include "runtime/rt_debug.h"
 #include "abi/fxprintf.h"
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,4 +63,97 @@ char *rt_debug_assert_text(const char *kernel, const char *where, const char *fu
                          block[0], block[1], block[2], thread[0], thread[1], thread[2], msg[0] ? ": " : "", msg);
     free(in);
     return t;
+}
+
+/* ---- fx.printf's lines in block order, several threads ---- */
+
+void rt_print_order_init(RtPrintOrder *o, FILE *out)
+{
+    *o = (RtPrintOrder){ .out = out };
+    pthread_mutex_init(&o->lock, NULL);
+}
+
+FILE *rt_print_buf_file(RtPrintBuf *b)
+{
+    if (!b->f)
+        b->f = open_memstream(&b->text, &b->len);
+    return b->f;
+}
+
+/* The run's text, taken out of its buffer (NULL: nothing printed). */
+static RtPrintRun take_run(RtPrintBuf *b, unsigned long long index)
+{
+    RtPrintRun r = { .index = index };
+    if (b->f && fclose(b->f) == 0) {
+        r.text = b->text;
+        r.len = b->len;
+    }
+    *b = (RtPrintBuf){ 0 };
+    return r;
+}
+
+static void write_run(RtPrintOrder *o, RtPrintRun *r)
+{
+    if (r->text)
+        fwrite(r->text, 1, r->len, o->out);
+    free(r->text);
+}
+
+/* Keeps r until the runs below it are written; false when out of memory. */
+static bool keep_pending(RtPrintOrder *o, RtPrintRun r)
+{
+    if (o->npending == o->cap) {
+        size_t cap = o->cap ? 2 * o->cap : 16;
+        RtPrintRun *p = realloc(o->pending, cap * sizeof *p);
+        if (!p)
+            return false;
+        o->pending = p;
+        o->cap = cap;
+    }
+    size_t at = o->npending;   /* runs mostly come in order: look from the end */
+    while (at > 0 && o->pending[at - 1].index > r.index)
+        at--;
+    memmove(&o->pending[at + 1], &o->pending[at], (o->npending - at) * sizeof r);
+    o->pending[at] = r;
+    o->npending++;
+    return true;
+}
+
+/* Writes the pending runs that are next in order. */
+static void write_ready(RtPrintOrder *o)
+{
+    size_t k = 0;
+    while (k < o->npending && o->pending[k].index == o->next) {
+        write_run(o, &o->pending[k++]);
+        o->next++;
+    }
+    memmove(o->pending, o->pending + k, (o->npending - k) * sizeof *o->pending);
+    o->npending -= k;
+}
+
+void rt_print_order_hand_over(RtPrintOrder *o, RtPrintBuf *b, unsigned long long index)
+{
+    RtPrintRun r = take_run(b, index);
+    pthread_mutex_lock(&o->lock);
+    if (r.index == o->next) {
+        write_run(o, &r);
+        o->next++;
+        write_ready(o);
+    } else if (!keep_pending(o, r)) {
+        free(r.text);   /* out of memory: this run's lines are lost, the order of the rest holds */
+    }
+    pthread_mutex_unlock(&o->lock);
+}
+
+void rt_print_order_finish(RtPrintOrder *o, unsigned long long last)
+{
+    for (size_t k = 0; k < o->npending; k++) {
+        if (o->pending[k].index <= last)
+            write_run(o, &o->pending[k]);
+        else
+            free(o->pending[k].text);
+    }
+    free(o->pending);
+    pthread_mutex_destroy(&o->lock);
+    *o = (RtPrintOrder){ 0 };
 }

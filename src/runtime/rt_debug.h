@@ -1,6 +1,7 @@
 /* rt_debug.h - fx.printf's output and fx.assert's report on the host. */
 #ifndef FX_RT_DEBUG_H
 #define FX_RT_DEBUG_H
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "runtime/rt_internal.h"
@@ -11,5 +12,42 @@ void rt_debug_print(FILE *out, const char *fmt, const uint64_t *args);
  * (x,y,z): msg" (malloc'd). */
 char *rt_debug_assert_text(const char *kernel, const char *where, const char *func, const char *msg,
                            const int32_t block[3], const int32_t thread[3]);
+
+/* The text of a launch whose blocks run on several threads, written in
+ * block order: each worker collects what its current run of consecutive
+ * blocks prints (RtPrintBuf) and hands it over when the run ends; runs are
+ * written in the order they were handed out, so the output is a
+ * sequential run's whatever the thread count (docs/debugging.md). */
+typedef struct RtPrintRun {
+    unsigned long long index;   /* the run's place in the launch: 0, 1, ... */
+    char *text;                 /* NULL when it printed nothing */
+    size_t len;
+} RtPrintRun;
+
+typedef struct RtPrintOrder {
+    pthread_mutex_t lock;
+    FILE *out;
+    unsigned long long next;    /* the first run not written yet */
+    RtPrintRun *pending;        /* handed over, waiting for a lower run; sorted */
+    size_t npending, cap;
+} RtPrintOrder;
+
+/* One worker's text of its current run. */
+typedef struct RtPrintBuf {
+    FILE *f;                    /* open_memstream's, opened at the first print; NULL: none yet */
+    char *text;
+    size_t len;
+} RtPrintBuf;
+
+void rt_print_order_init(RtPrintOrder *o, FILE *out);
+/* Where a worker prints: its run's buffer (NULL when out of memory). */
+FILE *rt_print_buf_file(RtPrintBuf *b);
+/* The run `index` of the worker with buffer b has ended: its text is
+ * written once every lower run's is. */
+void rt_print_order_hand_over(RtPrintOrder *o, RtPrintBuf *b, unsigned long long index);
+/* After the launch: writes what is still waiting for runs up to `last`
+ * (later ones belong to blocks a sequential run never starts: a lower block
+ * failed) in order, and frees the rest. */
+void rt_print_order_finish(RtPrintOrder *o, unsigned long long last);
 
 #endif

@@ -31,6 +31,7 @@
 #include "runtime/rt_debug.h"
 #include <inttypes.h>
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -135,6 +136,7 @@ typedef struct RtGrid {
     unsigned long long chunk;   /* blocks a worker takes at a time (grid_chunk) */
     atomic_ullong next;     /* the next block to run, numbered x fastest */
     atomic_ullong fail_at;  /* the lowest block that failed so far; nblocks: none */
+    RtPrintOrder *print;    /* several workers: fx.printf's text in block order; NULL: to stdout as printed */
 } RtGrid;
 
 /* One worker: a thread that runs blocks, one at a time. */
@@ -142,6 +144,8 @@ typedef struct Sched {
     RtGrid *g;
     Fiber item;             /* the work-item(s) without fibers; item.ctx is the block's context */
     unsigned long long block_now;
+    unsigned long long run_now;   /* the run of blocks block_now is in (grid_chunk) */
+    RtPrintBuf print_buf;   /* what the blocks of run_now printed (with g->print) */
     bool failed;            /* block_now failed: error or err says why */
     char *err;              /* a failure other than an out-of-bounds access */
     void *main_sp;          /* the scheduler's saved stack pointer */
@@ -339,8 +343,9 @@ static void rt_oob(FxHostCtx *ctx, const FxOobSite *site, int32_t param, const i
  * worker thread). */
 static void rt_print(FxHostCtx *ctx, const char *format, const uint64_t *args)
 {
-    (void)ctx;
-    rt_debug_print(stdout, format, args);
+    Sched *s = ((Fiber *)ctx->rt)->sched;
+    FILE *out = s->g->print ? rt_print_buf_file(&s->print_buf) : NULL;
+    rt_debug_print(out ? out : stdout, format, args);   /* no buffer (no memory): unordered, not lost */
 }
 
 /* ctx->assert_fail: the work-item ends as after an out-of-bounds access
@@ -621,23 +626,37 @@ static unsigned long long grid_chunk(unsigned long long nblocks, size_t threads)
     return c < 1 ? 1 : c > 64 ? 64 : c;
 }
 
-/* A worker: takes the next run of blocks until none is left; a block is
- * started only while no lower block has failed, as before. */
+/* The blocks of one run, from `first`; false when the worker stops (no
+ * block left, or a block failed: a block is started only while no lower
+ * block has failed). */
+static bool run_run(Sched *s, unsigned long long first)
+{
+    RtGrid *g = s->g;
+    for (unsigned long long b = first; b < first + g->chunk; b++) {
+        if (b >= g->nblocks || b > atomic_load(&g->fail_at))
+            return false;
+        s->block_now = b;
+        if (run_block(s, b) != 0) {
+            s->failed = true;
+            note_failure(g, b);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* A worker: takes the next run of blocks until none is left, and hands
+ * over what each run printed. */
 static void run_blocks(Sched *s)
 {
     RtGrid *g = s->g;
-    for (;;) {
+    bool more = true;
+    while (more) {
         unsigned long long first = atomic_fetch_add(&g->next, g->chunk);
-        for (unsigned long long b = first; b < first + g->chunk; b++) {
-            if (b >= g->nblocks || b > atomic_load(&g->fail_at))
-                return;
-            s->block_now = b;
-            if (run_block(s, b) != 0) {
-                s->failed = true;
-                note_failure(g, b);
-                return;
-            }
-        }
+        s->run_now = first / g->chunk;
+        more = run_run(s, first);
+        if (g->print)
+            rt_print_order_hand_over(g->print, &s->print_buf, s->run_now);
     }
 }
 
@@ -707,6 +726,8 @@ static void *worker_main(void *arg)
         run_blocks_guarded(s);
     else
         run_blocks(s);
+    if (s->print_buf.f)   /* a stack overflow left run_now before its end */
+        rt_print_order_hand_over(s->g->print, &s->print_buf, s->run_now);
     g_sched = saved;
     return NULL;
 }
@@ -842,8 +863,19 @@ static int run_launch(Sched *proto, size_t nt, char **err)
         }
     }
     if (ready > 0) {
-        proto->g->chunk = grid_chunk(proto->g->nblocks, ready);
+        RtGrid *g = proto->g;
+        g->chunk = grid_chunk(g->nblocks, ready);
+        RtPrintOrder order;
+        if (ready > 1) {
+            rt_print_order_init(&order, stdout);
+            g->print = &order;   /* the workers share g */
+        }
         run_workers(ws, ready);
+        if (g->print) {
+            unsigned long long fail = atomic_load(&g->fail_at);
+            rt_print_order_finish(&order, fail < g->nblocks ? fail / g->chunk : ULLONG_MAX);
+            g->print = NULL;
+        }
         bool assert_failed = false;
         *err = take_failure(ws, ready, &assert_failed);
         rc = !*err ? 0 : assert_failed ? RT_LAUNCH_ASSERT : -1;
