@@ -397,12 +397,11 @@ static bool el_layout(const ElIn *in, ElOut *out)
     s[OS_TEXT].off = el_align_skew(off, EL_PAGE, s[OS_TEXT].addr);
     s[OS_DYNAMIC].addr = el_align(el_segment_start(el_end_addr(out, OS_TEXT)), 8);
     s[OS_DYNAMIC].off = el_align_skew(s[OS_TEXT].off + s[OS_TEXT].size, EL_PAGE, s[OS_DYNAMIC].addr);
-    /* .relro_padding fills the RELRO segment's last page */
+    /* .relro_padding fills the RELRO segment's last page (empty, at the page
+     * boundary, when .dynamic ends the page: lld writes it so) */
     uint64_t dyn_end = el_end_addr(out, OS_DYNAMIC);
     s[OS_RELRO_PADDING].addr = dyn_end;
     s[OS_RELRO_PADDING].size = el_align(dyn_end, EL_PAGE) - dyn_end;
-    if (s[OS_RELRO_PADDING].size == 0)
-        return false;   /* lld's layout of an empty padding was never seen: let it decide */
     off = s[OS_DYNAMIC].off + s[OS_DYNAMIC].size;
     for (int i = OS_RELRO_PADDING; i < OS_COUNT; i++)
         el_place_after(out, i, &off);

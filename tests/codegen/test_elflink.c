@@ -240,6 +240,70 @@ static void test_damaged_objects(void)
     CU_PASS("no crash");
 }
 
+/* obj with its .text `more` bytes longer (s_nop, 4 bytes each), the
+ * sections after it moved by a multiple of 256, the largest alignment an
+ * object of fxcc's has; NULL if obj has no .text. */
+static unsigned char *grow_text(const unsigned char *obj, size_t len, size_t more, size_t *out_len)
+{
+    Elf64_Ehdr eh;
+    Elf64_Shdr text;
+    if (!section(obj, len, ".text", &text))
+        return NULL;
+    size_t end = text.sh_offset + text.sh_size, shift = (more + 255) & ~(size_t)255;
+    unsigned char *g = calloc(len + shift, 1);
+    memcpy(g, obj, end);
+    for (size_t k = 0; k + 4 <= more; k += 4)
+        memcpy(g + end + k, "\x00\x00\x80\xbf", 4);   /* s_nop 0 */
+    memcpy(g + end + shift, obj + end, len - end);
+    memcpy(&eh, g, sizeof eh);
+    for (unsigned i = 0; i < eh.e_shnum; i++) {
+        Elf64_Shdr sh;
+        unsigned char *at = g + eh.e_shoff + shift + (size_t)i * sizeof sh;
+        memcpy(&sh, at, sizeof sh);
+        if (sh.sh_offset == text.sh_offset && sh.sh_size == text.sh_size && sh.sh_type == text.sh_type)
+            sh.sh_size += more;
+        else if (sh.sh_offset >= end)
+            sh.sh_offset += shift;
+        memcpy(at, &sh, sizeof sh);
+    }
+    eh.e_shoff += shift;
+    memcpy(g, &eh, sizeof eh);
+    *out_len = len + shift;
+    return g;
+}
+
+/* Code of every length modulo a page (4-byte steps) puts .dynamic at every
+ * place within its page, including where it ends the page and lld's
+ * .relro_padding is empty: linked as lld links it each time. */
+static void test_every_end_of_dynamic(void)
+{
+    size_t len, glen, rlen, mlen;
+    unsigned char *obj = object_of(SOURCE_ROOT "/examples/saxpy.fx", "gfx942", false, &len);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(obj);
+    int differ = 0, compared = 0, empty_padding = 0;
+    for (size_t more = 0; more < 4096; more += 4) {
+        unsigned char *g = grow_text(obj, len, more, &glen);
+        FILE *f = g ? fopen(obj_path, "wb") : NULL;
+        bool written = f && fwrite(g, 1, glen, f) == glen;
+        if (f)
+            fclose(f);
+        unsigned char *ref = written ? lld_link(&rlen) : NULL;
+        unsigned char *mine = ref ? cg_elf_link(g, glen, linker_id(ref, rlen), &mlen) : NULL;
+        Elf64_Shdr pad;
+        if (ref && section(ref, rlen, ".relro_padding", &pad) && pad.sh_size == 0)
+            empty_padding++;
+        compared += mine != NULL;
+        differ += mine && !same_as_lld(mine, mlen, ref, rlen);
+        free(g);
+        free(ref);
+        free(mine);
+    }
+    CU_ASSERT_EQUAL(compared, 1024);
+    CU_ASSERT_EQUAL(differ, 0);
+    CU_ASSERT_EQUAL(empty_padding, 2);   /* .dynamic is 8-aligned: two lengths of 4-byte steps end it there */
+    free(obj);
+}
+
 /* fxcc's .hsaco comes from this writer: its .comment says so. */
 static void test_fxcc_uses_it(void)
 {
@@ -275,6 +339,7 @@ static const FxtTest tests[] = {
     { "debug info left to lld", test_declines_debug_info },
     { "a module without kernels left to lld", test_declines_module_without_kernels },
     { "damaged objects", test_damaged_objects },
+    { ".dynamic ending anywhere in its page", test_every_end_of_dynamic },
     { "fxcc's code objects come from it", test_fxcc_uses_it },
     { NULL, NULL },
 };
