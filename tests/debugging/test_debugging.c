@@ -228,22 +228,30 @@ static void test_static_and_text(void)
     free(fold);
 }
 
-/* Launches `kernel` of m over `blocks` blocks of 4 work-items on `threads`
- * worker threads with n as its Int32 argument; what it printed, and
- * whether the launch succeeded in *ok. */
-static char *print_on_threads(FxsModule *m, unsigned blocks, unsigned threads, int32_t n, bool *ok)
+/* Launches kernel k(n: Int32) of `src` over `blocks` blocks of 4
+ * work-items on 1, 2, 3 and 8 worker threads: each time the launch
+ * succeeds or fails as `ok` says and prints `want`. */
+static void prints_on_any_threads(const char *src, unsigned blocks, int32_t n, bool ok, const char *want)
 {
+    FxsModule m;
+    CU_ASSERT_FATAL(fxs_open(&m, src));
     void *args[1] = { &n };
     size_t bytes[1] = { 0 };
     const unsigned g[3] = { blocks, 1, 1 }, b[3] = { 4, 1, 1 };
-    char *err = NULL;
-    rt_host_set_threads(threads);
-    stdout_begin();
-    *ok = rt_host_launch_checked(m->hm, "k", g, b, args, bytes, &err) == 0;
-    char *got = stdout_end();
-    rt_host_set_threads(0);
-    free(err);
-    return got;
+    const unsigned threads[] = { 1, 2, 3, 8 };
+    for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
+        char *err = NULL;
+        rt_host_set_threads(threads[t]);
+        stdout_begin();
+        bool launched = rt_host_launch_checked(m.hm, "k", g, b, args, bytes, &err) == 0;
+        char *got = stdout_end();
+        rt_host_set_threads(0);
+        CU_ASSERT_EQUAL(launched, ok);
+        CU_ASSERT_STRING_EQUAL(got, want);
+        free(got);
+        free(err);
+    }
+    fxs_close(&m);
 }
 
 /* Each work-item's lines in its own order, work-items in launch order,
@@ -251,55 +259,35 @@ static char *print_on_threads(FxsModule *m, unsigned blocks, unsigned threads, i
  * 40 blocks on 2 threads are runs of 1, on 1 thread of 2). */
 static void test_order(void)
 {
-    FxsModule m;
-    CU_ASSERT_FATAL(fxs_open(&m, "kernel k(n: Int32) {\n"
-                                 "    let i = block_idx.x * block_dim.x + thread_idx.x\n"
-                                 "    for j in range(n) {\n"
-                                 "        fx.printf(\"%d.%d\\n\", i, j)\n"
-                                 "    }\n"
-                                 "}\n"));
     static char want[4096];
     want[0] = 0;
     for (int i = 0; i < 160; i++)
         for (int j = 0; j < 3; j++)
             snprintf(want + strlen(want), sizeof want - strlen(want), "%d.%d\n", i, j);
-    const unsigned threads[] = { 1, 2, 3, 8 };
-    for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
-        bool ok;
-        char *got = print_on_threads(&m, 40, threads[t], 3, &ok);
-        CU_ASSERT(ok);
-        CU_ASSERT_STRING_EQUAL(got, want);
-        free(got);
-    }
-    fxs_close(&m);
+    prints_on_any_threads("kernel k(n: Int32) {\n"
+                          "    let i = block_idx.x * block_dim.x + thread_idx.x\n"
+                          "    for j in range(n) {\n"
+                          "        fx.printf(\"%d.%d\\n\", i, j)\n"
+                          "    }\n"
+                          "}\n", 40, 3, true, want);
 }
 
 /* A block's work-items take turns at a barrier, so their lines interleave
  * there; the blocks' text still comes in block order on any thread count. */
 static void test_order_barrier(void)
 {
-    FxsModule m;
-    CU_ASSERT_FATAL(fxs_open(&m, "kernel k(n: Int32) {\n"
-                                 "    let i = block_idx.x * block_dim.x + thread_idx.x\n"
-                                 "    fx.printf(\"a%d\\n\", i)\n"
-                                 "    fx.barrier()\n"
-                                 "    fx.printf(\"b%d\\n\", i)\n"
-                                 "}\n"));
     static char want[2048];
     want[0] = 0;
     for (int blk = 0; blk < 40; blk++)
         for (int part = 0; part < 2; part++)
             for (int t = 0; t < 4; t++)
                 snprintf(want + strlen(want), sizeof want - strlen(want), "%c%d\n", "ab"[part], blk * 4 + t);
-    const unsigned threads[] = { 1, 2, 8 };
-    for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
-        bool ok;
-        char *got = print_on_threads(&m, 40, threads[t], 0, &ok);
-        CU_ASSERT(ok);
-        CU_ASSERT_STRING_EQUAL(got, want);
-        free(got);
-    }
-    fxs_close(&m);
+    prints_on_any_threads("kernel k(n: Int32) {\n"
+                          "    let i = block_idx.x * block_dim.x + thread_idx.x\n"
+                          "    fx.printf(\"a%d\\n\", i)\n"
+                          "    fx.barrier()\n"
+                          "    fx.printf(\"b%d\\n\", i)\n"
+                          "}\n", 40, 0, true, want);
 }
 
 /* A failed fx.assert stops the launch: what was printed is what a
@@ -307,25 +295,15 @@ static void test_order_barrier(void)
  * it may have run on other threads before the failure was seen. */
 static void test_order_failure(void)
 {
-    FxsModule m;
-    CU_ASSERT_FATAL(fxs_open(&m, "kernel k(n: Int32) {\n"
-                                 "    let i = block_idx.x * block_dim.x + thread_idx.x\n"
-                                 "    fx.printf(\"%d\\n\", i)\n"
-                                 "    fx.assert(i != n)\n"
-                                 "}\n"));
     static char want[1024];
     want[0] = 0;
     for (int i = 0; i <= 37; i++)
         snprintf(want + strlen(want), sizeof want - strlen(want), "%d\n", i);
-    const unsigned threads[] = { 1, 2, 8 };
-    for (size_t t = 0; t < sizeof threads / sizeof *threads; t++) {
-        bool ok;
-        char *got = print_on_threads(&m, 64, threads[t], 37, &ok);
-        CU_ASSERT(!ok);
-        CU_ASSERT_STRING_EQUAL(got, want);
-        free(got);
-    }
-    fxs_close(&m);
+    prints_on_any_threads("kernel k(n: Int32) {\n"
+                          "    let i = block_idx.x * block_dim.x + thread_idx.x\n"
+                          "    fx.printf(\"%d\\n\", i)\n"
+                          "    fx.assert(i != n)\n"
+                          "}\n", 64, 37, false, want);
 }
 
 /* ---- fx.assert on the host ---- */
