@@ -8,6 +8,7 @@
 #include "runtime/rt_debug.h"
 #include "abi/fxprintf.h"
 #include <inttypes.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +70,7 @@ char *rt_debug_assert_text(const char *kernel, const char *where, const char *fu
 
 void rt_print_order_init(RtPrintOrder *o, FILE *out)
 {
-    *o = (RtPrintOrder){ .out = out };
+    *o = (RtPrintOrder){ .out = out, .stop = ULLONG_MAX };
     pthread_mutex_init(&o->lock, NULL);
 }
 
@@ -119,36 +120,37 @@ static bool keep_pending(RtPrintOrder *o, RtPrintRun r)
     return true;
 }
 
-/* Writes the pending runs that are next in order. */
+/* Writes the pending runs that are next in order, up to the lowest run
+ * that failed. */
 static void write_ready(RtPrintOrder *o)
 {
     size_t k = 0;
-    while (k < o->npending && o->pending[k].index == o->next) {
+    while (k < o->npending && o->pending[k].index == o->next && o->next <= o->stop) {
         write_run(o, &o->pending[k++]);
         o->next++;
     }
+    if (k == 0)
+        return;   /* (pending may still be NULL) */
     memmove(o->pending, o->pending + k, (o->npending - k) * sizeof *o->pending);
     o->npending -= k;
 }
 
-void rt_print_order_hand_over(RtPrintOrder *o, RtPrintBuf *b, unsigned long long index)
+void rt_print_order_hand_over(RtPrintOrder *o, RtPrintBuf *b, unsigned long long index, bool failed)
 {
     RtPrintRun r = take_run(b, index);
     pthread_mutex_lock(&o->lock);
-    if (r.index == o->next) {
-        write_run(o, &r);
-        o->next++;
-        write_ready(o);
-    } else if (!keep_pending(o, r)) {
+    if (failed && index < o->stop)
+        o->stop = index;
+    if (!keep_pending(o, r))
         free(r.text);   /* out of memory: this run's lines are lost, the order of the rest holds */
-    }
+    write_ready(o);
     pthread_mutex_unlock(&o->lock);
 }
 
-void rt_print_order_finish(RtPrintOrder *o, unsigned long long last)
+void rt_print_order_finish(RtPrintOrder *o)
 {
     for (size_t k = 0; k < o->npending; k++) {
-        if (o->pending[k].index <= last)
+        if (o->pending[k].index <= o->stop)
             write_run(o, &o->pending[k]);
         else
             free(o->pending[k].text);

@@ -31,7 +31,6 @@
 #include "runtime/rt_debug.h"
 #include <inttypes.h>
 #include <errno.h>
-#include <limits.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -656,7 +655,7 @@ static void run_blocks(Sched *s)
         s->run_now = first / g->chunk;
         more = run_run(s, first);
         if (g->print)
-            rt_print_order_hand_over(g->print, &s->print_buf, s->run_now);
+            rt_print_order_hand_over(g->print, &s->print_buf, s->run_now, s->failed);
     }
 }
 
@@ -708,10 +707,13 @@ static void run_blocks_guarded(Sched *s)
     enum { ALT_STACK = 256 * 1024 };
     stack_t alt = { .ss_sp = malloc(ALT_STACK), .ss_size = ALT_STACK }, saved_alt;
     bool guarded = alt.ss_sp && sigaltstack(&alt, &saved_alt) == 0;
-    if (sigsetjmp(s->overflow, 1) == 0)
+    if (sigsetjmp(s->overflow, 1) == 0) {
         run_blocks(s);
-    else
+    } else {
         overflow_error(s);
+        if (s->g->print)   /* the overflow left run_now before its end */
+            rt_print_order_hand_over(s->g->print, &s->print_buf, s->run_now, true);
+    }
     if (guarded)
         sigaltstack(&saved_alt, NULL);
     free(alt.ss_sp);
@@ -726,8 +728,6 @@ static void *worker_main(void *arg)
         run_blocks_guarded(s);
     else
         run_blocks(s);
-    if (s->print_buf.f)   /* a stack overflow left run_now before its end */
-        rt_print_order_hand_over(s->g->print, &s->print_buf, s->run_now);
     g_sched = saved;
     return NULL;
 }
@@ -872,8 +872,7 @@ static int run_launch(Sched *proto, size_t nt, char **err)
         }
         run_workers(ws, ready);
         if (g->print) {
-            unsigned long long fail = atomic_load(&g->fail_at);
-            rt_print_order_finish(&order, fail < g->nblocks ? fail / g->chunk : ULLONG_MAX);
+            rt_print_order_finish(&order);
             g->print = NULL;
         }
         bool assert_failed = false;
