@@ -148,9 +148,10 @@ static void init_targets(void)
  * LLVM's default level, as -O2 does: the AMDGPU pass list of the
  * aggressive one differs only in running GVN instead of EarlyCSE (twice)
  * on the IR the instruction selector gets, which took 16% of a 128-deep
- * unrolled sgemm's compilation and changed no code object of the benchmarks, examples or tests but 11
- * of 258 (10 of them shorter): docs/decisions.md, "Compile time". The host
- * keeps the aggressive level; its code runs in fxrun. */
+ * unrolled sgemm's compilation and changed no code object of the
+ * benchmarks, examples or tests but 11 of 258 (10 of them shorter):
+ * docs/decisions.md, "Compile time". The host keeps the aggressive level;
+ * its code runs in fxrun. */
 static LLVMCodeGenOptLevel cg_level(int o, const TgtTarget *t)
 {
     if (o <= 0)
