@@ -255,8 +255,8 @@ static void prints_on_any_threads(const char *src, unsigned blocks, int32_t n, b
 }
 
 /* Each work-item's lines in its own order, work-items in launch order,
- * whatever the number of worker threads (blocks run on several at once;
- * 40 blocks on 2 threads are runs of 1, on 1 thread of 2). */
+ * whatever the number of worker threads (40 blocks on 2 or more threads
+ * are handed out one at a time, so neighbours run at once). */
 static void test_order(void)
 {
     static char want[4096];
