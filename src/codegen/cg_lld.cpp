@@ -1,4 +1,4 @@
-// cg_lld.cpp - the one C++ file of fxcc: lld exposes its linkers only as a
+// cg_lld.cpp - lld in-process: lld exposes its linkers only as a
 // C++ API (lld::lldMain), so this shim gives the C code one function to call.
 // Only the ELF driver is linked in; lld's other flavours are not needed.
 #include "codegen/cg_lld.h"

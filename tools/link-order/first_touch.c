@@ -15,7 +15,7 @@
  * A system call handed a pointer into a protected page fails with EFAULT
  * instead of faulting; link_order.py runs every input once more without
  * this library and compares the outputs, so such a run is noticed. */
-#define _GNU_SOURCE
+/* dladdr, RTLD_NEXT: _GNU_SOURCE comes from the project's arguments. */
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <link.h>
