@@ -7,12 +7,12 @@
 // register, then sorts it. AMDGPU has 8,973 registers (all the tuples), so
 // the list of one VGPR holds hundreds of entries, and the resource-usage
 // analysis of every kernel asks for v255 down to the highest VGPR used,
-// a255 down to a0 and s105 downwards: 7-12 % of a small kernel's compilation
+// a255 down to a0 and s105 downwards: 6-12 % of a small kernel's compilation
 // was spent building and sorting these lists (docs/compile-time.md, fifth
 // round). Two registers overlap exactly when they share a register unit, so
 // an index from each unit to the registers holding it, built once per target
-// in one walk in register order, gives every list already sorted: the union
-// of the index's lists of the register's units.
+// by walking the registers in order, gives every list in order: the union
+// of the index's lists of the register's units, read off a bit set.
 //
 // The static fxcc is linked with --wrap of the LLVM function, so LLVM's
 // calls land here (cg_regalias.h); the lists are the same, element for
