@@ -158,6 +158,10 @@ static void cg_inst(CgCtx *c, FxInst *i)
     case FX_LOOP: cg_loop(c, i); break;
     case FX_BREAK:
     case FX_CONTINUE:
+        if (cg_region_jump(c, i)) {
+            after_terminator(c);
+            break;
+        }
         if (!c->loop) {
             cg_error(c, i->loc, "internal compiler error: %s outside a loop",
                      i->op == FX_BREAK ? "break" : "continue");

@@ -18,7 +18,12 @@
  *     slot used in several, get one copy per work-item (an array indexed by
  *     the work-item's number); the rest stays in registers;
  *   - a `return` marks the work-item done: later loops skip it, and a
- *     decision that no work-item takes any more ends the block.
+ *     decision that no work-item takes any more ends the block;
+ *   - a `break` or `continue` that leaves a loop with a barrier (the loop
+ *     runs once for the block) ends the work-item's part of its region;
+ *     after the region the block follows the work-items, which must all
+ *     have left the same way or none (the analysis proved the jump
+ *     uniform: only a race can make them differ).
  * The kernel function itself becomes the block's function; the runtime
  * calls it through K__fxblock once per block, and K__fxsync is 0.
  *
@@ -30,10 +35,9 @@
  *
  * Kernels stay on fibers when a barrier is divergent, when a fn they call
  * waits but cannot be cut so, when they exchange values in waves wider than
- * one lane, when a break or continue leaves a loop with a barrier, with the checker (--check,
- * which tracks each work-item at its barriers), with --host-barriers=fibers,
- * and when the per-work-item copies would take more than
- * CG_REGION_STATE_BYTES at the kernel's launch bound. */
+ * one lane, with the checker (--check, which tracks each work-item at its
+ * barriers), with --host-barriers=fibers, and when the per-work-item copies
+ * would take more than CG_REGION_STATE_BYTES at the kernel's launch bound. */
 #include "codegen/cg_internal.h"
 #include "abi/fxhost.h"
 #include <string.h>
@@ -45,12 +49,25 @@ typedef struct Inline {
     struct Inline *outer;
 } Inline;
 
+/* A loop with a barrier, run once for the block (innermost first). */
+typedef struct BlockLoop {
+    LLVMBasicBlockRef cont, brk;
+    struct BlockLoop *outer;
+} BlockLoop;
+
 /* The work-item loop being emitted. */
 typedef struct Region {
     LLVMValueRef wi;         /* i32: the work-item's number in the block */
     LLVMBasicBlockRef top;   /* copies of other regions' values are loaded here */
     LLVMBasicBlockRef next;  /* on to the next work-item (a return goes here) */
+    CgLoop *loop;            /* c->loop outside the region: a jump to it leaves the region */
+    const FxInst *jump_site; /* the statement being emitted, when one of the run jumps out */
 } Region;
+
+/* What `decided` holds: the work-items' value of a condition, or how they
+ * left a region that may jump out of its block-level loop (0: no work-item
+ * took part yet). */
+enum { DECIDED_FALSE = 1, DECIDED_TRUE = 2, LEFT_ON = 1, LEFT_BREAK = 2, LEFT_CONTINUE = 3 };
 
 struct CgRegionPlan {
     CgMap region;            /* FxInst* -> (void *)(region number + 2); 1: block level */
@@ -67,9 +84,10 @@ struct CgRegionPlan {
     LLVMValueRef dim[3];     /* block_dim */
     LLVMValueRef items;      /* i32: work-items in the block */
     LLVMValueRef done;       /* i8 per work-item, or NULL without returns */
-    LLVMValueRef decided;    /* i8: 0 no work-item yet, 1 False, 2 True */
+    LLVMValueRef decided;    /* i8: see DECIDED_FALSE */
     LLVMBasicBlockRef exit;  /* the block is finished */
     Region *cur;
+    BlockLoop *loop;         /* the innermost loop with a barrier, or NULL */
     Inline *inl;             /* the fn being emitted in place, or NULL */
 };
 
@@ -125,16 +143,12 @@ static bool fn_in_place(CgCtx *c, const FxFunc *callee)
 /* Whether block b (run by the whole block) can be cut into regions: every
  * statement that waits is a barrier, an `if` or loop with such blocks (a
  * loop's condition and step without a barrier), or a call of a fn that
- * can be emitted in place; statements that do not wait do not jump out of
- * a loop with a barrier. */
+ * can be emitted in place. */
 static bool region_shape(CgCtx *c, const FxBlock *b)
 {
     for (const FxInst *i = b->first; i; i = i->next) {
-        if (!cg_inst_waits(c, i)) {
-            if (jumps_out(i))
-                return false;
+        if (!cg_inst_waits(c, i))
             continue;
-        }
         switch (i->op) {
         case FX_BARRIER:
             break;
@@ -480,13 +494,11 @@ bool cg_region_param_origin(CgCtx *c, FxInst *param, LLVMValueRef *origin)
     return true;
 }
 
-/* In a work-item loop: the work-item's value of `cond` (True when NULL)
- * is the block's decision, or differs from the first work-item's, which
- * ends the launch (ctx->diverged). */
-static void decide(CgCtx *c, CgRegionPlan *p, FxInst *cond, const FxInst *site)
+/* In a work-item loop: the work-item's `want` (i8, see DECIDED_FALSE) is
+ * the block's decision, or differs from the first work-item's, which ends
+ * the launch (ctx->diverged) with `site` as the condition's place. */
+static void decide(CgCtx *c, CgRegionPlan *p, LLVMValueRef want, const FxInst *site)
 {
-    LLVMValueRef b = cond ? cg_val(c, cond) : LLVMConstInt(LLVMInt1TypeInContext(c->C), 1, 0);
-    LLVMValueRef want = LLVMBuildAdd(c->B, LLVMBuildZExt(c->B, b, i8t(c), ""), LLVMConstInt(i8t(c), 1, 0), "");
     LLVMValueRef d = LLVMBuildLoad2(c->B, i8t(c), p->decided, "");
     LLVMValueRef first = LLVMBuildICmp(c->B, LLVMIntEQ, d, LLVMConstInt(i8t(c), 0, 0), "");
     LLVMValueRef same = LLVMBuildICmp(c->B, LLVMIntEQ, d, want, "");
@@ -507,19 +519,85 @@ static void decide(CgCtx *c, CgRegionPlan *p, FxInst *cond, const FxInst *site)
     LLVMPositionBuilderAtEnd(c->B, ok);
 }
 
+/* The work-item's value of `cond` (True when NULL) as a decision. */
+static LLVMValueRef condition_value(CgCtx *c, FxInst *cond)
+{
+    LLVMValueRef b = cond ? cg_val(c, cond) : LLVMConstInt(LLVMInt1TypeInContext(c->C), 1, 0);
+    return LLVMBuildAdd(c->B, LLVMBuildZExt(c->B, b, i8t(c), ""), LLVMConstInt(i8t(c), DECIDED_FALSE, 0), "");
+}
+
+static LLVMValueRef left_by(CgCtx *c, int how)
+{
+    return LLVMConstInt(i8t(c), (unsigned long long)how, 0);
+}
+
+/* A break or continue in a work-item loop that leaves the region's
+ * block-level loop: the work-item's part of the region ends, and how it
+ * left is its decision. False for a jump inside the region. */
+bool cg_region_jump(CgCtx *c, FxInst *jump)
+{
+    CgRegionPlan *p = c->regions;
+    if (!p || !p->cur || c->loop != p->cur->loop)
+        return false;
+    decide(c, p, left_by(c, jump->op == FX_BREAK ? LEFT_BREAK : LEFT_CONTINUE), p->cur->jump_site);
+    LLVMBuildBr(c->B, p->cur->next);
+    return true;
+}
+
+/* The first of statements [from, to) that jumps out of the block-level
+ * loop, or NULL. */
+static const FxInst *first_jump(const FxInst *from, const FxInst *to)
+{
+    for (const FxInst *i = from; i && i != to; i = i->next)
+        if (jumps_out(i))
+            return i;
+    return NULL;
+}
+
+/* Statements [from, to) of a block in the current work-item loop, one at a
+ * time: a jump's disagreement is reported at the statement it is in. */
+static void emit_statements(CgCtx *c, Region *r, FxInst *from, FxInst *to)
+{
+    for (FxInst *i = from; i && i != to; i = i->next) {
+        if (jumps_out(i))
+            r->jump_site = i;
+        cg_emit_range(c, i, i->next);
+    }
+}
+
+/* After a region whose work-items may have left the block-level loop: the
+ * block follows them (or ends when none took part: all returned). */
+static void follow_jumps(CgCtx *c, CgRegionPlan *p)
+{
+    LLVMBasicBlockRef on = LLVMAppendBasicBlockInContext(c->C, c->fn, "block.on");
+    LLVMValueRef sw = LLVMBuildSwitch(c->B, LLVMBuildLoad2(c->B, i8t(c), p->decided, ""), on, 3);
+    if (p->returns)
+        LLVMAddCase(sw, left_by(c, 0), p->exit);
+    LLVMAddCase(sw, left_by(c, LEFT_BREAK), p->loop->brk);
+    LLVMAddCase(sw, left_by(c, LEFT_CONTINUE), p->loop->cont);
+    LLVMPositionBuilderAtEnd(c->B, on);
+}
+
 /* One loop over the work-items around statements [from, to) of a block,
- * deciding `cond` at its end when `site` is not NULL. */
+ * deciding `cond` at its end when `site` is not NULL; or, when one of the
+ * statements jumps out of the block-level loop, whether the block does. */
 static void emit_region(CgCtx *c, CgRegionPlan *p, FxInst *from, FxInst *to, FxInst *cond, const FxInst *site)
 {
-    if (site)
+    const FxInst *jump = first_jump(from, to);
+    if (site || jump)
         LLVMBuildStore(c->B, LLVMConstInt(i8t(c), 0, 0), p->decided);
-    Region r;
+    Region r = { .loop = c->loop };
     CgBlockLoop loops[3];
     open_items(c, p, &r, loops);
-    cg_emit_range(c, from, to);
-    if (site && !LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(c->B)))
-        decide(c, p, cond, site);
+    emit_statements(c, &r, from, to);
+    bool on = !LLVMGetBasicBlockTerminator(LLVMGetInsertBlock(c->B));
+    if (on && site)
+        decide(c, p, condition_value(c, cond), site);
+    else if (on && jump)
+        decide(c, p, left_by(c, LEFT_ON), jump);
     close_items(c, p, loops);
+    if (jump)
+        follow_jumps(c, p);
 }
 
 /* After a decision: the block's condition, or the end of the block when no
@@ -566,10 +644,13 @@ static void emit_block_if(CgCtx *c, CgRegionPlan *p, FxInst *i)
     LLVMPositionBuilderAtEnd(c->B, merge);
 }
 
+/* A loop with a barrier: a break or continue in its body's regions takes
+ * the block to `end` or `step` (follow_jumps). */
 static void emit_block_loop(CgCtx *c, CgRegionPlan *p, FxInst *i)
 {
     LLVMBasicBlockRef head = LLVMAppendBasicBlockInContext(c->C, c->fn, "block.loop");
     LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(c->C, c->fn, "block.body");
+    LLVMBasicBlockRef step = LLVMAppendBasicBlockInContext(c->C, c->fn, "block.step");
     LLVMBasicBlockRef end = LLVMAppendBasicBlockInContext(c->C, c->fn, "block.loop.end");
     LLVMBuildBr(c->B, head);
     LLVMPositionBuilderAtEnd(c->B, head);
@@ -577,7 +658,13 @@ static void emit_block_loop(CgCtx *c, CgRegionPlan *p, FxInst *i)
     LLVMBuildCondBr(c->B, decision(c, p), body, end);
     LLVMMoveBasicBlockAfter(body, LLVMGetInsertBlock(c->B));
     LLVMPositionBuilderAtEnd(c->B, body);
+    BlockLoop loop = { step, end, p->loop };
+    p->loop = &loop;
     emit_level(c, p, &i->blocks[1]);
+    p->loop = loop.outer;
+    LLVMBuildBr(c->B, step);
+    LLVMMoveBasicBlockAfter(step, LLVMGetInsertBlock(c->B));
+    LLVMPositionBuilderAtEnd(c->B, step);
     if (i->nblocks > 2 && i->blocks[2].first)
         emit_region(c, p, i->blocks[2].first, NULL, NULL, NULL);
     LLVMBuildBr(c->B, head);

@@ -2,16 +2,17 @@
  * the barriers (codegen/cg_hostregion.c, docs/host-execution.md):
  *   - which kernels do (K__fxblock and no K__fxhost, K__fxsync 0) and which
  *     stay on fibers (a divergent barrier, a fn that returns before its
- *     barrier or whose barrier depends on a parameter, a break out of a
- *     loop with a barrier, too much to copy per work-item, --check,
- *     --host-barriers=fibers); fns with barriers are emitted in place;
+ *     barrier or whose barrier depends on a parameter, too much to copy per
+ *     work-item, --check, --host-barriers=fibers); fns with barriers are
+ *     emitted in place; break and continue leave loops with barriers;
  *   - every kernel gives the bits of the same kernel on fibers, which run
  *     work-items in the same order (so even a race ends the same), on
  *     several block shapes, one thread and three, at -O3 and -O0;
  *   - work-items that return stop taking part, a block whose work-items all
  *     returned ends;
- *   - work-items that disagree on a barrier's condition (a race the
- *     divergence analysis cannot see) end the launch with a located error. */
+ *   - work-items that disagree on a barrier's condition or on leaving a
+ *     loop with a barrier (a race the divergence analysis cannot see) end
+ *     the launch with a located error. */
 #include "fxtest.h"
 #include "fxsource.h"
 #include "runtime/fxrt_check.h"
@@ -214,11 +215,73 @@ static const char *k_src =
     "}\n"
     "kernel fn_gated(out: Ptr[Int32]) {\n"
     "    out[thread_idx.x] = gated(1)\n"
+    "}\n"
+    /* break and continue out of loops with barriers: from a run of
+     * statements, from a block-level if, out of the inner of two such
+     * loops, with a step that a continue still runs; and a return */
+    "kernel jumps(out: Ptr[Int32], limit: Int32) {\n"
+    "    shared s: Array[Int32, 1]\n"
+    "    let t = (thread_idx.z * block_dim.y + thread_idx.y) * block_dim.x + thread_idx.x\n"
+    "    let g = block_idx.x * block_dim.x * block_dim.y * block_dim.z + t\n"
+    "    var k = 0\n"
+    "    var trips = 0\n"
+    "    for r in range(0, 100, 3) {\n"
+    "        trips += 1\n"
+    "        if t == 0 {\n"
+    "            s[0] = k + r + block_idx.x\n"
+    "        }\n"
+    "        fx.barrier()\n"
+    "        let seen = s[0]\n"
+    "        fx.barrier()\n"
+    "        if seen > limit {\n"
+    "            out[g] += 1000\n"
+    "            break\n"
+    "        }\n"
+    "        k = seen % 7\n"
+    "        if k % 3 == 0 {\n"
+    "            continue\n"
+    "        }\n"
+    "        out[g] += 10 + t\n"
+    "        if k == 5 {\n"
+    "            fx.barrier()\n"
+    "            out[g] += 100000\n"
+    "            if block_idx.x == 2 {\n"
+    "                return\n"
+    "            }\n"
+    "            continue\n"
+    "        }\n"
+    "        var inner = 0\n"
+    "        while True {\n"
+    "            fx.barrier()\n"
+    "            inner += 1\n"
+    "            if inner == k {\n"
+    "                break\n"
+    "            }\n"
+    "            out[g] += 7\n"
+    "        }\n"
+    "    }\n"
+    "    out[g] += k * 100 + trips * 10000000\n"
+    "}\n"
+    /* only a race makes the work-items disagree on the break: work-item 0
+     * has left the test before work-item 1 writes s[0] */
+    "kernel racy_break(out: Ptr[Int32]) {\n"
+    "    shared s: Array[Int32, 1]\n"
+    "    while True {\n"
+    "        fx.barrier()\n"
+    "        if thread_idx.x == 1 {\n"
+    "            s[0] = 1\n"
+    "        }\n"
+    "        if s[0] == 1 {\n"
+    "            break\n"
+    "        }\n"
+    "    }\n"
+    "    out[thread_idx.x] = 1\n"
     "}\n";
 
 static const char *const as_regions[] = { "stages", "loops", "tiles", "early", "all_leave", "racy",
-                                           "small_private", "via_fn", "uses_fns" };
-static const char *const on_fibers[] = { "divergent", "leaves", "big_private", "fn_early", "fn_gated" };
+                                           "small_private", "via_fn", "uses_fns", "leaves", "jumps",
+                                           "racy_break" };
+static const char *const on_fibers[] = { "divergent", "big_private", "fn_early", "fn_gated" };
 
 enum { REGIONS, FIBERS, REGIONS_O0, CHECKED, NMODULES };
 static FxsModule mods[NMODULES];
@@ -452,6 +515,85 @@ static void test_disagreement(void)
     }
 }
 
+/* Break and continue out of loops with barriers, at limits that leave the
+ * outer loop early, late and not at all (its range ends). */
+static void test_jumps(void)
+{
+    static const int32_t limits[] = { -1, 20, 60, 1000 };
+    for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++) {
+        int32_t limit = limits[k];
+        void *rest[] = { &limit };
+        size_t bytes[] = { 0 };
+        same_as_fibers("jumps", 4, rest, bytes, 1);
+    }
+    void *none[] = { NULL };
+    size_t no_bytes[] = { 0 };
+    same_as_fibers("leaves", 4, none, no_bytes, 0);
+}
+
+/* jumps against its model, so that the comparison with fibers is not all
+ * that holds it: one block of 3 work-items, limit 20. */
+static void test_jumps_model(void)
+{
+    const unsigned grid[3] = { 1, 1, 1 }, block[3] = { 3, 1, 1 };
+    int32_t want[3];
+    for (int t = 0; t < 3; t++) {
+        int32_t out = 0, k = 0, trips = 0;
+        for (int r = 0; r < 100; r += 3) {
+            trips++;
+            int32_t seen = k + r;
+            if (seen > 20) {
+                out += 1000;
+                break;
+            }
+            k = seen % 7;
+            if (k % 3 == 0)
+                continue;
+            out += 10 + t;
+            if (k == 5) {
+                out += 100000;
+                continue;
+            }
+            out += 7 * (k - 1);
+        }
+        want[t] = out + k * 100 + trips * 10000000;
+    }
+    for (int m = 0; m < 2; m++) {
+        int mod = m ? REGIONS_O0 : REGIONS;
+        int32_t out[3] = { 0 }, limit = 20;
+        void *po = out;
+        void *args[] = { &po, &limit };
+        size_t bytes[] = { sizeof out, 0 };
+        char *err;
+        CU_ASSERT(launch(&mods[mod], "jumps", grid, block, args, bytes, 1, &err) == 0);
+        free(err);
+        CU_ASSERT(memcmp(out, want, sizeof out) == 0);
+    }
+}
+
+/* The race on the break: as loops, a located run error at the `if` that
+ * holds it. */
+static void test_jump_disagreement(void)
+{
+    const unsigned grid[3] = { 1, 1, 1 }, block[3] = { 2, 1, 1 };
+    for (int m = 0; m < 2; m++) {
+        int mod = m ? REGIONS_O0 : REGIONS;
+        int32_t out[2] = { 0 };
+        void *po = out;
+        void *args[] = { &po };
+        size_t bytes[] = { sizeof out };
+        char *err;
+        CU_ASSERT(launch(&mods[mod], "racy_break", grid, block, args, bytes, 1, &err) == -1);
+        const char *e = err ? err : "";
+        CU_ASSERT(strstr(e, ":228:9: work-items of kernel racy_break, block (0,0,0), disagree on this "
+                            "condition, which decides the next fx.barrier(): thread (1,0,0) differs from the "
+                            "block's first") != NULL);
+        if (!strstr(e, ":228:9:"))
+            fprintf(stderr, "\n  racy_break: %s", e);
+        free(err);
+    }
+}
+
 /* Fns with barriers in place: the same bits as fibers; and the same
  * out-of-bounds error, naming the fn, when `extra` is one element short. */
 static void test_fns_in_place(void)
@@ -499,6 +641,9 @@ static const FxtTest tests[] = {
     { "all work-items return", test_all_leave },
     { "work-items that disagree", test_disagreement },
     { "fns with barriers in place", test_fns_in_place },
+    { "break and continue: same bits as fibers", test_jumps },
+    { "break and continue: the model", test_jumps_model },
+    { "work-items that disagree on a break", test_jump_disagreement },
     { NULL, NULL },
 };
 
