@@ -71,23 +71,29 @@ for t in 1 2; do
     done
 done
 
-# Kernels with barriers that have no C reference (their fx.exp is fxcc's):
+# Kernels with barriers that have no C reference (their fx.exp is fxcc's;
+# smooth is bench/host/smooth.fx, a loop with barriers left by a break):
 # the same kernel as work-item loops against fibers, one thread, outputs
 # compared byte for byte between the two.
 R=4096
 C=1024
+S=64      # smooth: rings of 256, one per block
 echo
-echo "| kernel (${R} rows of ${C} Float32) | loops wall ms | loops CPU ms | fibers wall ms | fibers CPU ms | CPU loops / fibers |"
+echo "| kernel (${R} rows of ${C} Float32; smooth: ${S} rings of 256) | loops wall ms | loops CPU ms | fibers wall ms | fibers CPU ms | CPU loops / fibers |"
 echo "|---|---|---|---|---|---|"
-for k in softmax layernorm; do
+for k in softmax layernorm smooth; do
     for how in regions fibers; do
+        src=$root/examples/$k.fx
+        out=y
         case $k in
-        softmax) set -- "x=rand(Float32, $((R * C)), seed=1)" "y=zeros(Float32, $((R * C)))" ;;
-        layernorm) set -- "x=rand(Float32, $((R * C)), seed=1)" "gamma=rand(Float32, $C, seed=2)" \
-                          "beta=rand(Float32, $C, seed=3)" "y=zeros(Float32, $((R * C)))" ;;
+        softmax) set -- --grid $R "x=rand(Float32, $((R * C)), seed=1)" "y=zeros(Float32, $((R * C)))" rows=$R cols=$C ;;
+        layernorm) set -- --grid $R "x=rand(Float32, $((R * C)), seed=1)" "gamma=rand(Float32, $C, seed=2)" \
+                          "beta=rand(Float32, $C, seed=3)" "y=zeros(Float32, $((R * C)))" rows=$R cols=$C ;;
+        smooth) src=$here/smooth.fx out=x
+                set -- --grid $S "x=rand(Float32, $((S * 256)), seed=1)" tol=0.0001 ;;
         esac
-        v=$(measure env FX_THREADS=1 "$fxrun" "$root/examples/$k.fx" $k --grid $R --block 256 "$@" rows=$R cols=$C \
-            --host-barriers=$how --time-passes --save "y=$tmp/$how.bin")
+        v=$(measure env FX_THREADS=1 "$fxrun" "$src" $k --block 256 "$@" \
+            --host-barriers=$how --time-passes --save "$out=$tmp/$how.bin")
         eval "b_$how=\$v"
     done
     cmp -s "$tmp/regions.bin" "$tmp/fibers.bin" || echo "$k: loops and fibers differ" >&2
