@@ -30,8 +30,9 @@
  * A call of a fn that waits (common.fx's block_sum) runs once for the block
  * too: the fn's body is cut into regions in place, its parameters stand for
  * the call's arguments, and its return stores the call's value. The fn's
- * own barriers must be uniform whatever its arguments are, and its returns
- * must come after its last barrier.
+ * own barriers must be uniform with uniform arguments (the kernel's
+ * analysis judges each call's arguments), and its returns must come after
+ * its last barrier.
  *
  * Kernels stay on fibers when a barrier is divergent, when a fn they call
  * waits but cannot be cut so, when they exchange values in waves wider than
@@ -122,8 +123,10 @@ static bool has_return(const FxInst *i)
 }
 
 /* Whether a fn that waits can be emitted in place: its body can be cut into
- * regions, its barriers are uniform for any arguments, and it returns only
- * after its last barrier (in its body's last region). */
+ * regions, its barriers are uniform with uniform arguments (a call with
+ * arguments that make them divergent is a divergent barrier of the
+ * caller), and it returns only after its last barrier (in its body's last
+ * region). */
 static bool fn_in_place(CgCtx *c, const FxFunc *callee)
 {
     if (!callee || callee->kind != FXF_FN || !region_shape(c, &callee->body))
@@ -137,7 +140,7 @@ static bool fn_in_place(CgCtx *c, const FxFunc *callee)
             return false;
     if (has_return(last_wait))
         return false;
-    return fxir_divergent_barriers(c->fm->arena, (FxFunc *)callee, true, NULL, NULL) == 0;
+    return fxir_divergent_barriers(c->fm->arena, (FxFunc *)callee, NULL, NULL) == 0;
 }
 
 /* Whether block b (run by the whole block) can be cut into regions: every
@@ -276,7 +279,7 @@ CgRegionPlan *cg_region_plan(CgCtx *c, CgFunc *cf)
 {
     FxFunc *f = cf->f;
     if (!cg_host_abi(c) || f->kind != FXF_KERNEL || !cf->waits || c->opt.check || c->opt.host_fibers ||
-        !region_shape(c, &f->body) || fxir_divergent_barriers(c->fm->arena, f, false, NULL, NULL) != 0)
+        !region_shape(c, &f->body) || fxir_divergent_barriers(c->fm->arena, f, NULL, NULL) != 0)
         return NULL;
     CgRegionPlan *p = arena_alloc(c->fm->arena, sizeof *p);
     memset(p, 0, sizeof *p);

@@ -12,8 +12,11 @@
  * when a thread-dependent value, or any value under thread-dependent
  * control, is stored to it; a load is when its address or slot is. Slots
  * make it a fixpoint, iterated until nothing changes. Parameters of a fn
- * count as uniform (its calls are judged where they stand), so a fn's own
- * conditions are judged on their own. Shared memory counts as uniform: a
+ * count as uniform, so a fn's own conditions are judged on their own; a
+ * call under uniform control is judged again with its arguments: when a
+ * thread-dependent argument makes more of the fn's barriers divergent than
+ * the fn has by itself, the call is reported (the fn's own ones are
+ * reported where the fn is). Shared memory counts as uniform: a
  * load at a uniform address after a barrier is the same in every
  * work-item (a data race can still make it differ, which the host backend
  * checks at run time). */
@@ -26,7 +29,8 @@ typedef struct Divergence {
     int count;
     bool changed;
     bool report;          /* the last sweep: report each divergent barrier */
-    bool params_vary;     /* a parameter counts as thread-dependent */
+    const bool *param_dependent;   /* by parameter index, or NULL: all uniform */
+    int nparams;
     FxDivergentBarrierFn fn;
     void *data;
     int found;
@@ -92,7 +96,8 @@ static bool computes_dependent(const Divergence *d, const FxInst *i)
     case FX_ATOMIC: case FX_WAVE: case FX_WAVE_EXCHANGE: case FX_WAVE_ACTIVE:
         return true;
     case FX_PARAM:
-        return d->params_vary;
+        return d->param_dependent && i->param_index >= 0 && i->param_index < d->nparams &&
+               d->param_dependent[i->param_index];
     case FX_ALLOCA: case FX_CONST:
         return false;
     default:
@@ -117,6 +122,8 @@ typedef struct Control {
 enum { LEFT_LOOP = 1, LEFT_FN = 2 };
 
 static int walk_block(Divergence *d, FxBlock *b, Control *ctl);
+static int count_divergent(Arena *a, FxFunc *f, const bool *param_dependent, FxDivergentBarrierFn fn,
+                           void *data);
 
 static void report(Divergence *d, const FxInst *i, const Control *ctl)
 {
@@ -164,6 +171,27 @@ static int walk_loop(Divergence *d, FxInst *i, Control *ctl)
     return left;
 }
 
+/* A call of a fn that reaches a barrier, under uniform control: reported
+ * when its thread-dependent arguments make barriers of the fn divergent
+ * that are not so by themselves; `why` is the first such argument. */
+static void judge_call(Divergence *d, FxInst *call)
+{
+    FxFunc *callee = call->callee;
+    bool *dep = arena_alloc(d->arena, (size_t)(callee->nparams ? callee->nparams : 1) * sizeof *dep);
+    const FxInst *why = NULL;
+    for (int k = 0; k < callee->nparams; k++) {
+        dep[k] = k < call->nops && is_dependent(d, call->ops[k]);
+        if (dep[k] && !why)
+            why = call->ops[k];
+    }
+    if (!why)
+        return;
+    int with_args = count_divergent(d->arena, callee, dep, NULL, NULL);
+    int alone = count_divergent(d->arena, callee, NULL, NULL, NULL);
+    if (with_args > alone)
+        report(d, call, &(Control){ true, why });
+}
+
 static int walk_inst(Divergence *d, FxInst *i, Control *ctl)
 {
     switch (i->op) {
@@ -189,6 +217,8 @@ static int walk_inst(Divergence *d, FxInst *i, Control *ctl)
     case FX_CALL:
         if (ctl->divergent && fn_reaches_barrier(i->callee))
             report(d, i, ctl);
+        else if (d->report && fn_reaches_barrier(i->callee))
+            judge_call(d, i);
         break;
     default:
         break;
@@ -212,11 +242,14 @@ static int walk_block(Divergence *d, FxBlock *b, Control *ctl)
     return left;
 }
 
-int fxir_divergent_barriers(Arena *a, FxFunc *f, bool params_vary, FxDivergentBarrierFn fn, void *data)
+/* The analysis of f with the parameters param_dependent marks (NULL: none)
+ * counted as thread-dependent. */
+static int count_divergent(Arena *a, FxFunc *f, const bool *param_dependent, FxDivergentBarrierFn fn,
+                           void *data)
 {
     if (!fn_reaches_barrier(f))
         return 0;
-    Divergence d = { a, NULL, number_block(&f->body, 0), true, false, params_vary, fn, data, 0 };
+    Divergence d = { a, NULL, number_block(&f->body, 0), true, false, param_dependent, f->nparams, fn, data, 0 };
     d.dependent = arena_alloc(a, (size_t)(d.count ? d.count : 1) * sizeof *d.dependent);
     for (int i = 0; i < d.count; i++)
         d.dependent[i] = false;
@@ -230,4 +263,9 @@ int fxir_divergent_barriers(Arena *a, FxFunc *f, bool params_vary, FxDivergentBa
     Control ctl = { false, NULL };
     walk_block(&d, &f->body, &ctl);
     return d.found + (gave_up ? 1 : 0);
+}
+
+int fxir_divergent_barriers(Arena *a, FxFunc *f, FxDivergentBarrierFn fn, void *data)
+{
+    return count_divergent(a, f, NULL, fn, data);
 }

@@ -303,14 +303,16 @@ void fxir_special_range(const FxFunc *f, const FxInst *i, int wave_size, int64_t
 
 /* divergence.c: the barriers of f (an FX_BARRIER, or a call of a fn that
  * reaches one) that only some work-items of a block may reach, because the
- * path to them depends on thread_idx (or, with params_vary, on one of f's
- * parameters: a fn judged for every call at once). fn, when not NULL, gets each with
- * `why`, the IF, LOOP or jump that makes the path depend on it (or NULL).
+ * path to them depends on thread_idx; f's parameters count as uniform. A
+ * call is one when its thread-dependent arguments make a barrier of the fn
+ * divergent that is not so with uniform arguments. fn, when not NULL, gets
+ * each with `why`, the IF, LOOP or jump that makes the path depend on it,
+ * or the call's first thread-dependent argument (or NULL).
  * Returns how many there are, one more when the analysis gave up (after 64
  * sweeps of its fixpoint), 0 when f reaches no barrier. Renumbers f's
  * instruction ids. */
 typedef void (*FxDivergentBarrierFn)(void *data, const FxInst *barrier, const FxInst *why);
-int fxir_divergent_barriers(Arena *a, FxFunc *f, bool params_vary, FxDivergentBarrierFn fn, void *data);
+int fxir_divergent_barriers(Arena *a, FxFunc *f, FxDivergentBarrierFn fn, void *data);
 FxFunc *fxir_func_new(FxModule *m, const char *name, FxFuncKind kind, int nparams,
                       const Type *ret, Loc loc);
 

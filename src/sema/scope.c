@@ -530,11 +530,14 @@ static void warn_divergent_barrier(void *data, const FxInst *i, const FxInst *wh
     if (warn_enabled(WARN_DIVERGENT_BARRIER) && why)
         diag_note(why->loc, "%s", why->op == FX_IF     ? "this condition depends on thread_idx"
                                 : why->op == FX_LOOP ? "this loop's trip count depends on thread_idx"
-                                                     : "work-items may leave here, depending on thread_idx");
+                                : why->op == FX_RETURN || why->op == FX_BREAK || why->op == FX_CONTINUE
+                                    ? "work-items may leave here, depending on thread_idx"
+                                    : "the call's argument is this value, which depends on thread_idx, "
+                                      "and so does the path to a barrier in the fn");
 }
 
 void sema_warn_divergent_barriers(Arena *a, FxFunc *f)
 {
     if (warn_enabled(WARN_DIVERGENT_BARRIER))
-        fxir_divergent_barriers(a, f, false, warn_divergent_barrier, NULL);
+        fxir_divergent_barriers(a, f, warn_divergent_barrier, NULL);
 }

@@ -2,9 +2,11 @@
  * the barriers (codegen/cg_hostregion.c, docs/host-execution.md):
  *   - which kernels do (K__fxblock and no K__fxhost, K__fxsync 0) and which
  *     stay on fibers (a divergent barrier, a fn that returns before its
- *     barrier or whose barrier depends on a parameter, too much to copy per
- *     work-item, --check, --host-barriers=fibers); fns with barriers are
- *     emitted in place; break and continue leave loops with barriers;
+ *     barrier or whose barrier the call's thread-dependent argument makes
+ *     divergent, too much to copy per work-item, --check,
+ *     --host-barriers=fibers); fns with barriers are emitted in place, also
+ *     one whose barrier depends on a parameter the call makes uniform;
+ *     break and continue leave loops with barriers;
  *   - every kernel gives the bits of the same kernel on fibers, which run
  *     work-items in the same order (so even a race ends the same), on
  *     several block shapes, one thread and three, at -O3 and -O0;
@@ -195,8 +197,9 @@ static const char *k_src =
     "    scatter(extra, g, a - b)\n"
     "    out[g] = a + b\n"
     "}\n"
-    /* fns that keep their callers on fibers: a return before the barrier,
-     * a barrier that depends on a parameter */
+    /* a fn that keeps its callers on fibers (a return before the barrier),
+     * and one whose barrier depends on a parameter, judged by each call's
+     * argument */
     "fn early_out(v: Int32) -> Int32 {\n"
     "    if v > 5 {\n"
     "        return 0\n"
@@ -276,12 +279,17 @@ static const char *k_src =
     "        }\n"
     "    }\n"
     "    out[thread_idx.x] = 1\n"
+    "}\n"
+    /* gated's barrier depends on its parameter: fn_gated passes 1 (loops),
+     * this kernel a thread-dependent value (fibers) */
+    "kernel fn_gated_by_thread(out: Ptr[Int32]) {\n"
+    "    out[thread_idx.x] = gated(thread_idx.x % 2)\n"
     "}\n";
 
 static const char *const as_regions[] = { "stages", "loops", "tiles", "early", "all_leave", "racy",
                                            "small_private", "via_fn", "uses_fns", "leaves", "jumps",
-                                           "racy_break" };
-static const char *const on_fibers[] = { "divergent", "big_private", "fn_early", "fn_gated" };
+                                           "racy_break", "fn_gated" };
+static const char *const on_fibers[] = { "divergent", "big_private", "fn_early", "fn_gated_by_thread" };
 
 enum { REGIONS, FIBERS, REGIONS_O0, CHECKED, NMODULES };
 static FxsModule mods[NMODULES];
@@ -529,6 +537,7 @@ static void test_jumps(void)
     void *none[] = { NULL };
     size_t no_bytes[] = { 0 };
     same_as_fibers("leaves", 4, none, no_bytes, 0);
+    same_as_fibers("fn_gated", 4, none, no_bytes, 0);
 }
 
 /* jumps against its model, so that the comparison with fibers is not all
@@ -641,7 +650,7 @@ static const FxtTest tests[] = {
     { "all work-items return", test_all_leave },
     { "work-items that disagree", test_disagreement },
     { "fns with barriers in place", test_fns_in_place },
-    { "break and continue: same bits as fibers", test_jumps },
+    { "break, continue and a barrier gated by a parameter: same bits as fibers", test_jumps },
     { "break and continue: the model", test_jumps_model },
     { "work-items that disagree on a break", test_jump_disagreement },
     { NULL, NULL },

@@ -1,6 +1,7 @@
 # -Wdivergent-barrier (on by default): a barrier that only some work-items
 # of the block may reach, because of an if, a loop, or an earlier return or
-# break that depends on thread_idx, also through a fn and a var.
+# break that depends on thread_idx, also through a fn and a var; and a fn
+# whose barrier depends on a parameter, by the arguments of each call.
 fn sync() {
     fx.barrier()
 }
@@ -42,4 +43,23 @@ kernel k(p: Ptr[Float32], n: Int32) {
     if t == 7 { return }
     fx.barrier()                      # 5: warned, after a divergent return
     p[t] = s[t]
+}
+
+fn gated(v: Int32) -> Int32 {
+    if v > 0 {
+        fx.barrier()                  # fine by itself: v counts as uniform here
+    }
+    return v
+}
+
+fn doubled(w: Int32) -> Int32 {
+    return gated(w * 2)
+}
+
+kernel by_argument(p: Ptr[Int32], n: Int32) {
+    let t = thread_idx.x
+    p[t] = gated(n)                   # fine: n is uniform
+    p[t] += gated(t)                  # 6: warned, the argument depends on t
+    p[t] += doubled(t + 1)            # 7: warned, through a second fn
+    p[t] += doubled(block_idx.x)      # fine
 }
