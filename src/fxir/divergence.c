@@ -22,9 +22,22 @@
  * checks at run time). */
 #include "fxir/fxir.h"
 #include "support/arena.h"
+#include <stdint.h>
+
+/* How many divergent barriers a fn has with some of its first 64
+ * parameters thread-dependent: calls judged once per fn and argument
+ * pattern, so a chain of fns that pass thread-dependent values down costs
+ * one analysis per fn, not one per path. */
+typedef struct Judged {
+    const FxFunc *fn;
+    uint64_t dependent;   /* bit k: parameter k */
+    int count;
+    struct Judged *next;
+} Judged;
 
 typedef struct Divergence {
     Arena *arena;
+    Judged **judged;      /* shared by the analyses of one fxir_divergent_barriers */
     bool *dependent;      /* by instruction id */
     int count;
     bool changed;
@@ -122,8 +135,8 @@ typedef struct Control {
 enum { LEFT_LOOP = 1, LEFT_FN = 2 };
 
 static int walk_block(Divergence *d, FxBlock *b, Control *ctl);
-static int count_divergent(Arena *a, FxFunc *f, const bool *param_dependent, FxDivergentBarrierFn fn,
-                           void *data);
+static int count_divergent(Arena *a, Judged **judged, FxFunc *f, const bool *param_dependent,
+                           FxDivergentBarrierFn fn, void *data);
 
 static void report(Divergence *d, const FxInst *i, const Control *ctl)
 {
@@ -171,6 +184,25 @@ static int walk_loop(Divergence *d, FxInst *i, Control *ctl)
     return left;
 }
 
+/* count_divergent of callee with parameters dep (NULL: none) thread-
+ * dependent, from the memo when a fn has at most 64 parameters. */
+static int judged_count(Divergence *d, FxFunc *callee, const bool *dep)
+{
+    if (callee->nparams > 64)
+        return count_divergent(d->arena, d->judged, callee, dep, NULL, NULL);
+    uint64_t bits = 0;
+    for (int k = 0; dep && k < callee->nparams; k++)
+        bits |= (uint64_t)dep[k] << k;
+    for (Judged *j = *d->judged; j; j = j->next)
+        if (j->fn == callee && j->dependent == bits)
+            return j->count;
+    int count = count_divergent(d->arena, d->judged, callee, dep, NULL, NULL);
+    Judged *j = arena_alloc(d->arena, sizeof *j);
+    *j = (Judged){ callee, bits, count, *d->judged };
+    *d->judged = j;
+    return count;
+}
+
 /* A call of a fn that reaches a barrier, under uniform control: reported
  * when its thread-dependent arguments make barriers of the fn divergent
  * that are not so by themselves; `why` is the first such argument. */
@@ -186,9 +218,7 @@ static void judge_call(Divergence *d, FxInst *call)
     }
     if (!why)
         return;
-    int with_args = count_divergent(d->arena, callee, dep, NULL, NULL);
-    int alone = count_divergent(d->arena, callee, NULL, NULL, NULL);
-    if (with_args > alone)
+    if (judged_count(d, callee, dep) > judged_count(d, callee, NULL))
         report(d, call, &(Control){ true, why });
 }
 
@@ -244,12 +274,13 @@ static int walk_block(Divergence *d, FxBlock *b, Control *ctl)
 
 /* The analysis of f with the parameters param_dependent marks (NULL: none)
  * counted as thread-dependent. */
-static int count_divergent(Arena *a, FxFunc *f, const bool *param_dependent, FxDivergentBarrierFn fn,
-                           void *data)
+static int count_divergent(Arena *a, Judged **judged, FxFunc *f, const bool *param_dependent,
+                           FxDivergentBarrierFn fn, void *data)
 {
     if (!fn_reaches_barrier(f))
         return 0;
-    Divergence d = { a, NULL, number_block(&f->body, 0), true, false, param_dependent, f->nparams, fn, data, 0 };
+    Divergence d = { a, judged, NULL, number_block(&f->body, 0), true, false, param_dependent, f->nparams,
+                     fn, data, 0 };
     d.dependent = arena_alloc(a, (size_t)(d.count ? d.count : 1) * sizeof *d.dependent);
     for (int i = 0; i < d.count; i++)
         d.dependent[i] = false;
@@ -267,5 +298,6 @@ static int count_divergent(Arena *a, FxFunc *f, const bool *param_dependent, FxD
 
 int fxir_divergent_barriers(Arena *a, FxFunc *f, FxDivergentBarrierFn fn, void *data)
 {
-    return count_divergent(a, f, NULL, fn, data);
+    Judged *judged = NULL;
+    return count_divergent(a, &judged, f, NULL, fn, data);
 }
