@@ -18,7 +18,8 @@
  *     slot used in several, get one copy per work-item (an array indexed by
  *     the work-item's number); the rest stays in registers;
  *   - a `return` marks the work-item done: later loops skip it, and a
- *     decision that no work-item takes any more ends the block;
+ *     decision that no work-item takes any more ends the block (in a fn
+ *     emitted in place, the call: see below);
  *   - a `break` or `continue` that leaves a loop with a barrier (the loop
  *     runs once for the block) ends the work-item's part of its region;
  *     after the region the block follows the work-items, which must all
@@ -31,8 +32,12 @@
  * too: the fn's body is cut into regions in place, its parameters stand for
  * the call's arguments, and its return stores the call's value. The fn's
  * own barriers must be uniform with uniform arguments (the kernel's
- * analysis judges each call's arguments), and its returns must come after
- * its last barrier.
+ * analysis judges each call's arguments). A return in its last region (after
+ * its last wait) goes on to the next work-item; one before it marks the
+ * work-item done with this call, so the fn's later loops skip it, and the
+ * marks are cleared after the call. (The analysis makes a return that some
+ * work-items take before a barrier a divergent barrier, so only a race can
+ * make them differ there.)
  *
  * Kernels stay on fibers when a barrier is divergent, when a fn they call
  * waits but cannot be cut so, when they exchange values in waves wider than
@@ -48,6 +53,8 @@ typedef struct Inline {
     FxInst *call;
     CgFunc *caller;          /* c->cur outside the call */
     struct Inline *outer;
+    LLVMBasicBlockRef after; /* the call is over: where a decision nobody takes goes */
+    int depth;               /* 1 for a call in the kernel, 2 in such a fn, ... */
 } Inline;
 
 /* A loop with a barrier, run once for the block (innermost first). */
@@ -77,14 +84,17 @@ struct CgRegionPlan {
     PtrVec spills;           /* the same instructions, in program order */
     PtrVec shared;           /* shared arrays: their address is made again in each region */
     int nregions;
-    bool returns;            /* the kernel has a return: work-items can be done */
+    bool returns;            /* work-items can be done: a return of the kernel, or of a
+                                fn emitted in place before its last region */
     int64_t state_bytes;     /* of the copies, per work-item */
 
     /* while the kernel is emitted */
     CgMap slots;             /* FxInst* -> alloca of one copy per work-item */
     LLVMValueRef dim[3];     /* block_dim */
     LLVMValueRef items;      /* i32: work-items in the block */
-    LLVMValueRef done;       /* i8 per work-item, or NULL without returns */
+    LLVMValueRef done;       /* i8 per work-item, or NULL without returns: 0 taking part,
+                                1 returned from the kernel, d + 1 returned from the fn
+                                emitted in place at depth d (cleared after its call) */
     LLVMValueRef decided;    /* i8: see DECIDED_FALSE */
     LLVMBasicBlockRef exit;  /* the block is finished */
     Region *cur;
@@ -109,7 +119,11 @@ static bool jumps_out(const FxInst *i)
     return false;
 }
 
-static bool region_shape(CgCtx *c, const FxBlock *b);
+static bool region_shape(CgCtx *c, const FxBlock *b, int depth);
+
+/* Calls of fns that wait nested deeper stay on fibers: done[] holds the depth
+ * of a fn returned from in a byte. */
+enum { MAX_CALL_DEPTH = 100 };
 
 static bool has_return(const FxInst *i)
 {
@@ -122,23 +136,28 @@ static bool has_return(const FxInst *i)
     return false;
 }
 
-/* Whether a fn that waits can be emitted in place: its body can be cut into
- * regions, its barriers are uniform with uniform arguments (a call with
- * arguments that make them divergent is a divergent barrier of the
- * caller), and it returns only after its last barrier (in its body's last
- * region). */
-static bool fn_in_place(CgCtx *c, const FxFunc *callee)
+/* Whether a fn that waits returns before its last region: from a statement
+ * up to its last wait. */
+static bool returns_early(CgCtx *c, const FxFunc *fn)
 {
-    if (!callee || callee->kind != FXF_FN || !region_shape(c, &callee->body))
-        return false;
     const FxInst *last_wait = NULL;
-    for (const FxInst *i = callee->body.first; i; i = i->next)
+    for (const FxInst *i = fn->body.first; i; i = i->next)
         if (cg_inst_waits(c, i))
             last_wait = i;
-    for (const FxInst *i = callee->body.first; i != last_wait; i = i->next)
+    for (const FxInst *i = fn->body.first; last_wait && i != last_wait->next; i = i->next)
         if (has_return(i))
-            return false;
-    if (has_return(last_wait))
+            return true;
+    return false;
+}
+
+/* Whether a fn that waits can be emitted in place: its body can be cut into
+ * regions, and its barriers are uniform with uniform arguments (a call with
+ * arguments that make them divergent is a divergent barrier of the
+ * caller; a return some work-items take before a barrier makes it
+ * divergent too). */
+static bool fn_in_place(CgCtx *c, const FxFunc *callee, int depth)
+{
+    if (!callee || callee->kind != FXF_FN || depth > MAX_CALL_DEPTH || !region_shape(c, &callee->body, depth))
         return false;
     return fxir_divergent_barriers(c->fm->arena, (FxFunc *)callee, NULL, NULL) == 0;
 }
@@ -146,8 +165,8 @@ static bool fn_in_place(CgCtx *c, const FxFunc *callee)
 /* Whether block b (run by the whole block) can be cut into regions: every
  * statement that waits is a barrier, an `if` or loop with such blocks (a
  * loop's condition and step without a barrier), or a call of a fn that
- * can be emitted in place. */
-static bool region_shape(CgCtx *c, const FxBlock *b)
+ * can be emitted in place; depth: of the fns emitted in place around b. */
+static bool region_shape(CgCtx *c, const FxBlock *b, int depth)
 {
     for (const FxInst *i = b->first; i; i = i->next) {
         if (!cg_inst_waits(c, i))
@@ -157,16 +176,16 @@ static bool region_shape(CgCtx *c, const FxBlock *b)
             break;
         case FX_IF:
             for (int k = 0; k < i->nblocks; k++)
-                if (!region_shape(c, &i->blocks[k]))
+                if (!region_shape(c, &i->blocks[k], depth))
                     return false;
             break;
         case FX_LOOP:
             if (cg_block_waits(c, &i->blocks[0]) || (i->nblocks > 2 && cg_block_waits(c, &i->blocks[2])) ||
-                !region_shape(c, &i->blocks[1]))
+                !region_shape(c, &i->blocks[1], depth))
                 return false;
             break;
         case FX_CALL:
-            if (!fn_in_place(c, i->callee))
+            if (!fn_in_place(c, i->callee, depth + 1))
                 return false;
             break;
         default:   /* a wave exchange */
@@ -226,6 +245,7 @@ static void number_regions(CgCtx *c, CgRegionPlan *p, FxBlock *b, bool in_fn)
         } else if (i->op == FX_CALL && !cg_map_get(&p->planned, i->callee)) {
             cg_map_put(&p->planned, i->callee, i->callee);
             number_regions(c, p, &i->callee->body, true);
+            p->returns |= returns_early(c, i->callee);
         }
     }
 }
@@ -279,7 +299,7 @@ CgRegionPlan *cg_region_plan(CgCtx *c, CgFunc *cf)
 {
     FxFunc *f = cf->f;
     if (!cg_host_abi(c) || f->kind != FXF_KERNEL || !cf->waits || c->opt.check || c->opt.host_fibers ||
-        !region_shape(c, &f->body) || fxir_divergent_barriers(c->fm->arena, f, NULL, NULL) != 0)
+        !region_shape(c, &f->body, 0) || fxir_divergent_barriers(c->fm->arena, f, NULL, NULL) != 0)
         return NULL;
     CgRegionPlan *p = arena_alloc(c->fm->arena, sizeof *p);
     memset(p, 0, sizeof *p);
@@ -442,9 +462,24 @@ void cg_region_define(CgCtx *c, FxInst *i, LLVMValueRef v)
     LLVMBuildStore(c->B, v, item_element(c, p, t, cg_map_get(&p->slots, i)));
 }
 
+/* The region of a fn's statements after its last wait, or -3 when the fn
+ * ends with a wait. */
+static int last_region(CgCtx *c, const CgRegionPlan *p, const FxFunc *fn)
+{
+    const FxInst *last = fn->body.last;
+    return last && !cg_inst_waits(c, last) ? region_of(p, last) : -3;
+}
+
+static void mark_done(CgCtx *c, CgRegionPlan *p, int mark)
+{
+    LLVMBuildStore(c->B, LLVMConstInt(i8t(c), (unsigned long long)mark, 0),
+                   LLVMBuildInBoundsGEP2(c->B, i8t(c), p->done, &p->cur->wi, 1, ""));
+}
+
 /* A return in a work-item loop. In the kernel the work-item is done; in a
- * fn emitted in place (whose returns are in its last region) the value is
- * the call's, and the work-item goes on after the call. */
+ * fn emitted in place the value is the call's, and the work-item goes on
+ * after the call: at once from the fn's last region, else when the fn's
+ * remaining regions (which skip it) are over. */
 bool cg_region_return(CgCtx *c, FxInst *ret)
 {
     CgRegionPlan *p = c->regions;
@@ -456,9 +491,10 @@ bool cg_region_return(CgCtx *c, FxInst *ret)
             LLVMTypeRef t = copy_type(c, call);
             LLVMBuildStore(c->B, cg_val(c, ret->ops[0]), item_element(c, p, t, cg_map_get(&p->slots, call)));
         }
+        if (region_of(p, ret) != last_region(c, p, call->callee))
+            mark_done(c, p, p->inl->depth + 1);
     } else {
-        LLVMBuildStore(c->B, LLVMConstInt(i8t(c), 1, 0),
-                       LLVMBuildInBoundsGEP2(c->B, i8t(c), p->done, &p->cur->wi, 1, ""));
+        mark_done(c, p, 1);
     }
     LLVMBuildBr(c->B, p->cur->next);
     return true;
@@ -568,14 +604,22 @@ static void emit_statements(CgCtx *c, Region *r, FxInst *from, FxInst *to)
     }
 }
 
+/* Where the block goes when no work-item took part in a decision (all
+ * returned): the end of the fn emitted in place, or of the block. The
+ * caller's next decision goes on from there if they returned from it too. */
+static LLVMBasicBlockRef nobody_left(const CgRegionPlan *p)
+{
+    return p->inl ? p->inl->after : p->exit;
+}
+
 /* After a region whose work-items may have left the block-level loop: the
- * block follows them (or ends when none took part: all returned). */
+ * block follows them (or leaves when none took part: all returned). */
 static void follow_jumps(CgCtx *c, CgRegionPlan *p)
 {
     LLVMBasicBlockRef on = LLVMAppendBasicBlockInContext(c->C, c->fn, "block.on");
     LLVMValueRef sw = LLVMBuildSwitch(c->B, LLVMBuildLoad2(c->B, i8t(c), p->decided, ""), on, 3);
     if (p->returns)
-        LLVMAddCase(sw, left_by(c, 0), p->exit);
+        LLVMAddCase(sw, left_by(c, 0), nobody_left(p));
     LLVMAddCase(sw, left_by(c, LEFT_BREAK), p->loop->brk);
     LLVMAddCase(sw, left_by(c, LEFT_CONTINUE), p->loop->cont);
     LLVMPositionBuilderAtEnd(c->B, on);
@@ -603,14 +647,14 @@ static void emit_region(CgCtx *c, CgRegionPlan *p, FxInst *from, FxInst *to, FxI
         follow_jumps(c, p);
 }
 
-/* After a decision: the block's condition, or the end of the block when no
+/* After a decision: the block's condition, or nobody_left when no
  * work-item took part (all of them returned). */
 static LLVMValueRef decision(CgCtx *c, CgRegionPlan *p)
 {
     LLVMValueRef d = LLVMBuildLoad2(c->B, i8t(c), p->decided, "");
     if (p->returns) {
         LLVMBasicBlockRef on = LLVMAppendBasicBlockInContext(c->C, c->fn, "decided");
-        LLVMBuildCondBr(c->B, LLVMBuildICmp(c->B, LLVMIntEQ, d, LLVMConstInt(i8t(c), 0, 0), ""), p->exit, on);
+        LLVMBuildCondBr(c->B, LLVMBuildICmp(c->B, LLVMIntEQ, d, LLVMConstInt(i8t(c), 0, 0), ""), nobody_left(p), on);
         LLVMPositionBuilderAtEnd(c->B, on);
     }
     return LLVMBuildICmp(c->B, LLVMIntEQ, d, LLVMConstInt(i8t(c), 2, 0), "");
@@ -618,15 +662,33 @@ static LLVMValueRef decision(CgCtx *c, CgRegionPlan *p)
 
 static void emit_level(CgCtx *c, CgRegionPlan *p, FxBlock *b);
 
+/* After a call whose fn returns early: its work-items that returned from
+ * it (done[wi] == mark) take part again. */
+static void clear_returns(CgCtx *c, CgRegionPlan *p, int mark)
+{
+    CgBlockLoop l = cg_open_block_loop(c, c->fn, "unmark");
+    LLVMValueRef at = LLVMBuildInBoundsGEP2(c->B, i8t(c), p->done, &l.phi, 1, "");
+    LLVMValueRef d = LLVMBuildLoad2(c->B, i8t(c), at, "");
+    LLVMValueRef mine = LLVMBuildICmp(c->B, LLVMIntEQ, d, LLVMConstInt(i8t(c), (unsigned long long)mark, 0), "");
+    LLVMBuildStore(c->B, LLVMBuildSelect(c->B, mine, LLVMConstInt(i8t(c), 0, 0), d, ""), at);
+    cg_close_block_loop(c, c->fn, l, p->items);
+}
+
 /* A call of a fn that waits: its body cut into regions here. */
 static void emit_in_place(CgCtx *c, CgRegionPlan *p, FxInst *call)
 {
-    Inline inl = { call, c->cur, p->inl };
+    Inline inl = { call, c->cur, p->inl, LLVMAppendBasicBlockInContext(c->C, c->fn, "call.over"),
+                   p->inl ? p->inl->depth + 1 : 1 };
     p->inl = &inl;
     c->cur = cg_map_get(&c->funcs, call->callee);
     emit_level(c, p, &call->callee->body);
     c->cur = inl.caller;
     p->inl = inl.outer;
+    LLVMBuildBr(c->B, inl.after);
+    LLVMMoveBasicBlockAfter(inl.after, LLVMGetInsertBlock(c->B));
+    LLVMPositionBuilderAtEnd(c->B, inl.after);
+    if (returns_early(c, call->callee))
+        clear_returns(c, p, inl.depth + 1);
 }
 
 static void emit_block_if(CgCtx *c, CgRegionPlan *p, FxInst *i)

@@ -2,8 +2,9 @@
  * the barriers (codegen/cg_hostregion.c, docs/host-execution.md):
  *   - which kernels do (K__fxblock and no K__fxhost, K__fxsync 0) and which
  *     stay on fibers (a divergent barrier, a fn that returns before its
- *     barrier or whose barrier the call's thread-dependent argument makes
- *     divergent, too much to copy per work-item, --check,
+ *     barrier by thread or whose barrier the call's thread-dependent
+ *     argument makes divergent, calls of such fns over 100 deep, too much
+ *     to copy per work-item, --check,
  *     --host-barriers=fibers); fns with barriers are emitted in place, also
  *     one whose barrier depends on a parameter the call makes uniform;
  *     break and continue leave loops with barriers;
@@ -11,7 +12,8 @@
  *     work-items in the same order (so even a race ends the same), on
  *     several block shapes, one thread and three, at -O3 and -O0;
  *   - work-items that return stop taking part, a block whose work-items all
- *     returned ends;
+ *     returned ends; a fn emitted in place may return before its last
+ *     barrier (its later loops skip the work-item, the caller's do not);
  *   - work-items that disagree on a barrier's condition or on leaving a
  *     loop with a barrier (a race the divergence analysis cannot see) end
  *     the launch with a located error. */
@@ -197,9 +199,10 @@ static const char *k_src =
     "    scatter(extra, g, a - b)\n"
     "    out[g] = a + b\n"
     "}\n"
-    /* a fn that keeps its callers on fibers (a return before the barrier),
-     * and one whose barrier depends on a parameter, judged by each call's
-     * argument */
+    /* a fn that returns before its barrier (uniformly: loops, one call
+     * that returns early in every work-item and one that does not; and by
+     * thread: fibers), and one whose barrier depends on a parameter,
+     * judged by each call's argument */
     "fn early_out(v: Int32) -> Int32 {\n"
     "    if v > 5 {\n"
     "        return 0\n"
@@ -208,7 +211,62 @@ static const char *k_src =
     "    return v\n"
     "}\n"
     "kernel fn_early(out: Ptr[Int32]) {\n"
-    "    out[thread_idx.x] = early_out(3)\n"
+    "    out[thread_idx.x] = early_out(3) * 10 + early_out(7)\n"
+    "}\n"
+    "fn early_by_thread(v: Int32) -> Int32 {\n"
+    "    if v > 5 {\n"
+    "        return 0\n"
+    "    }\n"
+    "    fx.barrier()\n"
+    "    return v\n"
+    "}\n"
+    "kernel fn_early_by_thread(out: Ptr[Int32]) {\n"
+    "    out[thread_idx.x] = early_by_thread(thread_idx.x)\n"
+    "}\n"
+    /* returns from fns emitted in place before their last barrier: from a
+     * loop with barriers, from a run before a barrier, from a caller after
+     * its first call; two calls in a row (the first's returns must not
+     * keep work-items out of the second) and a kernel return */
+    "fn rounds_until(limit: Int32, t: Int32, shared s: Array[Int32, 1]) -> Int32 {\n"
+    "    var acc = t\n"
+    "    for r in range(10) {\n"
+    "        if t == 0 {\n"
+    "            s[0] = r * 3 + limit % 4\n"
+    "        }\n"
+    "        fx.barrier()\n"
+    "        let seen = s[0]\n"
+    "        fx.barrier()\n"
+    "        if seen > limit {\n"
+    "            return acc + 1000 * r\n"
+    "        }\n"
+    "        acc += seen * (t + 1)\n"
+    "    }\n"
+    "    if limit < 0 {\n"
+    "        return -acc\n"
+    "    }\n"
+    "    fx.barrier()\n"
+    "    return acc + 7\n"
+    "}\n"
+    "fn twice(limit: Int32, t: Int32, shared s: Array[Int32, 1]) -> Int32 {\n"
+    "    let a = rounds_until(limit, t, s)\n"
+    "    if limit == 7 {\n"
+    "        return a\n"
+    "    }\n"
+    "    let b = rounds_until(limit + 5, t, s)\n"
+    "    return a * 3 + b\n"
+    "}\n"
+    "kernel fn_returns(out: Ptr[Int32], limit: Int32) {\n"
+    "    shared s: Array[Int32, 1]\n"
+    "    let t = (thread_idx.z * block_dim.y + thread_idx.y) * block_dim.x + thread_idx.x\n"
+    "    let g = block_idx.x * block_dim.x * block_dim.y * block_dim.z + t\n"
+    "    let x = twice(limit, t, s)\n"
+    "    let y = rounds_until(limit * 2, t, s)\n"
+    "    out[g] = x\n"
+    "    if block_idx.x == 1 and limit > 20 {\n"
+    "        return\n"
+    "    }\n"
+    "    let z = rounds_until(limit - 3, t + 1, s)\n"
+    "    out[g] = x * 7 + y * 3 + z\n"
     "}\n"
     "fn gated(v: Int32) -> Int32 {\n"
     "    if v > 0 {\n"
@@ -288,8 +346,8 @@ static const char *k_src =
 
 static const char *const as_regions[] = { "stages", "loops", "tiles", "early", "all_leave", "racy",
                                            "small_private", "via_fn", "uses_fns", "leaves", "jumps",
-                                           "racy_break", "fn_gated" };
-static const char *const on_fibers[] = { "divergent", "big_private", "fn_early", "fn_gated_by_thread" };
+                                           "racy_break", "fn_gated", "fn_early", "fn_returns" };
+static const char *const on_fibers[] = { "divergent", "big_private", "fn_early_by_thread", "fn_gated_by_thread" };
 
 enum { REGIONS, FIBERS, REGIONS_O0, CHECKED, NMODULES };
 static FxsModule mods[NMODULES];
@@ -540,6 +598,161 @@ static void test_jumps(void)
     same_as_fibers("fn_gated", 4, none, no_bytes, 0);
 }
 
+/* Limits at which the fns of fn_returns return from their loops at once,
+ * later, at the fn's end and not before its last barrier; 7 makes `twice`
+ * return after its first call, and over 20 block 1 returns too. */
+static const int32_t fn_limits[] = { -1, 2, 7, 12, 40 };
+
+/* Returns from fns emitted in place before their last barrier: the bits
+ * of fibers. */
+static void test_fn_returns(void)
+{
+    for (size_t k = 0; k < sizeof fn_limits / sizeof fn_limits[0]; k++) {
+        int32_t limit = fn_limits[k];
+        void *rest[] = { &limit };
+        size_t bytes[] = { 0 };
+        same_as_fibers("fn_returns", 4, rest, bytes, 1);
+    }
+    void *none[] = { NULL };
+    size_t no_bytes[] = { 0 };
+    same_as_fibers("fn_early", 4, none, no_bytes, 0);
+}
+
+/* rounds_until of fn_returns for work-item t (t_is_zero: a work-item
+ * passes 0 and writes *s each round). */
+static int32_t model_rounds_until(int32_t limit, int32_t t, bool writer, int32_t *s)
+{
+    int32_t acc = t, mod4 = ((limit % 4) + 4) % 4;   /* .fx's % is floored */
+    for (int32_t r = 0; r < 10; r++) {
+        if (writer)
+            *s = r * 3 + mod4;
+        if (*s > limit)
+            return acc + 1000 * r;
+        acc += *s * (t + 1);
+    }
+    return limit < 0 ? -acc : acc + 7;
+}
+
+/* fn_returns and fn_early against their model: 3 blocks of 6 work-items. */
+static void test_fn_returns_model(void)
+{
+    const unsigned grid[3] = { 3, 1, 1 }, block[3] = { 6, 1, 1 };
+    for (size_t k = 0; k < sizeof fn_limits / sizeof fn_limits[0]; k++) {
+        int32_t limit = fn_limits[k];
+        int32_t out[18] = { 0 };
+        void *po = out;
+        void *args[] = { &po, &limit };
+        size_t bytes[] = { sizeof out, 0 };
+        char *err;
+        CU_ASSERT(launch(&mods[REGIONS], "fn_returns", grid, block, args, bytes, 1, &err) == 0);
+        free(err);
+        for (int32_t b = 0; b < 3; b++)
+            for (int32_t t = 0; t < 6; t++) {
+                int32_t s = 0;   /* each call leaves the same s in every work-item */
+                int32_t a = model_rounds_until(limit, t, true, &s), x = a;
+                if (limit != 7)
+                    x = a * 3 + model_rounds_until(limit + 5, t, true, &s);
+                int32_t y = model_rounds_until(limit * 2, t, true, &s);
+                int32_t want = x;
+                if (!(b == 1 && limit > 20))
+                    want = x * 7 + y * 3 + model_rounds_until(limit - 3, t + 1, false, &s);
+                CU_ASSERT_EQUAL(out[b * 6 + t], want);
+            }
+    }
+    int32_t out[4] = { 0 };
+    void *po = out;
+    void *args[] = { &po };
+    size_t bytes[] = { sizeof out };
+    char *err;
+    const unsigned grid1[3] = { 1, 1, 1 }, block4[3] = { 4, 1, 1 };
+    CU_ASSERT(launch(&mods[REGIONS], "fn_early", grid1, block4, args, bytes, 1, &err) == 0);
+    free(err);
+    for (int t = 0; t < 4; t++)
+        CU_ASSERT_EQUAL(out[t], 30);
+}
+
+/* A chain of `depth` fns, the last with a barrier and a return before it
+ * (its byte in done[] is depth + 1), called from a kernel: as loops up to
+ * 100 deep, on fibers beyond. (Each call's value is copied per work-item:
+ * the launch bound keeps the copies under CG_REGION_STATE_BYTES.) */
+static void test_call_depth(void)
+{
+    for (int depth = 100; depth <= 101; depth++) {
+        size_t cap = 64 * (size_t)depth + 512, n = 0;
+        char *src = malloc(cap);
+        n += (size_t)snprintf(src + n, cap - n,
+                              "fn f0(v: Int32) -> Int32 {\n    if v > 5 {\n        return 1\n    }\n"
+                              "    fx.barrier()\n    return v\n}\n");
+        for (int k = 1; k < depth; k++)
+            n += (size_t)snprintf(src + n, cap - n, "fn f%d(v: Int32) -> Int32 {\n    return f%d(v) + 1\n}\n", k,
+                                  k - 1);
+        snprintf(src + n, cap - n,
+                 "@launch_bounds(64)\nkernel deep(out: Ptr[Int32], v: Int32) {\n    out[thread_idx.x] = f%d(v)\n}\n",
+                 depth - 1);
+        FxsModule m;
+        CU_ASSERT_FATAL(fxs_open(&m, src));
+        CU_ASSERT(depth <= 100 ? runs_as_regions(&m, "deep") : runs_on_fibers(&m, "deep"));
+        for (int32_t v = 3; v <= 9; v += 6) {
+            int32_t out[4] = { 0 };
+            void *po = out;
+            void *args[] = { &po, &v };
+            size_t bytes[] = { sizeof out, 0 };
+            const unsigned grid[3] = { 1, 1, 1 }, block[3] = { 4, 1, 1 };
+            char *err;
+            CU_ASSERT(launch(&m, "deep", grid, block, args, bytes, 1, &err) == 0);
+            free(err);
+            for (int t = 0; t < 4; t++)
+                CU_ASSERT_EQUAL(out[t], (v > 5 ? 1 : v) + depth - 1);
+        }
+        fxs_close(&m);
+        free(src);
+    }
+}
+
+/* bench/host/smooth.fx (a barrier loop left by a break) and settle.fx (the
+ * same loop in a fn left by a return) run as loops, as fibers do, and
+ * smooth the same rings to the same bits. */
+static void test_bench_rings(void)
+{
+    enum { RINGS = 3, N = RINGS * 256 };
+    static const char *const files[2] = { "smooth", "settle" };
+    float *x[2][2];   /* [file][loops, fibers] */
+    for (int f = 0; f < 2; f++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/../../bench/host/%s.fx", TEST_DIR, files[f]);
+        char *src = fxt_read_file(path);
+        CU_ASSERT_FATAL(src != NULL);
+        for (int how = 0; how < 2; how++) {
+            FxsModule m;
+            CU_ASSERT_FATAL(fxs_open_tuned(&m, src, how ? tune_fibers : NULL));
+            const char *k = f ? "settle_rings" : "smooth";
+            CU_ASSERT(how ? runs_on_fibers(&m, k) : runs_as_regions(&m, k));
+            x[f][how] = malloc(N * sizeof(float));
+            for (int i = 0; i < N; i++)
+                x[f][how][i] = (float)((i * 7919) % 1000) / 1000.0f;
+            int32_t rounds[RINGS] = { 0 };
+            float tol = 1e-3f;
+            void *px = x[f][how], *pr = rounds;
+            void *args[3] = { &px, f ? (void *)&pr : (void *)&tol, &tol };
+            size_t bytes[3] = { N * sizeof(float), f ? sizeof rounds : 0, 0 };
+            const unsigned grid[3] = { RINGS, 1, 1 }, block[3] = { 256, 1, 1 };
+            char *err;
+            CU_ASSERT(launch(&m, k, grid, block, args, bytes, 1, &err) == 0);
+            free(err);
+            for (int r = 0; f && r < RINGS; r++)
+                CU_ASSERT(rounds[r] > 1 && rounds[r] < 1000);
+            fxs_close(&m);
+        }
+        free(src);
+    }
+    CU_ASSERT(memcmp(x[0][0], x[0][1], N * sizeof(float)) == 0);
+    CU_ASSERT(memcmp(x[1][0], x[1][1], N * sizeof(float)) == 0);
+    CU_ASSERT(memcmp(x[0][0], x[1][0], N * sizeof(float)) == 0);
+    for (int f = 0; f < 2; f++)
+        for (int how = 0; how < 2; how++)
+            free(x[f][how]);
+}
+
 /* jumps against its model, so that the comparison with fibers is not all
  * that holds it: one block of 3 work-items, limit 20. */
 static void test_jumps_model(void)
@@ -594,10 +807,10 @@ static void test_jump_disagreement(void)
         char *err;
         CU_ASSERT(launch(&mods[mod], "racy_break", grid, block, args, bytes, 1, &err) == -1);
         const char *e = err ? err : "";
-        CU_ASSERT(strstr(e, ":228:9: work-items of kernel racy_break, block (0,0,0), disagree on this "
+        CU_ASSERT(strstr(e, ":279:9: work-items of kernel racy_break, block (0,0,0), disagree on this "
                             "condition, which decides the next fx.barrier(): thread (1,0,0) differs from the "
                             "block's first") != NULL);
-        if (!strstr(e, ":228:9:"))
+        if (!strstr(e, ":279:9:"))
             fprintf(stderr, "\n  racy_break: %s", e);
         free(err);
     }
@@ -653,6 +866,10 @@ static const FxtTest tests[] = {
     { "break, continue and a barrier gated by a parameter: same bits as fibers", test_jumps },
     { "break and continue: the model", test_jumps_model },
     { "work-items that disagree on a break", test_jump_disagreement },
+    { "returns from fns before their last barrier: same bits as fibers", test_fn_returns },
+    { "returns from fns before their last barrier: the model", test_fn_returns_model },
+    { "fns with barriers called 100 deep, and 101", test_call_depth },
+    { "bench/host's smooth and settle", test_bench_rings },
     { NULL, NULL },
 };
 
