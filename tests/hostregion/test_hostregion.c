@@ -200,9 +200,9 @@ static const char *k_src =
     "    out[g] = a + b\n"
     "}\n"
     /* a fn that returns before its barrier (uniformly: loops, one call
-     * that returns early in every work-item and one that does not; and by
-     * thread: fibers), and one whose barrier depends on a parameter,
-     * judged by each call's argument */
+     * that returns early in every work-item and one that does not; and,
+     * given a thread-dependent argument, by thread: fibers), and one whose
+     * barrier depends on a parameter, judged by each call's argument */
     "fn early_out(v: Int32) -> Int32 {\n"
     "    if v > 5 {\n"
     "        return 0\n"
@@ -213,15 +213,8 @@ static const char *k_src =
     "kernel fn_early(out: Ptr[Int32]) {\n"
     "    out[thread_idx.x] = early_out(3) * 10 + early_out(7)\n"
     "}\n"
-    "fn early_by_thread(v: Int32) -> Int32 {\n"
-    "    if v > 5 {\n"
-    "        return 0\n"
-    "    }\n"
-    "    fx.barrier()\n"
-    "    return v\n"
-    "}\n"
     "kernel fn_early_by_thread(out: Ptr[Int32]) {\n"
-    "    out[thread_idx.x] = early_by_thread(thread_idx.x)\n"
+    "    out[thread_idx.x] = early_out(thread_idx.x)\n"
     "}\n"
     /* returns from fns emitted in place before their last barrier: from a
      * loop with barriers, from a run before a barrier, from a caller after
@@ -581,21 +574,33 @@ static void test_disagreement(void)
     }
 }
 
+/* same_as_fibers for a kernel (out, limit) at each of n limits. */
+static void same_at_limits(const char *name, const int32_t *limits, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        int32_t limit = limits[k];
+        void *rest[] = { &limit };
+        size_t bytes[] = { 0 };
+        same_as_fibers(name, 4, rest, bytes, 1);
+    }
+}
+
+/* same_as_fibers for a kernel whose only parameter is its output. */
+static void same_without_arguments(const char *name)
+{
+    void *none[] = { NULL };
+    size_t no_bytes[] = { 0 };
+    same_as_fibers(name, 4, none, no_bytes, 0);
+}
+
 /* Break and continue out of loops with barriers, at limits that leave the
  * outer loop early, late and not at all (its range ends). */
 static void test_jumps(void)
 {
     static const int32_t limits[] = { -1, 20, 60, 1000 };
-    for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++) {
-        int32_t limit = limits[k];
-        void *rest[] = { &limit };
-        size_t bytes[] = { 0 };
-        same_as_fibers("jumps", 4, rest, bytes, 1);
-    }
-    void *none[] = { NULL };
-    size_t no_bytes[] = { 0 };
-    same_as_fibers("leaves", 4, none, no_bytes, 0);
-    same_as_fibers("fn_gated", 4, none, no_bytes, 0);
+    same_at_limits("jumps", limits, sizeof limits / sizeof limits[0]);
+    same_without_arguments("leaves");
+    same_without_arguments("fn_gated");
 }
 
 /* Limits at which the fns of fn_returns return from their loops at once,
@@ -607,15 +612,8 @@ static const int32_t fn_limits[] = { -1, 2, 7, 12, 40 };
  * of fibers. */
 static void test_fn_returns(void)
 {
-    for (size_t k = 0; k < sizeof fn_limits / sizeof fn_limits[0]; k++) {
-        int32_t limit = fn_limits[k];
-        void *rest[] = { &limit };
-        size_t bytes[] = { 0 };
-        same_as_fibers("fn_returns", 4, rest, bytes, 1);
-    }
-    void *none[] = { NULL };
-    size_t no_bytes[] = { 0 };
-    same_as_fibers("fn_early", 4, none, no_bytes, 0);
+    same_at_limits("fn_returns", fn_limits, sizeof fn_limits / sizeof fn_limits[0]);
+    same_without_arguments("fn_early");
 }
 
 /* rounds_until of fn_returns for work-item t (t_is_zero: a work-item
@@ -807,10 +805,10 @@ static void test_jump_disagreement(void)
         char *err;
         CU_ASSERT(launch(&mods[mod], "racy_break", grid, block, args, bytes, 1, &err) == -1);
         const char *e = err ? err : "";
-        CU_ASSERT(strstr(e, ":279:9: work-items of kernel racy_break, block (0,0,0), disagree on this "
+        CU_ASSERT(strstr(e, ":272:9: work-items of kernel racy_break, block (0,0,0), disagree on this "
                             "condition, which decides the next fx.barrier(): thread (1,0,0) differs from the "
                             "block's first") != NULL);
-        if (!strstr(e, ":279:9:"))
+        if (!strstr(e, ":272:9:"))
             fprintf(stderr, "\n  racy_break: %s", e);
         free(err);
     }
