@@ -81,6 +81,8 @@ struct CgRegionPlan {
     CgMap region;            /* FxInst* -> (void *)(region number + 2); 1: block level */
     CgMap spilled;           /* FxInst* -> non-NULL: one copy per work-item */
     CgMap planned;           /* FxFunc* of a fn that waits -> non-NULL once its body is numbered */
+    CgMap decides;           /* FxInst* of a loop run by the block -> (void *)(the region
+                                that decides its condition + 2) */
     PtrVec spills;           /* the same instructions, in program order */
     PtrVec shared;           /* shared arrays: their address is made again in each region */
     int nregions;
@@ -179,8 +181,8 @@ static bool region_shape(CgCtx *c, const FxBlock *b, int depth)
                 if (!region_shape(c, &i->blocks[k], depth))
                     return false;
             break;
-        case FX_LOOP:
-            if (cg_block_waits(c, &i->blocks[0]) || (i->nblocks > 2 && cg_block_waits(c, &i->blocks[2])) ||
+        case FX_LOOP:   /* a head that waits (`while block_max(d) > tol`) is cut too */
+            if ((i->nblocks > 2 && cg_block_waits(c, &i->blocks[2])) || !region_shape(c, &i->blocks[0], depth) ||
                 !region_shape(c, &i->blocks[1], depth))
                 return false;
             break;
@@ -216,6 +218,24 @@ static void assign(CgRegionPlan *p, FxInst *i, int r, bool in_fn)
             assign(p, j, r, in_fn);
 }
 
+static void number_regions(CgCtx *c, CgRegionPlan *p, FxBlock *b, bool in_fn);
+
+/* Numbers the regions of the head of a loop run by the block, and returns
+ * the one that decides the loop's condition: the head's only region, or,
+ * when it waits, the run after its last wait (a region of its own when
+ * the head ends waiting). */
+static int number_head(CgCtx *c, CgRegionPlan *p, FxBlock *head, bool in_fn)
+{
+    if (!cg_block_waits(c, head)) {
+        int r = p->nregions++;
+        for (FxInst *j = head->first; j; j = j->next)
+            assign(p, j, r, in_fn);
+        return r;
+    }
+    number_regions(c, p, head, in_fn);
+    return head->last && !cg_inst_waits(c, head->last) ? region_of(p, head->last) : p->nregions++;
+}
+
 /* Numbers the regions of block b as the emission will make them (a fn
  * emitted in place at every call: the first call numbers it, and the
  * others make the same regions, one after the other). */
@@ -235,9 +255,7 @@ static void number_regions(CgCtx *c, CgRegionPlan *p, FxBlock *b, bool in_fn)
             for (int k = 0; k < i->nblocks; k++)
                 number_regions(c, p, &i->blocks[k], in_fn);
         } else if (i->op == FX_LOOP) {
-            int head = p->nregions++;
-            for (FxInst *j = i->blocks[0].first; j; j = j->next)
-                assign(p, j, head, in_fn);
+            cg_map_put(&p->decides, i, (void *)(intptr_t)(number_head(c, p, &i->blocks[0], in_fn) + 2));
             number_regions(c, p, &i->blocks[1], in_fn);
             int step = p->nregions++;
             for (FxInst *j = i->nblocks > 2 ? i->blocks[2].first : NULL; j; j = j->next)
@@ -255,26 +273,31 @@ static bool remade_anywhere(const FxInst *v)
     return v->op == FX_CONST || v->op == FX_PARAM;
 }
 
+/* Value v used in region `use`: marked when it comes from another one. */
+static void note_use(CgCtx *c, CgRegionPlan *p, FxInst *v, int use)
+{
+    if (!v || remade_anywhere(v) || region_of(p, v) == use || cg_map_get(&p->spilled, v))
+        return;
+    if (v->op == FX_ALLOCA && v->space == FXSPACE_SHARED) {
+        ptrvec_push(c->fm->arena, &p->shared, v);
+    } else {
+        ptrvec_push(c->fm->arena, &p->spills, v);
+        LLVMTypeRef t = v->op == FX_ALLOCA ? cg_mem_type(c, v->type) : cg_reg_type(c, v->type);
+        p->state_bytes += (int64_t)LLVMABISizeOfType(c->TD, t);
+    }
+    cg_map_put(&p->spilled, v, v);
+}
+
 /* Marks the operands of i (and of everything nested) that come from
  * another region than the one using them. */
 static void find_spills(CgCtx *c, CgRegionPlan *p, FxInst *i)
 {
     int use = region_of(p, i);
-    /* a loop run by the block decides its condition in its head's region */
-    int nuse = i->op == FX_LOOP && use == -1 ? 0 : i->nops;
-    for (int k = 0; k < nuse; k++) {
-        FxInst *v = i->ops[k];
-        if (!v || remade_anywhere(v) || region_of(p, v) == use || cg_map_get(&p->spilled, v))
-            continue;
-        if (v->op == FX_ALLOCA && v->space == FXSPACE_SHARED) {
-            ptrvec_push(c->fm->arena, &p->shared, v);
-        } else {
-            ptrvec_push(c->fm->arena, &p->spills, v);
-            LLVMTypeRef t = v->op == FX_ALLOCA ? cg_mem_type(c, v->type) : cg_reg_type(c, v->type);
-            p->state_bytes += (int64_t)LLVMABISizeOfType(c->TD, t);
-        }
-        cg_map_put(&p->spilled, v, v);
-    }
+    if (i->op == FX_LOOP && use == -1)   /* run by the block: decided in one region of its head */
+        note_use(c, p, i->ops[0], (int)(intptr_t)cg_map_get(&p->decides, i) - 2);
+    else
+        for (int k = 0; k < i->nops; k++)
+            note_use(c, p, i->ops[k], use);
     for (int k = 0; k < i->nblocks; k++)
         for (FxInst *j = i->blocks[k].first; j; j = j->next)
             find_spills(c, p, j);
@@ -660,7 +683,7 @@ static LLVMValueRef decision(CgCtx *c, CgRegionPlan *p)
     return LLVMBuildICmp(c->B, LLVMIntEQ, d, LLVMConstInt(i8t(c), 2, 0), "");
 }
 
-static void emit_level(CgCtx *c, CgRegionPlan *p, FxBlock *b);
+static void emit_level(CgCtx *c, CgRegionPlan *p, FxInst *from, FxInst *to);
 
 /* After a call whose fn returns early: its work-items that returned from
  * it (done[wi] == mark) take part again. */
@@ -681,7 +704,7 @@ static void emit_in_place(CgCtx *c, CgRegionPlan *p, FxInst *call)
                    p->inl ? p->inl->depth + 1 : 1 };
     p->inl = &inl;
     c->cur = cg_map_get(&c->funcs, call->callee);
-    emit_level(c, p, &call->callee->body);
+    emit_level(c, p, call->callee->body.first, NULL);
     c->cur = inl.caller;
     p->inl = inl.outer;
     LLVMBuildBr(c->B, inl.after);
@@ -702,7 +725,7 @@ static void emit_block_if(CgCtx *c, CgRegionPlan *p, FxInst *i)
     for (int k = 0; k < 2; k++) {
         LLVMPositionBuilderAtEnd(c->B, k ? els : then);
         if (k < i->nblocks)
-            emit_level(c, p, &i->blocks[k]);
+            emit_level(c, p, i->blocks[k].first, NULL);
         LLVMBuildBr(c->B, merge);
     }
     LLVMMoveBasicBlockAfter(merge, LLVMGetInsertBlock(c->B));
@@ -719,13 +742,19 @@ static void emit_block_loop(CgCtx *c, CgRegionPlan *p, FxInst *i)
     LLVMBasicBlockRef end = LLVMAppendBasicBlockInContext(c->C, c->fn, "block.loop.end");
     LLVMBuildBr(c->B, head);
     LLVMPositionBuilderAtEnd(c->B, head);
-    emit_region(c, p, i->blocks[0].first, NULL, i->ops[0], i);
+    const FxInst *last_wait = NULL;   /* of the head: its regions up to there, then the deciding one */
+    for (const FxInst *j = i->blocks[0].first; j; j = j->next)
+        if (cg_inst_waits(c, j))
+            last_wait = j;
+    FxInst *decide_from = last_wait ? last_wait->next : i->blocks[0].first;
+    emit_level(c, p, i->blocks[0].first, decide_from);
+    emit_region(c, p, decide_from, NULL, i->ops[0], i);
     LLVMBuildCondBr(c->B, decision(c, p), body, end);
     LLVMMoveBasicBlockAfter(body, LLVMGetInsertBlock(c->B));
     LLVMPositionBuilderAtEnd(c->B, body);
     BlockLoop loop = { step, end, p->loop };
     p->loop = &loop;
-    emit_level(c, p, &i->blocks[1]);
+    emit_level(c, p, i->blocks[1].first, NULL);
     p->loop = loop.outer;
     LLVMBuildBr(c->B, step);
     LLVMMoveBasicBlockAfter(step, LLVMGetInsertBlock(c->B));
@@ -737,16 +766,17 @@ static void emit_block_loop(CgCtx *c, CgRegionPlan *p, FxInst *i)
     LLVMPositionBuilderAtEnd(c->B, end);
 }
 
-/* Block b, run by the whole block: regions between the statements that wait. */
-static void emit_level(CgCtx *c, CgRegionPlan *p, FxBlock *b)
+/* Statements [from, to) of a block run by the whole block: regions
+ * between the statements that wait. */
+static void emit_level(CgCtx *c, CgRegionPlan *p, FxInst *from, FxInst *to)
 {
-    for (FxInst *i = b->first; i;) {
+    for (FxInst *i = from; i != to;) {
         if (!cg_inst_waits(c, i)) {
-            FxInst *to = i;
-            while (to && !cg_inst_waits(c, to))
-                to = to->next;
-            emit_region(c, p, i, to, NULL, NULL);
-            i = to;
+            FxInst *run_end = i;
+            while (run_end != to && !cg_inst_waits(c, run_end))
+                run_end = run_end->next;
+            emit_region(c, p, i, run_end, NULL, NULL);
+            i = run_end;
             continue;
         }
         cg_debug_loc(c, i);
@@ -766,7 +796,7 @@ void cg_emit_regions(CgCtx *c, CgFunc *cf)
     CgRegionPlan *p = cf->regions;
     c->regions = p;
     begin_block(c, p);
-    emit_level(c, p, &cf->f->body);
+    emit_level(c, p, cf->f->body.first, NULL);
     LLVMBuildBr(c->B, p->exit);
     LLVMMoveBasicBlockAfter(p->exit, LLVMGetInsertBlock(c->B));
     LLVMPositionBuilderAtEnd(c->B, p->exit);
@@ -780,5 +810,6 @@ void cg_region_plan_free(CgRegionPlan *p)
     cg_map_free(&p->region);
     cg_map_free(&p->spilled);
     cg_map_free(&p->planned);
+    cg_map_free(&p->decides);
     cg_map_free(&p->slots);
 }

@@ -8,7 +8,10 @@
  *
  * The analysis runs on one function's FXIR. A value is thread-dependent
  * when it is thread_idx (or the lane id), the result of an atomic or a wave
- * operation, or computed from a thread-dependent value; a variable slot is
+ * operation, computed from a thread-dependent value, or the value of a
+ * call whose fn returns a thread-dependent value given the call's
+ * arguments (the fn judged with them: block_max(d) is uniform, a fn that
+ * returns thread_idx.x is not, whatever its arguments); a variable slot is
  * when a thread-dependent value, or any value under thread-dependent
  * control, is stored to it; a load is when its address or slot is. Slots
  * make it a fixpoint, iterated until nothing changes. Parameters of a fn
@@ -32,8 +35,16 @@ typedef struct Judged {
     const FxFunc *fn;
     uint64_t dependent;   /* bit k: parameter k */
     int count;
+    bool value_dependent; /* what the fn returns may differ between work-items */
     struct Judged *next;
 } Judged;
+
+/* What the analysis of one function finds. */
+typedef struct Verdict {
+    int count;            /* divergent barriers, one more when it gave up */
+    bool value_dependent; /* a return gives a thread-dependent value, or runs under
+                             thread-dependent control (or the analysis gave up) */
+} Verdict;
 
 typedef struct Divergence {
     Arena *arena;
@@ -47,7 +58,11 @@ typedef struct Divergence {
     FxDivergentBarrierFn fn;
     void *data;
     int found;
+    bool value_dependent; /* see Verdict; found in the last sweep */
 } Divergence;
+
+static const Judged *judged_with(const Divergence *d, FxFunc *callee, const bool *dep);
+static bool *arguments_dependent(const Divergence *d, const FxInst *call, const FxInst **first);
 
 static int number_block(FxBlock *b, int next)
 {
@@ -113,6 +128,8 @@ static bool computes_dependent(const Divergence *d, const FxInst *i)
                d->param_dependent[i->param_index];
     case FX_ALLOCA: case FX_CONST:
         return false;
+    case FX_CALL:
+        return i->callee && judged_with(d, i->callee, arguments_dependent(d, i, NULL))->value_dependent;
     default:
         break;
     }
@@ -135,8 +152,8 @@ typedef struct Control {
 enum { LEFT_LOOP = 1, LEFT_FN = 2 };
 
 static int walk_block(Divergence *d, FxBlock *b, Control *ctl);
-static int count_divergent(Arena *a, Judged **judged, FxFunc *f, const bool *param_dependent,
-                           FxDivergentBarrierFn fn, void *data);
+static Verdict judge(Arena *a, Judged **judged, FxFunc *f, const bool *param_dependent, FxDivergentBarrierFn fn,
+                     void *data);
 
 static void report(Divergence *d, const FxInst *i, const Control *ctl)
 {
@@ -184,23 +201,51 @@ static int walk_loop(Divergence *d, FxInst *i, Control *ctl)
     return left;
 }
 
-/* count_divergent of callee with parameters dep (NULL: none) thread-
- * dependent, from the memo when a fn has at most 64 parameters. */
-static int judged_count(Divergence *d, FxFunc *callee, const bool *dep)
+/* Which of the callee's parameters get a thread-dependent argument at
+ * call (NULL when none does); *first, when asked, the first such argument. */
+static bool *arguments_dependent(const Divergence *d, const FxInst *call, const FxInst **first)
 {
-    if (callee->nparams > 64)
-        return count_divergent(d->arena, d->judged, callee, dep, NULL, NULL);
+    const FxFunc *callee = call->callee;
+    bool *dep = NULL;
+    for (int k = 0; k < callee->nparams && k < call->nops; k++) {
+        if (!is_dependent(d, call->ops[k]))
+            continue;
+        if (!dep) {
+            dep = arena_alloc(d->arena, (size_t)callee->nparams * sizeof *dep);
+            for (int j = 0; j < callee->nparams; j++)
+                dep[j] = false;
+            if (first)
+                *first = call->ops[k];
+        }
+        dep[k] = true;
+    }
+    return dep;
+}
+
+/* The verdict on callee with parameters dep (NULL: none) thread-dependent:
+ * from the memo (one analysis per fn and pattern of its first 64
+ * parameters), or made and remembered. A fn with more parameters is
+ * judged with all of them thread-dependent when any is. */
+static const Judged *judged_with(const Divergence *d, FxFunc *callee, const bool *dep)
+{
+    bool *all = NULL;
+    if (dep && callee->nparams > 64) {
+        all = arena_alloc(d->arena, (size_t)callee->nparams * sizeof *all);
+        for (int k = 0; k < callee->nparams; k++)
+            all[k] = true;
+        dep = all;
+    }
     uint64_t bits = 0;
-    for (int k = 0; dep && k < callee->nparams; k++)
+    for (int k = 0; dep && k < callee->nparams && k < 64; k++)
         bits |= (uint64_t)dep[k] << k;
     for (Judged *j = *d->judged; j; j = j->next)
         if (j->fn == callee && j->dependent == bits)
-            return j->count;
-    int count = count_divergent(d->arena, d->judged, callee, dep, NULL, NULL);
+            return j;
+    Verdict v = judge(d->arena, d->judged, callee, dep, NULL, NULL);
     Judged *j = arena_alloc(d->arena, sizeof *j);
-    *j = (Judged){ callee, bits, count, *d->judged };
+    *j = (Judged){ callee, bits, v.count, v.value_dependent, *d->judged };
     *d->judged = j;
-    return count;
+    return j;
 }
 
 /* A call of a fn that reaches a barrier, under uniform control: reported
@@ -208,17 +253,9 @@ static int judged_count(Divergence *d, FxFunc *callee, const bool *dep)
  * that are not so by themselves; `why` is the first such argument. */
 static void judge_call(Divergence *d, FxInst *call)
 {
-    FxFunc *callee = call->callee;
-    bool *dep = arena_alloc(d->arena, (size_t)(callee->nparams ? callee->nparams : 1) * sizeof *dep);
     const FxInst *why = NULL;
-    for (int k = 0; k < callee->nparams; k++) {
-        dep[k] = k < call->nops && is_dependent(d, call->ops[k]);
-        if (dep[k] && !why)
-            why = call->ops[k];
-    }
-    if (!why)
-        return;
-    if (judged_count(d, callee, dep) > judged_count(d, callee, NULL))
+    bool *dep = arguments_dependent(d, call, &why);
+    if (dep && judged_with(d, call->callee, dep)->count > judged_with(d, call->callee, NULL)->count)
         report(d, call, &(Control){ true, why });
 }
 
@@ -241,6 +278,8 @@ static int walk_inst(Divergence *d, FxInst *i, Control *ctl)
             report(d, i, ctl);
         return 0;
     case FX_RETURN:
+        if (d->report && (ctl->divergent || (i->nops > 0 && is_dependent(d, i->ops[0]))))
+            d->value_dependent = true;
         return ctl->divergent ? LEFT_FN : 0;
     case FX_BREAK: case FX_CONTINUE:
         return ctl->divergent ? LEFT_LOOP : 0;
@@ -274,13 +313,11 @@ static int walk_block(Divergence *d, FxBlock *b, Control *ctl)
 
 /* The analysis of f with the parameters param_dependent marks (NULL: none)
  * counted as thread-dependent. */
-static int count_divergent(Arena *a, Judged **judged, FxFunc *f, const bool *param_dependent,
-                           FxDivergentBarrierFn fn, void *data)
+static Verdict judge(Arena *a, Judged **judged, FxFunc *f, const bool *param_dependent, FxDivergentBarrierFn fn,
+                     void *data)
 {
-    if (!fn_reaches_barrier(f))
-        return 0;
     Divergence d = { a, judged, NULL, number_block(&f->body, 0), true, false, param_dependent, f->nparams,
-                     fn, data, 0 };
+                     fn, data, 0, false };
     d.dependent = arena_alloc(a, (size_t)(d.count ? d.count : 1) * sizeof *d.dependent);
     for (int i = 0; i < d.count; i++)
         d.dependent[i] = false;
@@ -293,11 +330,13 @@ static int count_divergent(Arena *a, Judged **judged, FxFunc *f, const bool *par
     d.report = true;
     Control ctl = { false, NULL };
     walk_block(&d, &f->body, &ctl);
-    return d.found + (gave_up ? 1 : 0);
+    return (Verdict){ d.found + (gave_up ? 1 : 0), d.value_dependent || gave_up };
 }
 
 int fxir_divergent_barriers(Arena *a, FxFunc *f, FxDivergentBarrierFn fn, void *data)
 {
+    if (!fn_reaches_barrier(f))
+        return 0;
     Judged *judged = NULL;
-    return count_divergent(a, &judged, f, NULL, fn, data);
+    return judge(a, &judged, f, NULL, fn, data).count;
 }

@@ -331,6 +331,58 @@ static const char *k_src =
     "    }\n"
     "    out[thread_idx.x] = 1\n"
     "}\n"
+    /* a loop whose condition is a block reduction's value, which is the
+     * same in every work-item whatever the fn is passed (loops); and a
+     * barrier under a fn's value that is thread_idx (fibers: until 3
+     * December its call counted as uniform for want of arguments) */
+    "fn block_top(shared s: Array[Int32, 512], v: Int32) -> Int32 {\n"
+    "    let t = (thread_idx.z * block_dim.y + thread_idx.y) * block_dim.x + thread_idx.x\n"
+    "    s[t] = v\n"
+    "    fx.barrier()\n"
+    "    var top = s[0]\n"
+    "    for k in range(1, block_dim.x * block_dim.y * block_dim.z) {\n"
+    "        top = fx.max(top, s[k])\n"
+    "    }\n"
+    "    fx.barrier()\n"
+    "    return top\n"
+    "}\n"
+    "kernel converge(out: Ptr[Int32]) {\n"
+    "    shared s: Array[Int32, 512]\n"
+    "    let t = (thread_idx.z * block_dim.y + thread_idx.y) * block_dim.x + thread_idx.x\n"
+    "    let g = block_idx.x * block_dim.x * block_dim.y * block_dim.z + t\n"
+    "    var mine = (t * 37 + block_idx.x * 11) % 50\n"
+    "    var rounds = 0\n"
+    "    while block_top(s, mine) > 3 {\n"
+    "        mine = mine * 2 // 3\n"
+    "        rounds += 1\n"
+    "    }\n"
+    "    out[g] = rounds * 100 + mine\n"
+    "}\n"
+    /* the same with the head ending in the call (its value decides) */
+    "fn block_any_over(shared s: Array[Int32, 512], v: Int32, limit: Int32) -> Boolean {\n"
+    "    return block_top(s, v) > limit\n"
+    "}\n"
+    "kernel converge_flag(out: Ptr[Int32]) {\n"
+    "    shared s: Array[Int32, 512]\n"
+    "    let t = (thread_idx.z * block_dim.y + thread_idx.y) * block_dim.x + thread_idx.x\n"
+    "    let g = block_idx.x * block_dim.x * block_dim.y * block_dim.z + t\n"
+    "    var mine = (t * 37 + block_idx.x * 11) % 50\n"
+    "    var rounds = 0\n"
+    "    while block_any_over(s, mine, 3) {\n"
+    "        mine = mine * 2 // 3\n"
+    "        rounds += 1\n"
+    "    }\n"
+    "    out[g] = rounds * 100 + mine\n"
+    "}\n"
+    "fn own_id() -> Int32 {\n"
+    "    return thread_idx.x\n"
+    "}\n"
+    "kernel by_own_id(out: Ptr[Int32]) {\n"
+    "    if own_id() == 0 {\n"
+    "        fx.barrier()\n"
+    "    }\n"
+    "    out[thread_idx.x] = 1\n"
+    "}\n"
     /* gated's barrier depends on its parameter: fn_gated passes 1 (loops),
      * this kernel a thread-dependent value (fibers) */
     "kernel fn_gated_by_thread(out: Ptr[Int32]) {\n"
@@ -339,8 +391,9 @@ static const char *k_src =
 
 static const char *const as_regions[] = { "stages", "loops", "tiles", "early", "all_leave", "racy",
                                            "small_private", "via_fn", "uses_fns", "leaves", "jumps",
-                                           "racy_break", "fn_gated", "fn_early", "fn_returns" };
-static const char *const on_fibers[] = { "divergent", "big_private", "fn_early_by_thread", "fn_gated_by_thread" };
+                                           "racy_break", "fn_gated", "fn_early", "fn_returns", "converge", "converge_flag" };
+static const char *const on_fibers[] = { "divergent", "big_private", "fn_early_by_thread", "fn_gated_by_thread",
+                                          "by_own_id" };
 
 enum { REGIONS, FIBERS, REGIONS_O0, CHECKED, NMODULES };
 static FxsModule mods[NMODULES];
@@ -616,6 +669,16 @@ static void test_fn_returns(void)
     same_without_arguments("fn_early");
 }
 
+/* A loop decided by a block reduction's value, and a barrier under a fn's
+ * thread-dependent value: the bits of fibers (by_own_id runs on fibers
+ * in every module, so that is fibers against fibers: it must run). */
+static void test_fn_values(void)
+{
+    same_without_arguments("converge");
+    same_without_arguments("converge_flag");
+    same_without_arguments("by_own_id");
+}
+
 /* rounds_until of fn_returns for work-item t (t_is_zero: a work-item
  * passes 0 and writes *s each round). */
 static int32_t model_rounds_until(int32_t limit, int32_t t, bool writer, int32_t *s)
@@ -867,6 +930,7 @@ static const FxtTest tests[] = {
     { "returns from fns before their last barrier: same bits as fibers", test_fn_returns },
     { "returns from fns before their last barrier: the model", test_fn_returns_model },
     { "fns with barriers called 100 deep, and 101", test_call_depth },
+    { "fn values that decide barriers", test_fn_values },
     { "bench/host's smooth and settle", test_bench_rings },
     { NULL, NULL },
 };

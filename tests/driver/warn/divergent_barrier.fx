@@ -63,3 +63,43 @@ kernel by_argument(p: Ptr[Int32], n: Int32) {
     p[t] += doubled(t + 1)            # 7: warned, through a second fn
     p[t] += doubled(block_idx.x)      # fine
 }
+
+fn my_id() -> Int32 {
+    return thread_idx.x
+}
+
+fn block_top(shared s: Array[Int32, 64], v: Int32) -> Int32 {
+    s[thread_idx.x] = v
+    fx.barrier()
+    var top = s[0]
+    for k in range(1, block_dim.x) {
+        top = fx.max(top, s[k])
+    }
+    fx.barrier()
+    return top                        # the same in every work-item
+}
+
+fn by_thread_or(v: Int32) -> Int32 {
+    if thread_idx.x == 0 {
+        return v                      # a uniform value, returned by one work-item only
+    }
+    return 0
+}
+
+@launch_bounds(64)
+kernel by_value(p: Ptr[Int32]) {
+    shared s: Array[Int32, 64]
+    let t = thread_idx.x
+    if my_id() == 0 {
+        fx.barrier()                  # 8: warned, the fn's value depends on thread_idx
+    }
+    var left = block_top(s, t)
+    while left > 0 {
+        fx.barrier()                  # fine: block_top's value is uniform, whatever its argument
+        left = block_top(s, left - 1 - t % 2)
+    }
+    if by_thread_or(3) > 0 {
+        fx.barrier()                  # 9: warned, the fn returns under a thread-dependent condition
+    }
+    p[t] = left
+}
