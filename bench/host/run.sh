@@ -73,16 +73,18 @@ done
 
 # Kernels with barriers that have no C reference (their fx.exp is fxcc's;
 # smooth is bench/host/smooth.fx, a loop with barriers left by a break;
-# settle is bench/host/settle.fx, the same loop in a fn left by a return):
+# settle is bench/host/settle.fx, the same loop in a fn left by a return;
+# relax is bench/host/relax.fx, the same rounds in a loop whose condition
+# is common.fx's block_max):
 # the same kernel as work-item loops against fibers, one thread, outputs
 # compared byte for byte between the two.
 R=4096
 C=1024
-S=64      # smooth, settle: rings of 256, one per block
+S=64      # smooth, settle, relax: rings of 256, one per block
 echo
-echo "| kernel (${R} rows of ${C} Float32; smooth, settle: ${S} rings of 256) | loops wall ms | loops CPU ms | fibers wall ms | fibers CPU ms | CPU loops / fibers |"
+echo "| kernel (${R} rows of ${C} Float32; smooth, settle, relax: ${S} rings of 256) | loops wall ms | loops CPU ms | fibers wall ms | fibers CPU ms | CPU loops / fibers |"
 echo "|---|---|---|---|---|---|"
-for k in softmax layernorm smooth settle; do
+for k in softmax layernorm smooth settle relax; do
     for how in regions fibers; do
         src=$root/examples/$k.fx
         out=y
@@ -95,8 +97,10 @@ for k in softmax layernorm smooth settle; do
                 set -- --grid $S "x=rand(Float32, $((S * 256)), seed=1)" tol=0.0001 ;;
         settle) src=$here/settle.fx out=x kernel=settle_rings
                 set -- --grid $S "x=rand(Float32, $((S * 256)), seed=1)" "rounds=zeros(Int32, $S)" tol=0.0001 ;;
+        relax) src=$here/relax.fx out=x
+               set -- --grid $S "x=rand(Float32, $((S * 256)), seed=1)" tol=0.0001 ;;
         esac
-        v=$(measure env FX_THREADS=1 "$fxrun" "$src" $kernel --block 256 "$@" \
+        v=$(measure env FX_THREADS=1 "$fxrun" -I "$root/examples" "$src" $kernel --block 256 "$@" \
             --host-barriers=$how --time-passes --save "$out=$tmp/$how.bin")
         eval "b_$how=\$v"
     done

@@ -770,46 +770,72 @@ static void test_call_depth(void)
     }
 }
 
-/* bench/host/smooth.fx (a barrier loop left by a break) and settle.fx (the
- * same loop in a fn left by a return) run as loops, as fibers do, and
- * smooth the same rings to the same bits. */
+/* The source of bench/host/NAME.fx, with its import of examples/common.fx
+ * replaced by that file's text (an import is textual). */
+static char *bench_host_source(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/../../bench/host/%s.fx", TEST_DIR, name);
+    char *src = fxt_read_file(path);
+    const char *import = "import \"common.fx\"\n";
+    char *at = src ? strstr(src, import) : NULL;
+    if (!at)
+        return src;
+    snprintf(path, sizeof path, "%s/../../examples/common.fx", TEST_DIR);
+    char *common = fxt_read_file(path);
+    if (!common) {
+        free(src);
+        return NULL;
+    }
+    size_t head = (size_t)(at - src), n = strlen(src) + strlen(common) + 1;
+    char *whole = malloc(n);
+    snprintf(whole, n, "%.*s%s%s", (int)head, src, common, at + strlen(import));
+    free(src);
+    free(common);
+    return whole;
+}
+
+/* bench/host/smooth.fx (a barrier loop left by a break), settle.fx (the
+ * same loop in a fn left by a return) and relax.fx (the same rounds in a
+ * loop whose condition is common.fx's block_max) run as loops, as fibers
+ * do, and smooth the same rings to the same bits. */
 static void test_bench_rings(void)
 {
-    enum { RINGS = 3, N = RINGS * 256 };
-    static const char *const files[2] = { "smooth", "settle" };
-    float *x[2][2];   /* [file][loops, fibers] */
-    for (int f = 0; f < 2; f++) {
-        char path[512];
-        snprintf(path, sizeof path, "%s/../../bench/host/%s.fx", TEST_DIR, files[f]);
-        char *src = fxt_read_file(path);
+    enum { RINGS = 3, N = RINGS * 256, NFILES = 3 };
+    static const char *const files[NFILES] = { "smooth", "settle", "relax" };
+    static const char *const names[NFILES] = { "smooth", "settle_rings", "relax" };
+    float *x[NFILES][2];   /* [file][loops, fibers] */
+    for (int f = 0; f < NFILES; f++) {
+        char *src = bench_host_source(files[f]);
         CU_ASSERT_FATAL(src != NULL);
+        bool counts = f == 1;   /* settle also writes each ring's number of rounds */
         for (int how = 0; how < 2; how++) {
             FxsModule m;
             CU_ASSERT_FATAL(fxs_open_tuned(&m, src, how ? tune_fibers : NULL));
-            const char *k = f ? "settle_rings" : "smooth";
-            CU_ASSERT(how ? runs_on_fibers(&m, k) : runs_as_regions(&m, k));
+            CU_ASSERT(how ? runs_on_fibers(&m, names[f]) : runs_as_regions(&m, names[f]));
             x[f][how] = malloc(N * sizeof(float));
             for (int i = 0; i < N; i++)
                 x[f][how][i] = (float)((i * 7919) % 1000) / 1000.0f;
             int32_t rounds[RINGS] = { 0 };
             float tol = 1e-3f;
             void *px = x[f][how], *pr = rounds;
-            void *args[3] = { &px, f ? (void *)&pr : (void *)&tol, &tol };
-            size_t bytes[3] = { N * sizeof(float), f ? sizeof rounds : 0, 0 };
+            void *args[3] = { &px, counts ? (void *)&pr : (void *)&tol, &tol };
+            size_t bytes[3] = { N * sizeof(float), counts ? sizeof rounds : 0, 0 };
             const unsigned grid[3] = { RINGS, 1, 1 }, block[3] = { 256, 1, 1 };
             char *err;
-            CU_ASSERT(launch(&m, k, grid, block, args, bytes, 1, &err) == 0);
+            CU_ASSERT(launch(&m, names[f], grid, block, args, bytes, 1, &err) == 0);
             free(err);
-            for (int r = 0; f && r < RINGS; r++)
+            for (int r = 0; counts && r < RINGS; r++)
                 CU_ASSERT(rounds[r] > 1 && rounds[r] < 1000);
             fxs_close(&m);
         }
         free(src);
     }
-    CU_ASSERT(memcmp(x[0][0], x[0][1], N * sizeof(float)) == 0);
-    CU_ASSERT(memcmp(x[1][0], x[1][1], N * sizeof(float)) == 0);
-    CU_ASSERT(memcmp(x[0][0], x[1][0], N * sizeof(float)) == 0);
-    for (int f = 0; f < 2; f++)
+    for (int f = 0; f < NFILES; f++) {
+        CU_ASSERT(memcmp(x[f][0], x[f][1], N * sizeof(float)) == 0);
+        CU_ASSERT(memcmp(x[0][0], x[f][0], N * sizeof(float)) == 0);
+    }
+    for (int f = 0; f < NFILES; f++)
         for (int how = 0; how < 2; how++)
             free(x[f][how]);
 }
@@ -931,7 +957,7 @@ static const FxtTest tests[] = {
     { "returns from fns before their last barrier: the model", test_fn_returns_model },
     { "fns with barriers called 100 deep, and 101", test_call_depth },
     { "fn values that decide barriers", test_fn_values },
-    { "bench/host's smooth and settle", test_bench_rings },
+    { "bench/host's smooth, settle and relax", test_bench_rings },
     { NULL, NULL },
 };
 
