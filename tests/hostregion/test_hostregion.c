@@ -1,13 +1,16 @@
 /* test_hostregion.c - kernels with barriers run as work-item loops between
  * the barriers (codegen/cg_hostregion.c, docs/host-execution.md):
  *   - which kernels do (K__fxblock and no K__fxhost, K__fxsync 0) and which
- *     stay on fibers (a divergent barrier, a fn that returns before its
- *     barrier by thread or whose barrier the call's thread-dependent
- *     argument makes divergent, calls of such fns over 100 deep, too much
- *     to copy per work-item, --check,
- *     --host-barriers=fibers); fns with barriers are emitted in place, also
- *     one whose barrier depends on a parameter the call makes uniform;
- *     break and continue leave loops with barriers;
+ *     stay on fibers (a divergent barrier, also one under a fn's
+ *     thread-dependent value; a fn that returns before its barrier by
+ *     thread or whose barrier the call's thread-dependent argument makes
+ *     divergent; calls of fns with barriers over 100 deep; too much to copy
+ *     per work-item; --check; --host-barriers=fibers); fns with barriers
+ *     are emitted in place, also one whose barrier depends on a parameter
+ *     the call makes uniform; break and continue leave loops with
+ *     barriers; a loop's condition may be a block reduction's value;
+ *   - bench/host's smooth, settle and relax (the same rounds three ways)
+ *     give the same bits;
  *   - every kernel gives the bits of the same kernel on fibers, which run
  *     work-items in the same order (so even a race ends the same), on
  *     several block shapes, one thread and three, at -O3 and -O0;
