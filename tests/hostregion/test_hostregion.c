@@ -24,6 +24,7 @@
 #include "fxsource.h"
 #include "runtime/fxrt_check.h"
 #include "runtime/rt_internal.h"
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -944,6 +945,272 @@ static void test_fns_in_place(void)
         }
 }
 
+/* ---- random kernels: loops against fibers ----
+ * Kernels made of the shapes the region code handles, nested at random:
+ * barriers, block-level ifs and loops on uniform values (the kernel's n, a
+ * fn's m, loop counters), break and continue, a value broadcast through
+ * shared memory, calls of fns with barriers that may return early, and
+ * kernel returns; between them work-item arithmetic and ifs on it without
+ * barriers. Every barrier is uniform, so each kernel must run as loops,
+ * and give the bits of fibers. */
+
+typedef struct Gen {
+    char *buf;
+    size_t len, cap;
+    uint64_t rng;
+    int names;              /* loop counters made so far */
+    char name[256][8];      /* their names (a kernel makes far fewer) */
+    const char *atoms[8];   /* uniform Int32 names in scope */
+    int natoms;
+    int loops;              /* loops open around the statement */
+    int fns;                /* fns defined so far: h0 .. h(fns - 1) */
+    bool in_fn;             /* in a fn: the accumulator is r, returns give r */
+} Gen;
+
+static void emit(Gen *g, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(g->buf + g->len, g->cap - g->len, fmt, ap);
+        va_end(ap);
+        if (n >= 0 && (size_t)n < g->cap - g->len) {
+            g->len += (size_t)n;
+            return;
+        }
+        g->cap = g->cap * 2 + (size_t)(n > 0 ? n : 0) + 64;
+        g->buf = realloc(g->buf, g->cap);
+    }
+}
+
+static int pick(Gen *g, int n)
+{
+    g->rng = g->rng * 6364136223846793005u + 1442695040888963407u;
+    return (int)((g->rng >> 33) % (uint64_t)n);
+}
+
+static void indent(Gen *g, int depth)
+{
+    emit(g, "%*s", 4 * depth, "");
+}
+
+/* A uniform test: (atom + atom * k) % m == r. */
+static void uniform_test(Gen *g)
+{
+    const char *a = g->atoms[pick(g, g->natoms)], *b = g->atoms[pick(g, g->natoms)];
+    int m = 2 + pick(g, 3);
+    emit(g, "(%s + %s * %d) %% %d == %d", a, b, 1 + pick(g, 5), m, pick(g, m));
+}
+
+static void gen_block(Gen *g, int depth, int budget);
+
+static void gen_uniform_if(Gen *g, int depth, int budget)
+{
+    indent(g, depth);
+    emit(g, "if ");
+    uniform_test(g);
+    emit(g, " {\n");
+    gen_block(g, depth + 1, budget - 1);
+    indent(g, depth);
+    emit(g, "} else {\n");
+    gen_block(g, depth + 1, budget - 1);
+    indent(g, depth);
+    emit(g, "}\n");
+}
+
+/* A loop's trip count: 1 to 3, now and then 0. */
+static int trips(Gen *g)
+{
+    return pick(g, 6) == 0 ? 0 : 1 + pick(g, 3);
+}
+
+/* A range or while loop of 0 to 3 rounds; its counter is a uniform atom. */
+static void gen_loop(Gen *g, int depth, int budget)
+{
+    char *name = g->name[g->names++ % 256];
+    bool is_while = pick(g, 2);
+    snprintf(name, sizeof g->name[0], "%c%d", is_while ? 'w' : 'i', g->names - 1);
+    indent(g, depth);
+    if (is_while) {
+        emit(g, "var %s = 0\n", name);
+        indent(g, depth);
+        emit(g, "while %s < %d {\n", name, trips(g));
+        indent(g, depth + 1);
+        emit(g, "%s += 1\n", name);
+    } else {
+        emit(g, "for %s in range(%d) {\n", name, trips(g));
+    }
+    bool room = g->natoms < 8;
+    if (room)
+        g->atoms[g->natoms++] = name;
+    g->loops++;
+    gen_block(g, depth + 1, budget - 1);
+    g->loops--;
+    if (room)
+        g->natoms--;
+    indent(g, depth);
+    emit(g, "}\n");
+}
+
+static const char *acc(const Gen *g)
+{
+    return g->in_fn ? "r" : "acc";
+}
+
+/* `if <uniform test> {` and the statement under it, then `}`. */
+static void gen_uniform_guard(Gen *g, int depth, const char *then)
+{
+    indent(g, depth);
+    emit(g, "if ");
+    uniform_test(g);
+    emit(g, " {\n%*s%s\n", 4 * (depth + 1), "", then);
+    indent(g, depth);
+    emit(g, "}\n");
+}
+
+/* Work-item 0's value, through s[0], to every work-item. */
+static void gen_broadcast(Gen *g, int depth)
+{
+    const char *a = acc(g);
+    int d = 4 * depth, d1 = 4 * (depth + 1);
+    emit(g, "%*sif t == 0 {\n%*ss[0] = %s %% 97 + %s\n%*s}\n", d, "", d1, "", a,
+         g->atoms[pick(g, g->natoms)], d, "");
+    emit(g, "%*sfx.barrier()\n%*s%s += s[0]\n%*sfx.barrier()\n", d, "", d, "", a, d, "");
+}
+
+/* One statement at block level: the first five kinds hold no block. */
+static void gen_statement(Gen *g, int depth, int budget)
+{
+    const char *a = acc(g);
+    int d = 4 * depth;
+    char line[96];
+    switch (pick(g, budget > 0 ? 10 : 5)) {
+    case 0: case 1:
+        emit(g, "%*s%s = %s * 3 + t %% 5 + %d\n", d, "", a, a, pick(g, 9));
+        break;
+    case 2:
+        emit(g, "%*sfx.barrier()\n", d, "");
+        break;
+    case 3:   /* a thread-dependent if without a barrier */
+        emit(g, "%*sif %s %% 3 == %d {\n%*s%s += %d\n%*s}\n", d, "", a, pick(g, 3), d + 4, "", a,
+             1 + pick(g, 7), d, "");
+        break;
+    case 4:
+        gen_broadcast(g, depth);
+        break;
+    case 5:
+        gen_uniform_if(g, depth, budget);
+        break;
+    case 6:
+        gen_loop(g, depth, budget);
+        break;
+    case 7:
+        if (g->loops > 0)
+            gen_uniform_guard(g, depth, pick(g, 2) ? "break" : "continue");
+        else
+            emit(g, "%*s%s += 1\n", d, "", a);
+        break;
+    case 8:   /* a call of an earlier fn */
+        if (g->fns > 0)
+            emit(g, "%*s%s += h%d(%s, %s + %d, s)\n", d, "", a, pick(g, g->fns), a,
+                 g->atoms[pick(g, g->natoms)], pick(g, 5));
+        else
+            emit(g, "%*s%s -= 2\n", d, "", a);
+        break;
+    default:  /* a uniform return */
+        if (g->in_fn)
+            snprintf(line, sizeof line, "return r + %d", pick(g, 9));
+        else
+            snprintf(line, sizeof line, "out[g] = acc\n%*sreturn", d + 4, "");
+        gen_uniform_guard(g, depth, line);
+        break;
+    }
+}
+
+static void gen_block(Gen *g, int depth, int budget)
+{
+    int n = depth == 1 ? 3 + pick(g, 4) : 1 + pick(g, 3);
+    for (int k = 0; k < n; k++)
+        gen_statement(g, depth, budget);
+}
+
+#define LINEAR_T "(thread_idx.z * block_dim.y + thread_idx.y) * block_dim.x + thread_idx.x"
+
+/* Kernel `rnd` after up to two fns, from seed. malloc'd. */
+static char *random_kernel(uint64_t seed)
+{
+    Gen g = { .cap = 4096, .rng = seed * 2654435761u + 1 };
+    g.buf = malloc(g.cap);
+    g.buf[0] = 0;
+    int nfns = pick(&g, 3);
+    for (int f = 0; f < nfns; f++) {
+        emit(&g, "fn h%d(v: Int32, m: Int32, shared s: Array[Int32, 1]) -> Int32 {\n", f);
+        emit(&g, "    let t = " LINEAR_T "\n    var r = v\n");
+        g.in_fn = true;
+        g.atoms[0] = "m";
+        g.natoms = 1;
+        gen_block(&g, 1, 2);
+        emit(&g, "    return r\n}\n");
+        g.fns++;
+    }
+    g.in_fn = false;
+    g.atoms[0] = "n";
+    g.natoms = 1;
+    emit(&g, "@launch_bounds(64)\nkernel rnd(out: Ptr[Int32], n: Int32) {\n    shared s: Array[Int32, 1]\n");
+    emit(&g, "    let t = " LINEAR_T "\n");
+    emit(&g, "    let g = block_idx.x * block_dim.x * block_dim.y * block_dim.z + t\n    var acc = t\n");
+    gen_block(&g, 1, 3);
+    emit(&g, "    out[g] = acc\n}\n");
+    return g.buf;
+}
+
+/* Each random kernel runs as loops (regions, or plain block loops when it
+ * has no barrier) and gives the bits of fibers, on two block shapes and
+ * three n. */
+static void test_random_kernels(void)
+{
+    static const Shape rshapes[] = { { { 2, 1, 1 }, { 5, 1, 1 } }, { { 1, 1, 1 }, { 4, 3, 2 } } };
+    int not_loops = 0, differ = 0, with_barriers = 0;
+    for (uint64_t seed = 1; seed <= 200; seed++) {
+        char *src = random_kernel(seed);
+        FxsModule m[2];
+        bool ok = fxs_open(&m[0], src) && fxs_open_tuned(&m[1], src, tune_fibers);
+        CU_ASSERT(ok);
+        if (!ok) {
+            fprintf(stderr, "\n  seed %llu:\n%s", (unsigned long long)seed, src);
+            free(src);
+            continue;
+        }
+        if (runs_on_fibers(&m[0], "rnd") && not_loops++ == 0)
+            fprintf(stderr, "\n  seed %llu runs on fibers:\n%s", (unsigned long long)seed, src);
+        with_barriers += runs_as_regions(&m[0], "rnd");
+        for (size_t k = 0; k < 2; k++)
+            for (int32_t n = 0; n < 3; n++) {
+                size_t items = items_of(&rshapes[k]);
+                int32_t *out[2];
+                for (int how = 0; how < 2; how++) {
+                    out[how] = calloc(items, 4);
+                    void *po = out[how];
+                    void *args[] = { &po, &n };
+                    size_t bytes[] = { items * 4, 0 };
+                    char *err;
+                    CU_ASSERT(launch(&m[how], "rnd", rshapes[k].grid, rshapes[k].block, args, bytes, 1, &err) == 0);
+                    free(err);
+                }
+                if (memcmp(out[0], out[1], items * 4) != 0 && differ++ == 0)
+                    fprintf(stderr, "\n  seed %llu, shape %zu, n %d differs:\n%s", (unsigned long long)seed, k, n, src);
+                free(out[0]);
+                free(out[1]);
+            }
+        fxs_close(&m[0]);
+        fxs_close(&m[1]);
+        free(src);
+    }
+    CU_ASSERT_EQUAL(not_loops, 0);
+    CU_ASSERT_EQUAL(differ, 0);
+    CU_ASSERT(with_barriers >= 150);   /* the others have no barrier: plain block loops */
+}
+
 static const FxtTest tests[] = {
     { "which kernels run as loops", test_which_kernels },
     { "stages: same bits as fibers", test_stages },
@@ -961,6 +1228,7 @@ static const FxtTest tests[] = {
     { "fns with barriers called 100 deep, and 101", test_call_depth },
     { "fn values that decide barriers", test_fn_values },
     { "bench/host's smooth, settle and relax", test_bench_rings },
+    { "random kernels: loops against fibers", test_random_kernels },
     { NULL, NULL },
 };
 
