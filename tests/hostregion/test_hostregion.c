@@ -948,7 +948,8 @@ static void test_fns_in_place(void)
 /* ---- random kernels: loops against fibers ----
  * Kernels made of the shapes the region code handles, nested at random:
  * barriers, block-level ifs and loops on uniform values (the kernel's n, a
- * fn's m, loop counters), break and continue, a value broadcast through
+ * fn's m, loop counters, the value of a fn with barriers in a loop's
+ * test), break and continue, a value broadcast through
  * shared memory, calls of fns with barriers that may return early, and
  * kernel returns; between them work-item arithmetic and ifs on it without
  * barriers. Every barrier is uniform, so each kernel must run as loops,
@@ -1018,6 +1019,11 @@ static void gen_uniform_if(Gen *g, int depth, int budget)
     emit(g, "}\n");
 }
 
+static const char *acc(const Gen *g)
+{
+    return g->in_fn ? "r" : "acc";
+}
+
 /* A loop's trip count: 1 to 3, now and then 0. */
 static int trips(Gen *g)
 {
@@ -1028,13 +1034,16 @@ static int trips(Gen *g)
 static void gen_loop(Gen *g, int depth, int budget)
 {
     char *name = g->name[g->names++ % 256];
-    bool is_while = pick(g, 2);
-    snprintf(name, sizeof g->name[0], "%c%d", is_while ? 'w' : 'i', g->names - 1);
+    int kind = pick(g, 3);   /* range, while, while whose test calls top (it waits) */
+    snprintf(name, sizeof g->name[0], "%c%d", kind ? 'w' : 'i', g->names - 1);
     indent(g, depth);
-    if (is_while) {
+    if (kind) {
         emit(g, "var %s = 0\n", name);
         indent(g, depth);
-        emit(g, "while %s < %d {\n", name, trips(g));
+        if (kind == 1)
+            emit(g, "while %s < %d {\n", name, trips(g));
+        else
+            emit(g, "while %s < %d + top(s, %s %% 3) %% 2 {\n", name, trips(g), acc(g));
         indent(g, depth + 1);
         emit(g, "%s += 1\n", name);
     } else {
@@ -1050,11 +1059,6 @@ static void gen_loop(Gen *g, int depth, int budget)
         g->natoms--;
     indent(g, depth);
     emit(g, "}\n");
-}
-
-static const char *acc(const Gen *g)
-{
-    return g->in_fn ? "r" : "acc";
 }
 
 /* `if <uniform test> {` and the statement under it, then `}`. */
@@ -1142,6 +1146,9 @@ static char *random_kernel(uint64_t seed)
     Gen g = { .cap = 4096, .rng = seed * 2654435761u + 1 };
     g.buf = malloc(g.cap);
     g.buf[0] = 0;
+    /* work-item 0's v, to every work-item: a value the same in all */
+    emit(&g, "fn top(shared s: Array[Int32, 1], v: Int32) -> Int32 {\n    if " LINEAR_T " == 0 {\n"
+             "        s[0] = v\n    }\n    fx.barrier()\n    let x = s[0]\n    fx.barrier()\n    return x\n}\n");
     int nfns = pick(&g, 3);
     for (int f = 0; f < nfns; f++) {
         emit(&g, "fn h%d(v: Int32, m: Int32, shared s: Array[Int32, 1]) -> Int32 {\n", f);
