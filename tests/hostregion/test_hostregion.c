@@ -960,7 +960,7 @@ typedef struct Gen {
     size_t len, cap;
     uint64_t rng;
     int names;              /* loop counters made so far */
-    char name[256][8];      /* their names (a kernel makes far fewer) */
+    char name[256][16];     /* their names (a kernel makes far fewer) */
     const char *atoms[8];   /* uniform Int32 names in scope */
     int natoms;
     int loops;              /* loops open around the statement */
