@@ -161,7 +161,7 @@ static bool fn_in_place(CgCtx *c, const FxFunc *callee, int depth)
 {
     if (!callee || callee->kind != FXF_FN || depth > MAX_CALL_DEPTH || !region_shape(c, &callee->body, depth))
         return false;
-    return fxir_divergent_barriers(c->fm->arena, (FxFunc *)callee, NULL, NULL) == 0;
+    return fxir_divergent_barriers(c->fm->arena, &c->divergence, (FxFunc *)callee, NULL, NULL) == 0;
 }
 
 /* Whether block b (run by the whole block) can be cut into regions: every
@@ -322,7 +322,7 @@ CgRegionPlan *cg_region_plan(CgCtx *c, CgFunc *cf)
 {
     FxFunc *f = cf->f;
     if (!cg_host_abi(c) || f->kind != FXF_KERNEL || !cf->waits || c->opt.check || c->opt.host_fibers ||
-        !region_shape(c, &f->body, 0) || fxir_divergent_barriers(c->fm->arena, f, NULL, NULL) != 0)
+        !region_shape(c, &f->body, 0) || fxir_divergent_barriers(c->fm->arena, &c->divergence, f, NULL, NULL) != 0)
         return NULL;
     CgRegionPlan *p = arena_alloc(c->fm->arena, sizeof *p);
     memset(p, 0, sizeof *p);

@@ -106,6 +106,7 @@ typedef struct CgCtx {
     LLVMValueRef *origins;   /* host: per Ptr parameter, the kernel parameter index it came from (i32) */
     CgMap values;            /* FxInst* -> LLVMValueRef */
     CgRegionPlan *regions;   /* host: the kernel emitted as work-item loops, or NULL */
+    FxJudged *divergence;    /* verdicts on fns (fxir_divergent_barriers): FXIR does not change here */
     int wave_sites;          /* host: exchanges numbered so far, in program order */
     CgLoop *loop;
 

@@ -31,13 +31,14 @@
  * parameters thread-dependent: calls judged once per fn and argument
  * pattern, so a chain of fns that pass thread-dependent values down costs
  * one analysis per fn, not one per path. */
-typedef struct Judged {
+typedef struct FxJudged Judged;
+struct FxJudged {
     const FxFunc *fn;
     uint64_t dependent;   /* bit k: parameter k */
     int count;
     bool value_dependent; /* what the fn returns may differ between work-items */
-    struct Judged *next;
-} Judged;
+    Judged *next;
+};
 
 /* What the analysis of one function finds. */
 typedef struct Verdict {
@@ -48,7 +49,7 @@ typedef struct Verdict {
 
 typedef struct Divergence {
     Arena *arena;
-    Judged **judged;      /* shared by the analyses of one fxir_divergent_barriers */
+    Judged **judged;      /* the memo: shared by nested analyses, and kept by callers */
     bool *dependent;      /* by instruction id */
     int count;
     bool changed;
@@ -333,10 +334,10 @@ static Verdict judge(Arena *a, Judged **judged, FxFunc *f, const bool *param_dep
     return (Verdict){ d.found + (gave_up ? 1 : 0), d.value_dependent || gave_up };
 }
 
-int fxir_divergent_barriers(Arena *a, FxFunc *f, FxDivergentBarrierFn fn, void *data)
+int fxir_divergent_barriers(Arena *a, FxJudged **memo, FxFunc *f, FxDivergentBarrierFn fn, void *data)
 {
     if (!fn_reaches_barrier(f))
         return 0;
-    Judged *judged = NULL;
-    return judge(a, &judged, f, NULL, fn, data).count;
+    Judged *local = NULL;
+    return judge(a, memo ? memo : &local, f, NULL, fn, data).count;
 }

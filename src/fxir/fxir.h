@@ -310,9 +310,13 @@ void fxir_special_range(const FxFunc *f, const FxInst *i, int wave_size, int64_t
  * or the call's first thread-dependent argument (or NULL).
  * Returns how many there are, one more when the analysis gave up (after 64
  * sweeps of its fixpoint), 0 when f reaches no barrier. Renumbers f's
- * instruction ids. */
+ * instruction ids. memo (NULL: none) keeps the verdicts on the fns f calls
+ * for later calls, allocated in a: it starts NULL and stays valid while no
+ * fn's FXIR changes (sema keeps one, codegen another), so a chain of fns
+ * costs one analysis per fn, not one per caller. */
 typedef void (*FxDivergentBarrierFn)(void *data, const FxInst *barrier, const FxInst *why);
-int fxir_divergent_barriers(Arena *a, FxFunc *f, FxDivergentBarrierFn fn, void *data);
+typedef struct FxJudged FxJudged;
+int fxir_divergent_barriers(Arena *a, FxJudged **memo, FxFunc *f, FxDivergentBarrierFn fn, void *data);
 FxFunc *fxir_func_new(FxModule *m, const char *name, FxFuncKind kind, int nparams,
                       const Type *ret, Loc loc);
 

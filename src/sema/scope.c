@@ -536,8 +536,10 @@ static void warn_divergent_barrier(void *data, const FxInst *i, const FxInst *wh
                                       "and so does the path to a barrier in the fn");
 }
 
-void sema_warn_divergent_barriers(Arena *a, FxFunc *f)
+/* A lowered fn's FXIR does not change during sema, so one memo serves
+ * every fn's analysis. */
+void sema_warn_divergent_barriers(Sema *s, FxFunc *f)
 {
     if (warn_enabled(WARN_DIVERGENT_BARRIER))
-        fxir_divergent_barriers(a, f, warn_divergent_barrier, NULL);
+        fxir_divergent_barriers(s->arena, &s->divergence, f, warn_divergent_barrier, NULL);
 }

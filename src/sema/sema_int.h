@@ -108,6 +108,7 @@ struct Sema {
     bool deep_reported;     /* a nesting limit was reported: stay quiet after */
     bool defines_applied;
     FxBlock scratch;        /* where run-time values built outside kernels go */
+    FxJudged *divergence;   /* verdicts on lowered fns (fxir_divergent_barriers) */
     FnCtx scratch_fn;
 };
 
@@ -130,7 +131,7 @@ Binding *sema_lookup_target(Ctx *c, const char *name);
 /* Warns about the let, var and parameter bindings of scope s never read. */
 void sema_warn_unused(Ctx *c, Scope *s);
 /* -Wdivergent-barrier on function f's FXIR (fxir/divergence.c finds them). */
-void sema_warn_divergent_barriers(Arena *a, FxFunc *f);
+void sema_warn_divergent_barriers(Sema *s, FxFunc *f);
 Binding *sema_lookup_local(Ctx *c, const char *name);
 Binding *sema_bind(Ctx *c, const char *name, BindingKind kind, AstNode *decl);
 void sema_push_scope(Ctx *c, Scope *s);

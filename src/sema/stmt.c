@@ -1064,7 +1064,7 @@ FxFunc *sema_lower_fn(Sema *s, Binding *b)
         return NULL;
     }
     sema_warn_unused(&c, &sc);
-    sema_warn_divergent_barriers(c.arena, f);
+    sema_warn_divergent_barriers(s, f);
     b->fn = f;
     b->expanded = sema_fn_size(&c);
     ptrvec_push(s->arena, &s->module->funcs, f);
@@ -1127,7 +1127,7 @@ FxFunc *sema_lower_kernel(Sema *s, Binding *b)
         sema_block(&c, d->b);
         if (diag_error_count() == errors) {
             sema_warn_unused(&c, &sc);
-            sema_warn_divergent_barriers(c.arena, f);
+            sema_warn_divergent_barriers(s, f);
         }
     }
     b->fn = f;
