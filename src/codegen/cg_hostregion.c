@@ -138,15 +138,24 @@ static bool has_return(const FxInst *i)
     return false;
 }
 
+/* The statements of b after its last wait, one run of them (its last
+ * region): the first of them, NULL when b ends waiting, b's first when
+ * nothing in b waits. */
+static FxInst *last_run(CgCtx *c, const FxBlock *b)
+{
+    FxInst *after = b->first;
+    for (FxInst *i = b->first; i; i = i->next)
+        if (cg_inst_waits(c, i))
+            after = i->next;
+    return after;
+}
+
 /* Whether a fn that waits returns before its last region: from a statement
  * up to its last wait. */
 static bool returns_early(CgCtx *c, const FxFunc *fn)
 {
-    const FxInst *last_wait = NULL;
-    for (const FxInst *i = fn->body.first; i; i = i->next)
-        if (cg_inst_waits(c, i))
-            last_wait = i;
-    for (const FxInst *i = fn->body.first; last_wait && i != last_wait->next; i = i->next)
+    FxInst *run = last_run(c, &fn->body);
+    for (const FxInst *i = fn->body.first; i != run; i = i->next)
         if (has_return(i))
             return true;
     return false;
@@ -233,7 +242,8 @@ static int number_head(CgCtx *c, CgRegionPlan *p, FxBlock *head, bool in_fn)
         return r;
     }
     number_regions(c, p, head, in_fn);
-    return head->last && !cg_inst_waits(c, head->last) ? region_of(p, head->last) : p->nregions++;
+    FxInst *run = last_run(c, head);
+    return run ? region_of(p, run) : p->nregions++;
 }
 
 /* Numbers the regions of block b as the emission will make them (a fn
@@ -489,8 +499,8 @@ void cg_region_define(CgCtx *c, FxInst *i, LLVMValueRef v)
  * ends with a wait. */
 static int last_region(CgCtx *c, const CgRegionPlan *p, const FxFunc *fn)
 {
-    const FxInst *last = fn->body.last;
-    return last && !cg_inst_waits(c, last) ? region_of(p, last) : -3;
+    FxInst *run = last_run(c, &fn->body);
+    return run ? region_of(p, run) : -3;
 }
 
 static void mark_done(CgCtx *c, CgRegionPlan *p, int mark)
@@ -742,11 +752,7 @@ static void emit_block_loop(CgCtx *c, CgRegionPlan *p, FxInst *i)
     LLVMBasicBlockRef end = LLVMAppendBasicBlockInContext(c->C, c->fn, "block.loop.end");
     LLVMBuildBr(c->B, head);
     LLVMPositionBuilderAtEnd(c->B, head);
-    const FxInst *last_wait = NULL;   /* of the head: its regions up to there, then the deciding one */
-    for (const FxInst *j = i->blocks[0].first; j; j = j->next)
-        if (cg_inst_waits(c, j))
-            last_wait = j;
-    FxInst *decide_from = last_wait ? last_wait->next : i->blocks[0].first;
+    FxInst *decide_from = last_run(c, &i->blocks[0]);   /* the head's regions before it, then it decides */
     emit_level(c, p, i->blocks[0].first, decide_from);
     emit_region(c, p, decide_from, NULL, i->ops[0], i);
     LLVMBuildCondBr(c->B, decision(c, p), body, end);
