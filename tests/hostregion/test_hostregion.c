@@ -467,6 +467,21 @@ static int launch(FxsModule *m, const char *name, const unsigned grid[3], const 
     return rt_host_launch_checked(m->hm, name, grid, block, args, bytes, err);
 }
 
+/* One launch, on one thread, of a kernel whose parameters are an Int32
+ * output of n elements and, when limit is not NULL, an Int32. */
+static int launch_out(FxsModule *m, const char *name, const unsigned grid[3], const unsigned block[3], int32_t *out,
+                      size_t n, const int32_t *limit)
+{
+    void *po = out;
+    int32_t v = limit ? *limit : 0;
+    void *args[] = { &po, &v };
+    size_t bytes[] = { n * sizeof *out, 0 };
+    char *err;
+    int rc = launch(m, name, grid, block, args, bytes, 1, &err);
+    free(err);
+    return rc;
+}
+
 typedef struct Shape {
     unsigned grid[3], block[3];
 } Shape;
@@ -591,12 +606,7 @@ static void test_all_leave(void)
     const unsigned grid[3] = { 3, 1, 1 }, block[3] = { 33, 1, 1 };
     for (int mod = 0; mod < NMODULES; mod++) {
         int32_t out[99] = { 0 };
-        void *po = out;
-        void *args[] = { &po };
-        size_t bytes[] = { sizeof out };
-        char *err;
-        CU_ASSERT(launch(&mods[mod], "all_leave", grid, block, args, bytes, 1, &err) == 0);
-        free(err);
+        CU_ASSERT(launch_out(&mods[mod], "all_leave", grid, block, out, 99, NULL) == 0);
         bool ok = true;
         for (int i = 0; i < 99; i++)
             ok &= out[i] == 4;
@@ -705,12 +715,7 @@ static void test_fn_returns_model(void)
     for (size_t k = 0; k < sizeof fn_limits / sizeof fn_limits[0]; k++) {
         int32_t limit = fn_limits[k];
         int32_t out[18] = { 0 };
-        void *po = out;
-        void *args[] = { &po, &limit };
-        size_t bytes[] = { sizeof out, 0 };
-        char *err;
-        CU_ASSERT(launch(&mods[REGIONS], "fn_returns", grid, block, args, bytes, 1, &err) == 0);
-        free(err);
+        CU_ASSERT(launch_out(&mods[REGIONS], "fn_returns", grid, block, out, 18, &limit) == 0);
         for (int32_t b = 0; b < 3; b++)
             for (int32_t t = 0; t < 6; t++) {
                 int32_t s = 0;   /* each call leaves the same s in every work-item */
@@ -725,13 +730,8 @@ static void test_fn_returns_model(void)
             }
     }
     int32_t out[4] = { 0 };
-    void *po = out;
-    void *args[] = { &po };
-    size_t bytes[] = { sizeof out };
-    char *err;
     const unsigned grid1[3] = { 1, 1, 1 }, block4[3] = { 4, 1, 1 };
-    CU_ASSERT(launch(&mods[REGIONS], "fn_early", grid1, block4, args, bytes, 1, &err) == 0);
-    free(err);
+    CU_ASSERT(launch_out(&mods[REGIONS], "fn_early", grid1, block4, out, 4, NULL) == 0);
     for (int t = 0; t < 4; t++)
         CU_ASSERT_EQUAL(out[t], 30);
 }
@@ -874,12 +874,7 @@ static void test_jumps_model(void)
     for (int m = 0; m < 2; m++) {
         int mod = m ? REGIONS_O0 : REGIONS;
         int32_t out[3] = { 0 }, limit = 20;
-        void *po = out;
-        void *args[] = { &po, &limit };
-        size_t bytes[] = { sizeof out, 0 };
-        char *err;
-        CU_ASSERT(launch(&mods[mod], "jumps", grid, block, args, bytes, 1, &err) == 0);
-        free(err);
+        CU_ASSERT(launch_out(&mods[mod], "jumps", grid, block, out, 3, &limit) == 0);
         CU_ASSERT(memcmp(out, want, sizeof out) == 0);
     }
 }
@@ -1197,12 +1192,7 @@ static void test_random_kernels(void)
                 int32_t *out[2];
                 for (int how = 0; how < 2; how++) {
                     out[how] = calloc(items, 4);
-                    void *po = out[how];
-                    void *args[] = { &po, &n };
-                    size_t bytes[] = { items * 4, 0 };
-                    char *err;
-                    CU_ASSERT(launch(&m[how], "rnd", rshapes[k].grid, rshapes[k].block, args, bytes, 1, &err) == 0);
-                    free(err);
+                    CU_ASSERT(launch_out(&m[how], "rnd", rshapes[k].grid, rshapes[k].block, out[how], items, &n) == 0);
                 }
                 if (memcmp(out[0], out[1], items * 4) != 0 && differ++ == 0)
                     fprintf(stderr, "\n  seed %llu, shape %zu, n %d differs:\n%s", (unsigned long long)seed, k, n, src);
