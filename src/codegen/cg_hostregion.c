@@ -83,6 +83,7 @@ struct CgRegionPlan {
     CgMap planned;           /* FxFunc* of a fn that waits -> non-NULL once its body is numbered */
     CgMap decides;           /* FxInst* of a loop run by the block -> (void *)(the region
                                 that decides its condition + 2) */
+    CgMap tails;             /* FxInst* of a continue that ends its iteration anyway */
     PtrVec spills;           /* the same instructions, in program order */
     PtrVec shared;           /* shared arrays: their address is made again in each region */
     int nregions;
@@ -161,6 +162,119 @@ static bool returns_early(CgCtx *c, const FxFunc *fn)
     return false;
 }
 
+/* The continues of statement i that leave the loop around it, in tails. */
+static void mark_continues(CgMap *tails, const FxInst *i)
+{
+    if (i->op == FX_CONTINUE)
+        cg_map_put(tails, i, (void *)i);
+    if (i->op == FX_LOOP)
+        return;
+    for (int k = 0; k < i->nblocks; k++)
+        for (const FxInst *j = i->blocks[k].first; j; j = j->next)
+            mark_continues(tails, j);
+}
+
+/* Of block b, the end of a loop run by the block's body (or the last arm
+ * of such an end): the continues after which nothing waits up to the end
+ * of the iteration. There a continue leads where running off the end of
+ * the body does, so a work-item that takes it only ends its part of the
+ * region, and the work-items need not agree on it: it may depend on
+ * thread_idx (fxir_divergent_continues). */
+static void mark_tail_continues(CgCtx *c, CgMap *tails, const FxBlock *b)
+{
+    const FxInst *run = last_run(c, b);
+    for (const FxInst *i = run; i; i = i->next)
+        mark_continues(tails, i);
+    if (run || !b->last || b->last->op != FX_IF)
+        return;
+    for (int k = 0; k < b->last->nblocks; k++)
+        mark_tail_continues(c, tails, &b->last->blocks[k]);
+}
+
+/* The tail continues (mark_tail_continues) of every loop that waits in b. */
+static void collect_tails(CgCtx *c, CgMap *tails, const FxBlock *b)
+{
+    for (const FxInst *i = b->first; i; i = i->next) {
+        if (i->op == FX_LOOP && cg_inst_waits(c, i))
+            mark_tail_continues(c, tails, &i->blocks[1]);
+        for (int k = 0; k < i->nblocks; k++)
+            collect_tails(c, tails, &i->blocks[k]);
+    }
+}
+
+static bool all_tails_in(CgCtx *c, const FxFunc *fn, CgMap *seen);
+
+/* Whether every continue of statement i that leaves a loop that waits
+ * (in_waiting: the loop around i does) is in tails, and so in the fns that
+ * wait i calls. */
+static bool continues_are_tails(CgCtx *c, const CgMap *tails, const FxInst *i, bool in_waiting, CgMap *seen)
+{
+    if (i->op == FX_CONTINUE)
+        return !in_waiting || cg_map_get(tails, i);
+    if (i->op == FX_CALL && cg_inst_waits(c, i))
+        return all_tails_in(c, i->callee, seen);
+    if (i->op == FX_LOOP)
+        in_waiting = cg_inst_waits(c, i);
+    for (int k = 0; k < i->nblocks; k++)
+        for (const FxInst *j = i->blocks[k].first; j; j = j->next)
+            if (!continues_are_tails(c, tails, j, in_waiting, seen))
+                return false;
+    return true;
+}
+
+/* Whether every continue out of a loop that waits in fn, and in the fns
+ * that wait it calls, ends its iteration anyway: then a call whose
+ * thread-dependent arguments make some of them divergent is fine. */
+static bool all_tails_in(CgCtx *c, const FxFunc *fn, CgMap *seen)
+{
+    if (!fn || cg_map_get(seen, fn))
+        return true;
+    cg_map_put(seen, fn, (void *)fn);
+    CgMap tails = { 0 };
+    collect_tails(c, &tails, &fn->body);
+    bool ok = true;
+    for (const FxInst *i = fn->body.first; i && ok; i = i->next)
+        ok = continues_are_tails(c, &tails, i, false, seen);
+    cg_map_free(&tails);
+    return ok;
+}
+
+/* What uniform_enough learns of the divergent continues. */
+typedef struct ContinueCheck {
+    CgCtx *c;
+    CgMap tails;
+    int seen, misplaced;
+} ContinueCheck;
+
+/* A divergent continue, or a call whose arguments make one divergent. */
+static void note_continue(void *data, const FxInst *jump, const FxInst *why)
+{
+    (void)why;
+    ContinueCheck *k = data;
+    k->seen++;
+    if (jump->op == FX_CALL) {
+        CgMap seen = { 0 };
+        k->misplaced += !all_tails_in(k->c, jump->callee, &seen);
+        cg_map_free(&seen);
+    } else {
+        k->misplaced += !cg_map_get(&k->tails, jump);
+    }
+}
+
+/* Whether f, which can be cut into regions, has neither a divergent barrier
+ * nor a divergent continue that something waiting follows in its iteration
+ * (nor did the analysis give up). */
+static bool uniform_enough(CgCtx *c, FxFunc *f)
+{
+    if (fxir_divergent_barriers(c->fm->arena, &c->divergence, f, NULL, NULL) != 0)
+        return false;
+    ContinueCheck k = { c, { 0 }, 0, 0 };
+    collect_tails(c, &k.tails, &f->body);
+    int n = fxir_divergent_continues(c->fm->arena, &c->divergence, f, note_continue, &k);
+    cg_map_free(&k.tails);
+    return n == k.seen && k.misplaced == 0;
+}
+
 /* Whether a fn that waits can be emitted in place: its body can be cut into
  * regions, and its barriers are uniform with uniform arguments (a call with
  * arguments that make them divergent is a divergent barrier of the
@@ -170,7 +284,7 @@ static bool fn_in_place(CgCtx *c, const FxFunc *callee, int depth)
 {
     if (!callee || callee->kind != FXF_FN || depth > MAX_CALL_DEPTH || !region_shape(c, &callee->body, depth))
         return false;
-    return fxir_divergent_barriers(c->fm->arena, &c->divergence, (FxFunc *)callee, NULL, NULL) == 0;
+    return uniform_enough(c, (FxFunc *)callee);
 }
 
 /* Whether block b (run by the whole block) can be cut into regions: every
@@ -267,6 +381,7 @@ static void number_regions(CgCtx *c, CgRegionPlan *p, FxBlock *b, bool in_fn)
         } else if (i->op == FX_LOOP) {
             cg_map_put(&p->decides, i, (void *)(intptr_t)(number_head(c, p, &i->blocks[0], in_fn) + 2));
             number_regions(c, p, &i->blocks[1], in_fn);
+            mark_tail_continues(c, &p->tails, &i->blocks[1]);
             int step = p->nregions++;
             for (FxInst *j = i->nblocks > 2 ? i->blocks[2].first : NULL; j; j = j->next)
                 assign(p, j, step, in_fn);
@@ -332,7 +447,7 @@ CgRegionPlan *cg_region_plan(CgCtx *c, CgFunc *cf)
 {
     FxFunc *f = cf->f;
     if (!cg_host_abi(c) || f->kind != FXF_KERNEL || !cf->waits || c->opt.check || c->opt.host_fibers ||
-        !region_shape(c, &f->body, 0) || fxir_divergent_barriers(c->fm->arena, &c->divergence, f, NULL, NULL) != 0)
+        !region_shape(c, &f->body, 0) || !uniform_enough(c, f))
         return NULL;
     CgRegionPlan *p = arena_alloc(c->fm->arena, sizeof *p);
     memset(p, 0, sizeof *p);
@@ -605,13 +720,15 @@ static LLVMValueRef left_by(CgCtx *c, int how)
 
 /* A break or continue in a work-item loop that leaves the region's
  * block-level loop: the work-item's part of the region ends, and how it
- * left is its decision. False for a jump inside the region. */
+ * left is its decision (a continue at the end of an iteration: the same as
+ * running on). False for a jump inside the region. */
 bool cg_region_jump(CgCtx *c, FxInst *jump)
 {
     CgRegionPlan *p = c->regions;
     if (!p || !p->cur || c->loop != p->cur->loop)
         return false;
-    decide(c, p, left_by(c, jump->op == FX_BREAK ? LEFT_BREAK : LEFT_CONTINUE), p->cur->jump_site);
+    int how = jump->op == FX_BREAK ? LEFT_BREAK : cg_map_get(&p->tails, jump) ? LEFT_ON : LEFT_CONTINUE;
+    decide(c, p, left_by(c, how), p->cur->jump_site);
     LLVMBuildBr(c->B, p->cur->next);
     return true;
 }
@@ -817,5 +934,6 @@ void cg_region_plan_free(CgRegionPlan *p)
     cg_map_free(&p->spilled);
     cg_map_free(&p->planned);
     cg_map_free(&p->decides);
+    cg_map_free(&p->tails);
     cg_map_free(&p->slots);
 }

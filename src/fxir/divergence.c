@@ -1,7 +1,10 @@
 /* divergence.c - which barriers only some work-items of a block may reach:
  * an fx.barrier() (or a call of a fn that reaches one) under an `if`, a
- * loop, or an earlier return, break or continue that depends on thread_idx.
- * On a GPU such a barrier hangs the block or is undefined. sema reports
+ * loop, or an earlier return, break or continue that depends on thread_idx
+ * (a continue until the end of its round: the work-items meet again at the
+ * loop's step; a loop's head from the second round on when its test
+ * depends on thread_idx). On a GPU such a barrier hangs the block or is
+ * undefined. sema reports
  * each one as -Wdivergent-barrier; the host backend runs a kernel with none
  * as work-item loops between its barriers (cg_hostregion.c), where
  * work-items that disagree could not be followed.
@@ -36,6 +39,7 @@ struct FxJudged {
     const FxFunc *fn;
     uint64_t dependent;   /* bit k: parameter k */
     int count;
+    int continues;        /* divergent continues (fxir_divergent_continues) */
     bool value_dependent; /* what the fn returns may differ between work-items */
     Judged *next;
 };
@@ -43,6 +47,8 @@ struct FxJudged {
 /* What the analysis of one function finds. */
 typedef struct Verdict {
     int count;            /* divergent barriers, one more when it gave up */
+    int continues;        /* divergent continues out of loops that reach a barrier,
+                             one more when it gave up */
     bool value_dependent; /* a return gives a thread-dependent value, or runs under
                              thread-dependent control (or the analysis gave up) */
 } Verdict;
@@ -58,8 +64,11 @@ typedef struct Divergence {
     int nparams;
     FxDivergentBarrierFn fn;
     void *data;
-    int found;
+    int found;            /* divergent barriers, in the last sweep */
+    int found_continues;  /* divergent continues, in the last sweep */
     bool value_dependent; /* see Verdict; found in the last sweep */
+    bool continues;       /* fn gets the divergent continues, not the barriers */
+    bool loop_waits;      /* the innermost loop reaches a barrier */
 } Divergence;
 
 static const Judged *judged_with(const Divergence *d, FxFunc *callee, const bool *dep);
@@ -148,20 +157,28 @@ typedef struct Control {
 } Control;
 
 /* What some work-items, maybe not all, did in the code walked: left the
- * loop (break, continue) or the function (return) under thread-dependent
- * control. What follows then runs in only some of them. */
-enum { LEFT_LOOP = 1, LEFT_FN = 2 };
+ * loop (break), its iteration (continue) or the function (return) under
+ * thread-dependent control. What follows then runs in only some of them:
+ * up to the loop's end for a continue (they meet again at its step), for
+ * good for a break or return. */
+enum { LEFT_BREAK = 1, LEFT_FN = 2, LEFT_ITERATION = 4 };
 
 static int walk_block(Divergence *d, FxBlock *b, Control *ctl);
-static Verdict judge(Arena *a, Judged **judged, FxFunc *f, const bool *param_dependent, FxDivergentBarrierFn fn,
-                     void *data);
+static Verdict judge(Arena *a, Judged **judged, FxFunc *f, const bool *param_dependent, bool continues,
+                     FxDivergentBarrierFn fn, void *data);
 
-static void report(Divergence *d, const FxInst *i, const Control *ctl)
+/* In the last sweep: a divergent barrier (or a call that reaches one), or
+ * with `jump` a divergent continue (or a call whose arguments make one of
+ * the fn's continues divergent); fn gets the kind the caller asked for. */
+static void report(Divergence *d, const FxInst *i, const Control *ctl, bool jump)
 {
     if (!d->report)
         return;
-    d->found++;
-    if (d->fn)
+    if (jump)
+        d->found_continues++;
+    else
+        d->found++;
+    if (d->fn && jump == d->continues)
         d->fn(d->data, i, ctl->why);
 }
 
@@ -181,24 +198,33 @@ static int walk_if(Divergence *d, FxInst *i, Control *ctl)
 static int walk_loop(Divergence *d, FxInst *i, Control *ctl)
 {
     /* Two rounds: what the body stores may make the next test dependent,
-     * and a jump some work-items take makes the next iterations divergent.
-     * After the loop, those that broke out meet the others again; those
-     * that returned do not. */
+     * and work-items that left at a thread-dependent test, by a break or by
+     * a return make the next iterations divergent (their head too). Those
+     * that continued meet the others at the step; those that broke out meet
+     * them after the loop; those that returned do not. */
     Control loop = *ctl;
+    bool outer_waits = d->loop_waits;
+    d->loop_waits = inst_reaches_barrier(i);
     int left = 0;
     for (int round = 0; round < 2; round++) {
         Control head = loop;
         left |= walk_block(d, &i->blocks[0], &head);
-        Control body = head;
-        if (!body.divergent && is_dependent(d, i->ops[0]))
-            body = (Control){ true, i };
+        Control start = head;
+        if (!start.divergent && is_dependent(d, i->ops[0]))
+            start = (Control){ true, i };
+        Control body = start;
         int body_left = walk_block(d, &i->blocks[1], &body);
+        int gone = body_left & (LEFT_BREAK | LEFT_FN);
+        Control step = start;
+        if (gone && !step.divergent)
+            step = body;
         if (i->nblocks > 2)
-            body_left |= walk_block(d, &i->blocks[2], &body);
-        if (body_left && !loop.divergent)
-            loop = (Control){ true, body.why ? body.why : i };
+            body_left |= walk_block(d, &i->blocks[2], &step);
+        if (!loop.divergent && (gone || start.divergent))
+            loop = (Control){ true, start.divergent ? start.why : body.why ? body.why : i };
         left |= body_left & LEFT_FN;
     }
+    d->loop_waits = outer_waits;
     return left;
 }
 
@@ -242,22 +268,28 @@ static const Judged *judged_with(const Divergence *d, FxFunc *callee, const bool
     for (Judged *j = *d->judged; j; j = j->next)
         if (j->fn == callee && j->dependent == bits)
             return j;
-    Verdict v = judge(d->arena, d->judged, callee, dep, NULL, NULL);
+    Verdict v = judge(d->arena, d->judged, callee, dep, false, NULL, NULL);
     Judged *j = arena_alloc(d->arena, sizeof *j);
-    *j = (Judged){ callee, bits, v.count, v.value_dependent, *d->judged };
+    *j = (Judged){ callee, bits, v.count, v.continues, v.value_dependent, *d->judged };
     *d->judged = j;
     return j;
 }
 
 /* A call of a fn that reaches a barrier, under uniform control: reported
- * when its thread-dependent arguments make barriers of the fn divergent
- * that are not so by themselves; `why` is the first such argument. */
+ * when its thread-dependent arguments make barriers (or continues) of the
+ * fn divergent that are not so by themselves; `why` is the first such
+ * argument. */
 static void judge_call(Divergence *d, FxInst *call)
 {
     const FxInst *why = NULL;
     bool *dep = arguments_dependent(d, call, &why);
-    if (dep && judged_with(d, call->callee, dep)->count > judged_with(d, call->callee, NULL)->count)
-        report(d, call, &(Control){ true, why });
+    if (!dep)
+        return;
+    const Judged *with = judged_with(d, call->callee, dep), *without = judged_with(d, call->callee, NULL);
+    if (with->count > without->count)
+        report(d, call, &(Control){ true, why }, false);
+    if (with->continues > without->continues)
+        report(d, call, &(Control){ true, why }, true);
 }
 
 static int walk_inst(Divergence *d, FxInst *i, Control *ctl)
@@ -276,17 +308,21 @@ static int walk_inst(Divergence *d, FxInst *i, Control *ctl)
         return 0;
     case FX_BARRIER:
         if (ctl->divergent)
-            report(d, i, ctl);
+            report(d, i, ctl, false);
         return 0;
     case FX_RETURN:
         if (d->report && (ctl->divergent || (i->nops > 0 && is_dependent(d, i->ops[0]))))
             d->value_dependent = true;
         return ctl->divergent ? LEFT_FN : 0;
-    case FX_BREAK: case FX_CONTINUE:
-        return ctl->divergent ? LEFT_LOOP : 0;
+    case FX_BREAK:
+        return ctl->divergent ? LEFT_BREAK : 0;
+    case FX_CONTINUE:
+        if (ctl->divergent && d->loop_waits)
+            report(d, i, ctl, true);
+        return ctl->divergent ? LEFT_ITERATION : 0;
     case FX_CALL:
         if (ctl->divergent && fn_reaches_barrier(i->callee))
-            report(d, i, ctl);
+            report(d, i, ctl, false);
         else if (d->report && fn_reaches_barrier(i->callee))
             judge_call(d, i);
         break;
@@ -313,12 +349,13 @@ static int walk_block(Divergence *d, FxBlock *b, Control *ctl)
 }
 
 /* The analysis of f with the parameters param_dependent marks (NULL: none)
- * counted as thread-dependent. */
-static Verdict judge(Arena *a, Judged **judged, FxFunc *f, const bool *param_dependent, FxDivergentBarrierFn fn,
-                     void *data)
+ * counted as thread-dependent; it reports divergent barriers, or with
+ * `continues` divergent continues. */
+static Verdict judge(Arena *a, Judged **judged, FxFunc *f, const bool *param_dependent, bool continues,
+                     FxDivergentBarrierFn fn, void *data)
 {
     Divergence d = { a, judged, NULL, number_block(&f->body, 0), true, false, param_dependent, f->nparams,
-                     fn, data, 0, false };
+                     fn, data, 0, 0, false, continues, false };
     d.dependent = arena_alloc(a, (size_t)(d.count ? d.count : 1) * sizeof *d.dependent);
     for (int i = 0; i < d.count; i++)
         d.dependent[i] = false;
@@ -331,7 +368,7 @@ static Verdict judge(Arena *a, Judged **judged, FxFunc *f, const bool *param_dep
     d.report = true;
     Control ctl = { false, NULL };
     walk_block(&d, &f->body, &ctl);
-    return (Verdict){ d.found + (gave_up ? 1 : 0), d.value_dependent || gave_up };
+    return (Verdict){ d.found + gave_up, d.found_continues + gave_up, d.value_dependent || gave_up };
 }
 
 int fxir_divergent_barriers(Arena *a, FxJudged **memo, FxFunc *f, FxDivergentBarrierFn fn, void *data)
@@ -339,5 +376,13 @@ int fxir_divergent_barriers(Arena *a, FxJudged **memo, FxFunc *f, FxDivergentBar
     if (!fn_reaches_barrier(f))
         return 0;
     Judged *local = NULL;
-    return judge(a, memo ? memo : &local, f, NULL, fn, data).count;
+    return judge(a, memo ? memo : &local, f, NULL, false, fn, data).count;
+}
+
+int fxir_divergent_continues(Arena *a, FxJudged **memo, FxFunc *f, FxDivergentBarrierFn fn, void *data)
+{
+    if (!fn_reaches_barrier(f))
+        return 0;
+    Judged *local = NULL;
+    return judge(a, memo ? memo : &local, f, NULL, true, fn, data).continues;
 }

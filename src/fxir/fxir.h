@@ -317,6 +317,14 @@ void fxir_special_range(const FxFunc *f, const FxInst *i, int wave_size, int64_t
 typedef void (*FxDivergentBarrierFn)(void *data, const FxInst *barrier, const FxInst *why);
 typedef struct FxJudged FxJudged;
 int fxir_divergent_barriers(Arena *a, FxJudged **memo, FxFunc *f, FxDivergentBarrierFn fn, void *data);
+/* The same analysis, for the `continue`s that only some work-items take
+ * out of a loop that reaches a barrier. A barrier after one in the same
+ * iteration is divergent; one at the next iteration's start is not (the
+ * work-items meet again at the loop's step). The host's regions need them
+ * where nothing waits between them and the end of the iteration.
+ * Returns how many (one more when the analysis gave up), 0 when f reaches
+ * no barrier; fn gets each as `barrier`. */
+int fxir_divergent_continues(Arena *a, FxJudged **memo, FxFunc *f, FxDivergentBarrierFn fn, void *data);
 FxFunc *fxir_func_new(FxModule *m, const char *name, FxFuncKind kind, int nparams,
                       const Type *ret, Loc loc);
 

@@ -8,7 +8,11 @@
  *     per work-item; --check; --host-barriers=fibers); fns with barriers
  *     are emitted in place, also one whose barrier depends on a parameter
  *     the call makes uniform; break and continue leave loops with
- *     barriers; a loop's condition may be a block reduction's value;
+ *     barriers; a continue that only some work-items take runs as loops
+ *     where nothing waits after it in its round (in the kernel and in a fn
+ *     in place), on fibers where a region of the round follows it; a loop's
+ *     condition may be a block reduction's value, but not one that depends
+ *     on thread_idx when the loop's head waits;
  *   - bench/host's smooth, settle and relax (the same rounds three ways)
  *     give the same bits;
  *   - every kernel gives the bits of the same kernel on fibers, which run
@@ -391,13 +395,123 @@ static const char *k_src =
      * this kernel a thread-dependent value (fibers) */
     "kernel fn_gated_by_thread(out: Ptr[Int32]) {\n"
     "    out[thread_idx.x] = gated(thread_idx.x % 2)\n"
+    "}\n"
+    /* continues that only some work-items take, where nothing waits
+     * between them and the end of the iteration (loops): after the last
+     * barrier of a block-level if that ends the body, in its other arm,
+     * in a loop whose head waits, in a fn emitted in place */
+    "kernel late_continue(out: Ptr[Int32], limit: Int32) {\n"
+    "    shared s: Array[Int32, 512]\n"
+    "    let t = (thread_idx.z * block_dim.y + thread_idx.y) * block_dim.x + thread_idx.x\n"
+    "    let items = block_dim.x * block_dim.y * block_dim.z\n"
+    "    let g = block_idx.x * items + t\n"
+    "    var acc = 0\n"
+    "    var k = 0\n"
+    "    for r in range(limit) {\n"
+    "        fx.barrier()\n"
+    "        s[t] = acc + r\n"
+    "        fx.barrier()\n"
+    "        acc += s[(t + 1) % items] % 1000\n"
+    "        if r % 2 == 1 {\n"
+    "            fx.barrier()\n"
+    "            if (t + r) % 3 == 0 {\n"
+    "                continue\n"
+    "            }\n"
+    "            acc += t\n"
+    "        } else {\n"
+    "            if (t ^ r) % 4 == 1 {\n"
+    "                k += 1\n"
+    "                continue\n"
+    "            }\n"
+    "            acc *= 3\n"
+    "        }\n"
+    "    }\n"
+    "    out[g] = acc * 100 + k\n"
+    "}\n"
+    "kernel converge_continue(out: Ptr[Int32]) {\n"
+    "    shared s: Array[Int32, 512]\n"
+    "    let t = (thread_idx.z * block_dim.y + thread_idx.y) * block_dim.x + thread_idx.x\n"
+    "    let g = block_idx.x * block_dim.x * block_dim.y * block_dim.z + t\n"
+    "    var mine = (t * 37 + block_idx.x * 11) % 50\n"
+    "    var odd = 0\n"
+    "    while block_top(s, mine) > 3 {\n"
+    "        mine = mine * 2 // 3\n"
+    "        if mine % 2 == 0 {\n"
+    "            continue\n"
+    "        }\n"
+    "        odd += 1\n"
+    "    }\n"
+    "    out[g] = odd * 100 + mine\n"
+    "}\n"
+    "fn rounds_skip(t: Int32, shared s: Array[Int32, 512], n: Int32, shift: Int32) -> Int32 {\n"
+    "    var acc = 0\n"
+    "    for r in range(n) {\n"
+    "        s[t] = r + acc\n"
+    "        fx.barrier()\n"
+    "        acc += s[0] % 7\n"
+    "        fx.barrier()\n"
+    "        if (t + r + shift) % 2 == 0 {\n"
+    "            continue\n"
+    "        }\n"
+    "        acc += 1\n"
+    "    }\n"
+    "    return acc\n"
+    "}\n"
+    "kernel fn_continue(out: Ptr[Int32], limit: Int32) {\n"
+    "    shared s: Array[Int32, 512]\n"
+    "    let t = (thread_idx.z * block_dim.y + thread_idx.y) * block_dim.x + thread_idx.x\n"
+    "    let g = block_idx.x * block_dim.x * block_dim.y * block_dim.z + t\n"
+    "    out[g] = rounds_skip(t, s, limit, 0) * 10 + rounds_skip(t, s, limit + 1, 1)\n"
+    "}\n"
+    /* the same followed by a region of the iteration, which the work-items
+     * that continued must skip (fibers), in the kernel and in a fn; and a
+     * loop whose head waits and whose test depends on thread_idx: the work-
+     * items that left do not wait there again (a divergent barrier, which
+     * the analysis missed until 3 December) */
+    "kernel early_continue(out: Ptr[Int32], limit: Int32) {\n"
+    "    var acc = 0\n"
+    "    for r in range(limit) {\n"
+    "        if r % 2 == 0 {\n"
+    "            fx.barrier()\n"
+    "            if thread_idx.x == r {\n"
+    "                continue\n"
+    "            }\n"
+    "            acc += 1\n"
+    "        }\n"
+    "        acc += 10\n"
+    "    }\n"
+    "    out[block_idx.x * block_dim.x + thread_idx.x] = acc\n"
+    "}\n"
+    "fn skip_then_count(t: Int32, n: Int32) -> Int32 {\n"
+    "    var acc = 0\n"
+    "    for r in range(n) {\n"
+    "        if r < 100 {\n"
+    "            fx.barrier()\n"
+    "            if t == r {\n"
+    "                continue\n"
+    "            }\n"
+    "        }\n"
+    "        acc += 1\n"
+    "    }\n"
+    "    return acc\n"
+    "}\n"
+    "kernel fn_early_continue(out: Ptr[Int32], limit: Int32) {\n"
+    "    out[block_idx.x * block_dim.x + thread_idx.x] = skip_then_count(thread_idx.x, limit)\n"
+    "}\n"
+    "kernel head_by_thread(out: Ptr[Int32]) {\n"
+    "    var k = 0\n"
+    "    while sync_then(k) < thread_idx.x % 4 + 1 {\n"
+    "        k += 1\n"
+    "    }\n"
+    "    out[block_idx.x * block_dim.x + thread_idx.x] = k\n"
     "}\n";
 
 static const char *const as_regions[] = { "stages", "loops", "tiles", "early", "all_leave", "racy",
                                            "small_private", "via_fn", "uses_fns", "leaves", "jumps",
-                                           "racy_break", "fn_gated", "fn_early", "fn_returns", "converge", "converge_flag" };
+                                           "racy_break", "fn_gated", "fn_early", "fn_returns", "converge", "converge_flag",
+                                           "late_continue", "converge_continue", "fn_continue" };
 static const char *const on_fibers[] = { "divergent", "big_private", "fn_early_by_thread", "fn_gated_by_thread",
-                                          "by_own_id" };
+                                          "by_own_id", "early_continue", "fn_early_continue", "head_by_thread" };
 
 enum { REGIONS, FIBERS, REGIONS_O0, CHECKED, NMODULES };
 static FxsModule mods[NMODULES];
@@ -693,6 +807,22 @@ static void test_fn_values(void)
     same_without_arguments("by_own_id");
 }
 
+/* Continues that only some work-items take, at the ends of iterations
+ * (loops) and before a region of the iteration (fibers, so fibers against
+ * fibers: they must run), and a waiting head whose test depends on
+ * thread_idx (fibers): the bits of fibers. */
+static void test_divergent_continues(void)
+{
+    static const int32_t limits[] = { 0, 1, 6, 13 };
+    size_t n = sizeof limits / sizeof limits[0];
+    same_at_limits("late_continue", limits, n);
+    same_at_limits("fn_continue", limits, n);
+    same_at_limits("early_continue", limits, n);
+    same_at_limits("fn_early_continue", limits, n);
+    same_without_arguments("converge_continue");
+    same_without_arguments("head_by_thread");
+}
+
 /* rounds_until of fn_returns for work-item t (t_is_zero: a work-item
  * passes 0 and writes *s each round). */
 static int32_t model_rounds_until(int32_t limit, int32_t t, bool writer, int32_t *s)
@@ -944,7 +1074,8 @@ static void test_fns_in_place(void)
  * Kernels made of the shapes the region code handles, nested at random:
  * barriers, block-level ifs and loops on uniform values (the kernel's n, a
  * fn's m, loop counters, the value of a fn with barriers in a loop's
- * test), break and continue, a value broadcast through
+ * test), break and continue, a thread-dependent continue after which
+ * nothing waits in its round, a value broadcast through
  * shared memory, calls of fns with barriers that may return early, and
  * kernel returns; between them work-item arithmetic and ifs on it without
  * barriers. Every barrier is uniform, so each kernel must run as loops,
@@ -1050,6 +1181,11 @@ static void gen_loop(Gen *g, int depth, int budget)
     g->loops++;
     gen_block(g, depth + 1, budget - 1);
     g->loops--;
+    if (pick(g, 3) == 0) {   /* a thread-dependent continue at the end of the round */
+        int d1 = 4 * (depth + 1);
+        emit(g, "%*sif %s %% 3 == %d {\n%*scontinue\n%*s}\n%*s%s += %d\n", d1, "", acc(g), pick(g, 3), d1 + 4,
+             "", d1, "", d1, "", acc(g), 1 + pick(g, 9));
+    }
     if (room)
         g->natoms--;
     indent(g, depth);
@@ -1224,6 +1360,7 @@ static const FxtTest tests[] = {
     { "returns from fns before their last barrier: the model", test_fn_returns_model },
     { "fns with barriers called 100 deep, and 101", test_call_depth },
     { "fn values that decide barriers", test_fn_values },
+    { "continues that only some work-items take: same bits as fibers", test_divergent_continues },
     { "bench/host's smooth, settle and relax", test_bench_rings },
     { "random kernels: loops against fibers", test_random_kernels },
     { NULL, NULL },

@@ -1,7 +1,9 @@
 # -Wdivergent-barrier (on by default): a barrier that only some work-items
-# of the block may reach, because of an if, a loop, or an earlier return or
-# break that depends on thread_idx, also through a fn and a var; and a fn
-# whose barrier depends on a parameter, by the arguments of each call.
+# of the block may reach, because of an if, a loop, or an earlier return,
+# break or continue (in the same round) that depends on thread_idx, also
+# through a fn and a var; a loop's head when its test depends on thread_idx;
+# and a fn whose barrier depends on a parameter, by the arguments of each
+# call.
 fn sync() {
     fx.barrier()
 }
@@ -102,4 +104,35 @@ kernel by_value(p: Ptr[Int32]) {
         fx.barrier()                  # 9: warned, the fn returns under a thread-dependent condition
     }
     p[t] = left
+}
+
+fn synced(v: Int32) -> Int32 {
+    fx.barrier()
+    return v
+}
+
+@launch_bounds(64)
+kernel by_loop(p: Ptr[Int32], n: Int32) {
+    shared s: Array[Int32, 64]
+    let t = thread_idx.x
+    var k = 0
+    while synced(k) < t {             # 10: warned, who goes round again depends on t
+        k += 1
+    }
+    for i in range(n) {
+        fx.barrier()                  # fine: work-items that continued meet the rest here
+        s[t] = i
+        if (t + i) % 3 == 0 {
+            continue
+        }
+        k += s[(t + 1) % 64]
+    }
+    for i in range(n) {
+        fx.barrier()                  # fine
+        if t == i {
+            continue
+        }
+        fx.barrier()                  # 11: warned, after a divergent continue in the same round
+    }
+    p[t] = k
 }
