@@ -517,6 +517,8 @@ enum { REGIONS, FIBERS, REGIONS_O0, CHECKED, NMODULES };
 static FxsModule mods[NMODULES];
 
 static void tune_fibers(FxOptions *o) { o->host_fibers = true; }
+static void tune_quiet(FxOptions *o) { o->no_warnings = true; }
+static void tune_quiet_fibers(FxOptions *o) { o->no_warnings = true; o->host_fibers = true; }
 static void tune_o0(FxOptions *o) { o->opt_level = 0; }
 static void tune_checked(FxOptions *o) { o->check = RT_CHECK_RACES; }
 
@@ -1092,6 +1094,7 @@ typedef struct Gen {
     int loops;              /* loops open around the statement */
     int fns;                /* fns defined so far: h0 .. h(fns - 1) */
     bool in_fn;             /* in a fn: the accumulator is r, returns give r */
+    bool wild;              /* some tests, trip counts and fn arguments depend on t */
 } Gen;
 
 static void emit(Gen *g, const char *fmt, ...)
@@ -1121,9 +1124,21 @@ static void indent(Gen *g, int depth)
     emit(g, "%*s", 4 * depth, "");
 }
 
-/* A uniform test: (atom + atom * k) % m == r. */
+static const char *acc(const Gen *g);
+
+/* A uniform test: (atom + atom * k) % m == r; when wild, one in four
+ * depends on t, directly or through the accumulator (which the values of
+ * fns feed): (t + atom) % m == r, acc % m == r. */
 static void uniform_test(Gen *g)
 {
+    if (g->wild && pick(g, 4) == 0) {
+        int m = 2 + pick(g, 3);
+        if (pick(g, 2))
+            emit(g, "(t + %s) %% %d == %d", g->atoms[pick(g, g->natoms)], m, pick(g, m));
+        else
+            emit(g, "%s %% %d == %d", acc(g), m, pick(g, m));
+        return;
+    }
     const char *a = g->atoms[pick(g, g->natoms)], *b = g->atoms[pick(g, g->natoms)];
     int m = 2 + pick(g, 3);
     emit(g, "(%s + %s * %d) %% %d == %d", a, b, 1 + pick(g, 5), m, pick(g, m));
@@ -1166,10 +1181,11 @@ static void gen_loop(Gen *g, int depth, int budget)
     if (kind) {
         emit(g, "var %s = 0\n", name);
         indent(g, depth);
+        const char *more = g->wild && pick(g, 4) == 0 ? " + t % 2" : "";   /* a trip count by t */
         if (kind == 1)
-            emit(g, "while %s < %d {\n", name, trips(g));
+            emit(g, "while %s < %d%s {\n", name, trips(g), more);
         else
-            emit(g, "while %s < %d + top(s, %s %% 3) %% 2 {\n", name, trips(g), acc(g));
+            emit(g, "while %s < %d + top(s, %s %% 3) %% 2%s {\n", name, trips(g), acc(g), more);
         indent(g, depth + 1);
         emit(g, "%s += 1\n", name);
     } else {
@@ -1246,7 +1262,16 @@ static void gen_statement(Gen *g, int depth, int budget)
             emit(g, "%*s%s += 1\n", d, "", a);
         break;
     case 8:   /* a call of an earlier fn */
-        if (g->fns > 0)
+        if (g->fns > 0 && g->wild && pick(g, 4) == 0) {
+            if (pick(g, 2)) {   /* a fn's value, from uniform arguments, decides */
+                const char *u = g->atoms[pick(g, g->natoms)];
+                emit(g, "%*sif h%d(%s, %s, s) %% 2 == 0 {\n", d, "", pick(g, g->fns), u, u);
+                gen_block(g, depth + 1, budget - 1);
+                emit(g, "%*s}\n", d, "");
+            } else {
+                emit(g, "%*s%s += h%d(%s, t %% 3, s)\n", d, "", a, pick(g, g->fns), a);
+            }
+        } else if (g->fns > 0)
             emit(g, "%*s%s += h%d(%s, %s + %d, s)\n", d, "", a, pick(g, g->fns), a,
                  g->atoms[pick(g, g->natoms)], pick(g, 5));
         else
@@ -1271,10 +1296,10 @@ static void gen_block(Gen *g, int depth, int budget)
 
 #define LINEAR_T "(thread_idx.z * block_dim.y + thread_idx.y) * block_dim.x + thread_idx.x"
 
-/* Kernel `rnd` after up to two fns, from seed. malloc'd. */
-static char *random_kernel(uint64_t seed)
+/* Kernel `rnd` after up to two fns, from seed; wild: see Gen. malloc'd. */
+static char *random_kernel(uint64_t seed, bool wild)
 {
-    Gen g = { .cap = 4096, .rng = seed * 2654435761u + 1 };
+    Gen g = { .cap = 4096, .rng = seed * 2654435761u + 1, .wild = wild };
     g.buf = malloc(g.cap);
     g.buf[0] = 0;
     /* work-item 0's v, to every work-item: a value the same in all */
@@ -1302,6 +1327,54 @@ static char *random_kernel(uint64_t seed)
     return g.buf;
 }
 
+/* Random kernels with thread-dependent tests, trip counts and fn
+ * arguments mixed in: those the analysis finds no divergent barrier in run
+ * as loops and must give the bits of fibers without a run error (a
+ * divergent barrier it missed makes the work-items disagree: the two holes
+ * found on 3 December would have shown here); the others run on fibers.
+ * Both kinds must be common, or the test proves little. */
+static void test_random_wild_kernels(void)
+{
+    static const Shape rshapes[] = { { { 2, 1, 1 }, { 5, 1, 1 } }, { { 1, 1, 1 }, { 4, 3, 2 } } };
+    int as_loops = 0, on_fibers = 0, failed = 0;
+    for (uint64_t seed = 1; seed <= 300; seed++) {
+        char *src = random_kernel(seed, true);
+        FxsModule m[2];   /* quiet: many have divergent barriers */
+        bool ok = fxs_open_tuned(&m[0], src, tune_quiet) && fxs_open_tuned(&m[1], src, tune_quiet_fibers);
+        CU_ASSERT(ok);
+        if (!ok) {
+            fprintf(stderr, "\n  seed %llu:\n%s", (unsigned long long)seed, src);
+            free(src);
+            continue;
+        }
+        bool loops = runs_as_regions(&m[0], "rnd");
+        as_loops += loops;
+        on_fibers += runs_on_fibers(&m[0], "rnd");
+        for (size_t k = 0; loops && k < 2; k++)
+            for (int32_t n = 0; n < 3; n++) {
+                size_t items = items_of(&rshapes[k]);
+                int32_t *out[2];
+                int rc[2];
+                for (int how = 0; how < 2; how++) {
+                    out[how] = calloc(items, 4);
+                    rc[how] = launch_out(&m[how], "rnd", rshapes[k].grid, rshapes[k].block, out[how], items, &n);
+                }
+                if ((rc[0] || rc[1] || memcmp(out[0], out[1], items * 4) != 0) && failed++ == 0)
+                    fprintf(stderr, "\n  seed %llu, shape %zu, n %d: rc %d/%d or differs:\n%s",
+                            (unsigned long long)seed, k, n, rc[0], rc[1], src);
+                free(out[0]);
+                free(out[1]);
+            }
+        fxs_close(&m[0]);
+        fxs_close(&m[1]);
+        free(src);
+    }
+    CU_ASSERT_EQUAL(failed, 0);
+    CU_ASSERT(as_loops >= 60);
+    CU_ASSERT(on_fibers >= 60);
+    printf("\n  wild kernels: %d as loops, %d on fibers ", as_loops, on_fibers);
+}
+
 /* Each random kernel runs as loops (regions, or plain block loops when it
  * has no barrier) and gives the bits of fibers, on two block shapes and
  * three n. */
@@ -1310,7 +1383,7 @@ static void test_random_kernels(void)
     static const Shape rshapes[] = { { { 2, 1, 1 }, { 5, 1, 1 } }, { { 1, 1, 1 }, { 4, 3, 2 } } };
     int not_loops = 0, differ = 0, with_barriers = 0;
     for (uint64_t seed = 1; seed <= 200; seed++) {
-        char *src = random_kernel(seed);
+        char *src = random_kernel(seed, false);
         FxsModule m[2];
         bool ok = fxs_open(&m[0], src) && fxs_open_tuned(&m[1], src, tune_fibers);
         CU_ASSERT(ok);
@@ -1363,6 +1436,7 @@ static const FxtTest tests[] = {
     { "continues that only some work-items take: same bits as fibers", test_divergent_continues },
     { "bench/host's smooth, settle and relax", test_bench_rings },
     { "random kernels: loops against fibers", test_random_kernels },
+    { "random kernels with thread-dependent tests: loops against fibers", test_random_wild_kernels },
     { NULL, NULL },
 };
 
