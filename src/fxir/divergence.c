@@ -69,6 +69,8 @@ typedef struct Divergence {
     bool value_dependent; /* see Verdict; found in the last sweep */
     bool continues;       /* fn gets the divergent continues, not the barriers */
     bool loop_waits;      /* the innermost loop reaches a barrier */
+    const FxInst *left_at[3];   /* the last jump walked that some work-items take,
+                                   by kind (LEFT_BREAK, LEFT_FN, LEFT_ITERATION) */
 } Divergence;
 
 static const Judged *judged_with(const Divergence *d, FxFunc *callee, const bool *dep);
@@ -292,6 +294,16 @@ static void judge_call(Divergence *d, FxInst *call)
         report(d, call, &(Control){ true, why }, true);
 }
 
+/* A jump (of kind `how`, a LEFT_ bit): taken by only some work-items under
+ * thread-dependent control, which it returns, or by all or none (0). */
+static int left_by(Divergence *d, const FxInst *jump, const Control *ctl, int how)
+{
+    if (!ctl->divergent)
+        return 0;
+    d->left_at[how == LEFT_BREAK ? 0 : how == LEFT_FN ? 1 : 2] = jump;
+    return how;
+}
+
 static int walk_inst(Divergence *d, FxInst *i, Control *ctl)
 {
     switch (i->op) {
@@ -313,13 +325,13 @@ static int walk_inst(Divergence *d, FxInst *i, Control *ctl)
     case FX_RETURN:
         if (d->report && (ctl->divergent || (i->nops > 0 && is_dependent(d, i->ops[0]))))
             d->value_dependent = true;
-        return ctl->divergent ? LEFT_FN : 0;
+        return left_by(d, i, ctl, LEFT_FN);
     case FX_BREAK:
-        return ctl->divergent ? LEFT_BREAK : 0;
+        return left_by(d, i, ctl, LEFT_BREAK);
     case FX_CONTINUE:
         if (ctl->divergent && d->loop_waits)
             report(d, i, ctl, true);
-        return ctl->divergent ? LEFT_ITERATION : 0;
+        return left_by(d, i, ctl, LEFT_ITERATION);
     case FX_CALL:
         if (ctl->divergent && fn_reaches_barrier(i->callee))
             report(d, i, ctl, false);
@@ -335,14 +347,15 @@ static int walk_inst(Divergence *d, FxInst *i, Control *ctl)
 }
 
 /* After a statement that some work-items left from, the rest of the block
- * runs in the others only. */
+ * runs in the others only; the jump they took is why (a return before a
+ * break, a break before a continue). */
 static int walk_block(Divergence *d, FxBlock *b, Control *ctl)
 {
     int left = 0;
     for (FxInst *i = b->first; i; i = i->next) {
         int now = walk_inst(d, i, ctl);
         if (now && !ctl->divergent)
-            *ctl = (Control){ true, i };
+            *ctl = (Control){ true, d->left_at[now & LEFT_FN ? 1 : now & LEFT_BREAK ? 0 : 2] };
         left |= now;
     }
     return left;
@@ -355,7 +368,7 @@ static Verdict judge(Arena *a, Judged **judged, FxFunc *f, const bool *param_dep
                      FxDivergentBarrierFn fn, void *data)
 {
     Divergence d = { a, judged, NULL, number_block(&f->body, 0), true, false, param_dependent, f->nparams,
-                     fn, data, 0, 0, false, continues, false };
+                     fn, data, 0, 0, false, continues, false, { NULL, NULL, NULL } };
     d.dependent = arena_alloc(a, (size_t)(d.count ? d.count : 1) * sizeof *d.dependent);
     for (int i = 0; i < d.count; i++)
         d.dependent[i] = false;
