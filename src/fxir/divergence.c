@@ -71,6 +71,8 @@ typedef struct Divergence {
     bool loop_waits;      /* the innermost loop reaches a barrier */
     const FxInst *left_at[3];   /* the last jump walked that some work-items take,
                                    by kind (LEFT_BREAK, LEFT_FN, LEFT_ITERATION) */
+    const FxInst **loop_left;   /* by a loop's id: the jump that first made its later
+                                   rounds divergent, kept across sweeps */
 } Divergence;
 
 static const Judged *judged_with(const Divergence *d, FxFunc *callee, const bool *dep);
@@ -211,12 +213,15 @@ static int walk_loop(Divergence *d, FxInst *i, Control *ctl)
     for (int round = 0; round < 2; round++) {
         Control head = loop;
         left |= walk_block(d, &i->blocks[0], &head);
+        /* a counter a break or return made thread-dependent is the jump's doing */
         Control start = head;
         if (!start.divergent && is_dependent(d, i->ops[0]))
-            start = (Control){ true, i };
+            start = (Control){ true, d->loop_left[i->id] ? d->loop_left[i->id] : i };
         Control body = start;
         int body_left = walk_block(d, &i->blocks[1], &body);
         int gone = body_left & (LEFT_BREAK | LEFT_FN);
+        if (gone && !start.divergent && !d->loop_left[i->id])
+            d->loop_left[i->id] = body.why;
         Control step = start;
         if (gone && !step.divergent)
             step = body;
@@ -368,10 +373,13 @@ static Verdict judge(Arena *a, Judged **judged, FxFunc *f, const bool *param_dep
                      FxDivergentBarrierFn fn, void *data)
 {
     Divergence d = { a, judged, NULL, number_block(&f->body, 0), true, false, param_dependent, f->nparams,
-                     fn, data, 0, 0, false, continues, false, { NULL, NULL, NULL } };
+                     fn, data, 0, 0, false, continues, false, { NULL, NULL, NULL }, NULL };
     d.dependent = arena_alloc(a, (size_t)(d.count ? d.count : 1) * sizeof *d.dependent);
-    for (int i = 0; i < d.count; i++)
+    d.loop_left = arena_alloc(a, (size_t)(d.count ? d.count : 1) * sizeof *d.loop_left);
+    for (int i = 0; i < d.count; i++) {
         d.dependent[i] = false;
+        d.loop_left[i] = NULL;
+    }
     for (int sweep = 0; d.changed && sweep < 64; sweep++) {
         d.changed = false;
         Control ctl = { false, NULL };
