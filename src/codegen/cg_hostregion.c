@@ -266,13 +266,12 @@ static void note_continue(void *data, const FxInst *jump, const FxInst *why)
  * (nor did the analysis give up). */
 static bool uniform_enough(CgCtx *c, FxFunc *f)
 {
-    if (fxir_divergent_barriers(c->fm->arena, &c->divergence, f, NULL, NULL) != 0)
-        return false;
     ContinueCheck k = { c, { 0 }, 0, 0 };
     collect_tails(c, &k.tails, &f->body);
-    int n = fxir_divergent_continues(c->fm->arena, &c->divergence, f, note_continue, &k);
+    int barriers;
+    int n = fxir_divergent_continues(c->fm->arena, &c->divergence, f, note_continue, &k, &barriers);
     cg_map_free(&k.tails);
-    return n == k.seen && k.misplaced == 0;
+    return barriers == 0 && n == k.seen && k.misplaced == 0;
 }
 
 /* Whether a fn that waits can be emitted in place: its body can be cut into

@@ -73,6 +73,8 @@ typedef struct Divergence {
                                    by kind (LEFT_BREAK, LEFT_FN, LEFT_ITERATION) */
     const FxInst **loop_left;   /* by a loop's id: the jump that first made its later
                                    rounds divergent, kept across sweeps */
+    signed char *loop_waits_at; /* by a loop's id: whether it reaches a barrier (-1: not
+                                   known yet), so each sweep does not walk it again */
 } Divergence;
 
 static const Judged *judged_with(const Divergence *d, FxFunc *callee, const bool *dep);
@@ -208,7 +210,10 @@ static int walk_loop(Divergence *d, FxInst *i, Control *ctl)
      * them after the loop; those that returned do not. */
     Control loop = *ctl;
     bool outer_waits = d->loop_waits;
-    d->loop_waits = inst_reaches_barrier(i);
+    const FxInst *outer_left[3] = { d->left_at[0], d->left_at[1], d->left_at[2] };
+    if (d->loop_waits_at[i->id] < 0)
+        d->loop_waits_at[i->id] = inst_reaches_barrier(i);
+    d->loop_waits = d->loop_waits_at[i->id];
     int left = 0;
     for (int round = 0; round < 2; round++) {
         Control head = loop;
@@ -231,7 +236,10 @@ static int walk_loop(Divergence *d, FxInst *i, Control *ctl)
             loop = (Control){ true, start.divergent ? start.why : body.why ? body.why : i };
         left |= body_left & LEFT_FN;
     }
+    /* this loop's breaks and continues end here: an outer jump is why again */
     d->loop_waits = outer_waits;
+    d->left_at[0] = outer_left[0];
+    d->left_at[2] = outer_left[2];
     return left;
 }
 
@@ -373,12 +381,14 @@ static Verdict judge(Arena *a, Judged **judged, FxFunc *f, const bool *param_dep
                      FxDivergentBarrierFn fn, void *data)
 {
     Divergence d = { a, judged, NULL, number_block(&f->body, 0), true, false, param_dependent, f->nparams,
-                     fn, data, 0, 0, false, continues, false, { NULL, NULL, NULL }, NULL };
+                     fn, data, 0, 0, false, continues, false, { NULL, NULL, NULL }, NULL, NULL };
     d.dependent = arena_alloc(a, (size_t)(d.count ? d.count : 1) * sizeof *d.dependent);
     d.loop_left = arena_alloc(a, (size_t)(d.count ? d.count : 1) * sizeof *d.loop_left);
+    d.loop_waits_at = arena_alloc(a, (size_t)(d.count ? d.count : 1) * sizeof *d.loop_waits_at);
     for (int i = 0; i < d.count; i++) {
         d.dependent[i] = false;
         d.loop_left[i] = NULL;
+        d.loop_waits_at[i] = -1;
     }
     for (int sweep = 0; d.changed && sweep < 64; sweep++) {
         d.changed = false;
@@ -400,10 +410,16 @@ int fxir_divergent_barriers(Arena *a, FxJudged **memo, FxFunc *f, FxDivergentBar
     return judge(a, memo ? memo : &local, f, NULL, false, fn, data).count;
 }
 
-int fxir_divergent_continues(Arena *a, FxJudged **memo, FxFunc *f, FxDivergentBarrierFn fn, void *data)
+int fxir_divergent_continues(Arena *a, FxJudged **memo, FxFunc *f, FxDivergentBarrierFn fn, void *data,
+                              int *barriers)
 {
+    if (barriers)
+        *barriers = 0;
     if (!fn_reaches_barrier(f))
         return 0;
     Judged *local = NULL;
-    return judge(a, memo ? memo : &local, f, NULL, true, fn, data).continues;
+    Verdict v = judge(a, memo ? memo : &local, f, NULL, true, fn, data);
+    if (barriers)
+        *barriers = v.count;
+    return v.continues;
 }

@@ -323,8 +323,10 @@ int fxir_divergent_barriers(Arena *a, FxJudged **memo, FxFunc *f, FxDivergentBar
  * work-items meet again at the loop's step). The host's regions need them
  * where nothing waits between them and the end of the iteration.
  * Returns how many (one more when the analysis gave up), 0 when f reaches
- * no barrier; fn gets each as `barrier`. */
-int fxir_divergent_continues(Arena *a, FxJudged **memo, FxFunc *f, FxDivergentBarrierFn fn, void *data);
+ * no barrier; fn gets each as `barrier`. *barriers, when not NULL, gets
+ * what fxir_divergent_barriers would return, from the same analysis. */
+int fxir_divergent_continues(Arena *a, FxJudged **memo, FxFunc *f, FxDivergentBarrierFn fn, void *data,
+                              int *barriers);
 FxFunc *fxir_func_new(FxModule *m, const char *name, FxFuncKind kind, int nparams,
                       const Type *ret, Loc loc);
 

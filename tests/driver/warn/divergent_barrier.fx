@@ -136,3 +136,16 @@ kernel by_loop(p: Ptr[Int32], n: Int32) {
     }
     p[t] = k
 }
+
+kernel inner_jumps(p: Ptr[Int32], n: Int32) {
+    for i in range(n) {
+        if thread_idx.x < 3 {
+            break                     # the note of 12 names this break
+        } else {
+            for j in range(4) {
+                if j == 2 { break }   # not this one: it leaves the inner loop only
+            }
+        }
+        fx.barrier()                  # 12: warned, after a divergent break
+    }
+}
