@@ -37,6 +37,8 @@
 typedef struct FxJudged Judged;
 struct FxJudged {
     const FxFunc *fn;
+    bool judged;          /* a verdict; else only `reaches` is known */
+    bool reaches;         /* the fn runs a barrier on some path */
     uint64_t dependent;   /* bit k: parameter k */
     int count;
     int continues;        /* divergent continues (fxir_divergent_continues) */
@@ -90,30 +92,51 @@ static int number_block(FxBlock *b, int next)
     return next;
 }
 
-static bool block_reaches_barrier(const FxBlock *b);
+/* Where what is known of fns is kept (the memo), and its arena. */
+typedef struct Memo {
+    Arena *arena;
+    Judged **judged;
+} Memo;
 
-/* Whether fn f runs a barrier on some path (fns are not recursive). */
-static bool fn_reaches_barrier(const FxFunc *f)
+static Memo memo_of(const Divergence *d)
 {
-    return f && block_reaches_barrier(&f->body);
+    return (Memo){ d->arena, d->judged };
 }
 
-static bool inst_reaches_barrier(const FxInst *i)
+static bool block_reaches_barrier(Memo m, const FxBlock *b);
+
+/* Whether fn f runs a barrier on some path (fns are not recursive): from
+ * the memo, or found and remembered, so a chain of fns is walked once. */
+static bool fn_reaches_barrier(Memo m, const FxFunc *f)
+{
+    if (!f)
+        return false;
+    for (const Judged *j = *m.judged; j; j = j->next)
+        if (j->fn == f)
+            return j->reaches;
+    bool reaches = block_reaches_barrier(m, &f->body);
+    Judged *j = arena_alloc(m.arena, sizeof *j);
+    *j = (Judged){ .fn = f, .judged = false, .reaches = reaches, .next = *m.judged };
+    *m.judged = j;
+    return reaches;
+}
+
+static bool inst_reaches_barrier(Memo m, const FxInst *i)
 {
     if (i->op == FX_BARRIER)
         return true;
-    if (i->op == FX_CALL && fn_reaches_barrier(i->callee))
+    if (i->op == FX_CALL && fn_reaches_barrier(m, i->callee))
         return true;
     for (int k = 0; k < i->nblocks; k++)
-        if (block_reaches_barrier(&i->blocks[k]))
+        if (block_reaches_barrier(m, &i->blocks[k]))
             return true;
     return false;
 }
 
-static bool block_reaches_barrier(const FxBlock *b)
+static bool block_reaches_barrier(Memo m, const FxBlock *b)
 {
     for (const FxInst *i = b->first; i; i = i->next)
-        if (inst_reaches_barrier(i))
+        if (inst_reaches_barrier(m, i))
             return true;
     return false;
 }
@@ -212,7 +235,7 @@ static int walk_loop(Divergence *d, FxInst *i, Control *ctl)
     bool outer_waits = d->loop_waits;
     const FxInst *outer_left[3] = { d->left_at[0], d->left_at[1], d->left_at[2] };
     if (d->loop_waits_at[i->id] < 0)
-        d->loop_waits_at[i->id] = inst_reaches_barrier(i);
+        d->loop_waits_at[i->id] = inst_reaches_barrier(memo_of(d), i);
     d->loop_waits = d->loop_waits_at[i->id];
     int left = 0;
     for (int round = 0; round < 2; round++) {
@@ -281,11 +304,12 @@ static const Judged *judged_with(const Divergence *d, FxFunc *callee, const bool
     for (int k = 0; dep && k < callee->nparams && k < 64; k++)
         bits |= (uint64_t)dep[k] << k;
     for (Judged *j = *d->judged; j; j = j->next)
-        if (j->fn == callee && j->dependent == bits)
+        if (j->fn == callee && j->judged && j->dependent == bits)
             return j;
     Verdict v = judge(d->arena, d->judged, callee, dep, false, NULL, NULL);
     Judged *j = arena_alloc(d->arena, sizeof *j);
-    *j = (Judged){ callee, bits, v.count, v.continues, v.value_dependent, *d->judged };
+    *j = (Judged){ callee, true, fn_reaches_barrier(memo_of(d), callee), bits, v.count, v.continues,
+                   v.value_dependent, *d->judged };
     *d->judged = j;
     return j;
 }
@@ -346,9 +370,9 @@ static int walk_inst(Divergence *d, FxInst *i, Control *ctl)
             report(d, i, ctl, true);
         return left_by(d, i, ctl, LEFT_ITERATION);
     case FX_CALL:
-        if (ctl->divergent && fn_reaches_barrier(i->callee))
+        if (ctl->divergent && fn_reaches_barrier(memo_of(d), i->callee))
             report(d, i, ctl, false);
-        else if (d->report && fn_reaches_barrier(i->callee))
+        else if (d->report && fn_reaches_barrier(memo_of(d), i->callee))
             judge_call(d, i);
         break;
     default:
@@ -404,10 +428,11 @@ static Verdict judge(Arena *a, Judged **judged, FxFunc *f, const bool *param_dep
 
 int fxir_divergent_barriers(Arena *a, FxJudged **memo, FxFunc *f, FxDivergentBarrierFn fn, void *data)
 {
-    if (!fn_reaches_barrier(f))
-        return 0;
     Judged *local = NULL;
-    return judge(a, memo ? memo : &local, f, NULL, false, fn, data).count;
+    Memo m = { a, memo ? memo : &local };
+    if (!fn_reaches_barrier(m, f))
+        return 0;
+    return judge(a, m.judged, f, NULL, false, fn, data).count;
 }
 
 int fxir_divergent_continues(Arena *a, FxJudged **memo, FxFunc *f, FxDivergentBarrierFn fn, void *data,
@@ -415,10 +440,11 @@ int fxir_divergent_continues(Arena *a, FxJudged **memo, FxFunc *f, FxDivergentBa
 {
     if (barriers)
         *barriers = 0;
-    if (!fn_reaches_barrier(f))
-        return 0;
     Judged *local = NULL;
-    Verdict v = judge(a, memo ? memo : &local, f, NULL, true, fn, data);
+    Memo m = { a, memo ? memo : &local };
+    if (!fn_reaches_barrier(m, f))
+        return 0;
+    Verdict v = judge(a, m.judged, f, NULL, true, fn, data);
     if (barriers)
         *barriers = v.count;
     return v.continues;
