@@ -30,10 +30,11 @@
 #include "support/arena.h"
 #include <stdint.h>
 
-/* How many divergent barriers a fn has with some of its first 64
- * parameters thread-dependent: calls judged once per fn and argument
- * pattern, so a chain of fns that pass thread-dependent values down costs
- * one analysis per fn, not one per path. */
+/* How many divergent barriers (and continues) a fn has with some of its
+ * first 64 parameters thread-dependent: calls judged once per fn and
+ * argument pattern, so a chain of fns that pass thread-dependent values
+ * down costs one analysis per fn, not one per path. The same list keeps
+ * whether a fn reaches a barrier at all (entries that are not verdicts). */
 typedef struct FxJudged Judged;
 struct FxJudged {
     const FxFunc *fn;
