@@ -193,6 +193,13 @@ typedef struct Control {
  * good for a break or return. */
 enum { LEFT_BREAK = 1, LEFT_FN = 2, LEFT_ITERATION = 4 };
 
+/* Where left_at keeps the jump for `left` (LEFT_ bits): the strongest kind
+ * in it, a return before a break before a continue. */
+static int left_slot(int left)
+{
+    return left & LEFT_FN ? 1 : left & LEFT_BREAK ? 0 : 2;
+}
+
 static int walk_block(Divergence *d, FxBlock *b, Control *ctl);
 static Verdict judge(Arena *a, Judged **judged, FxFunc *f, const bool *param_dependent, bool continues,
                      FxDivergentBarrierFn fn, void *data);
@@ -262,8 +269,8 @@ static int walk_loop(Divergence *d, FxInst *i, Control *ctl)
     }
     /* this loop's breaks and continues end here: an outer jump is why again */
     d->loop_waits = outer_waits;
-    d->left_at[0] = outer_left[0];
-    d->left_at[2] = outer_left[2];
+    d->left_at[left_slot(LEFT_BREAK)] = outer_left[left_slot(LEFT_BREAK)];
+    d->left_at[left_slot(LEFT_ITERATION)] = outer_left[left_slot(LEFT_ITERATION)];
     return left;
 }
 
@@ -338,7 +345,7 @@ static int left_by(Divergence *d, const FxInst *jump, const Control *ctl, int ho
 {
     if (!ctl->divergent)
         return 0;
-    d->left_at[how == LEFT_BREAK ? 0 : how == LEFT_FN ? 1 : 2] = jump;
+    d->left_at[left_slot(how)] = jump;
     return how;
 }
 
@@ -393,7 +400,7 @@ static int walk_block(Divergence *d, FxBlock *b, Control *ctl)
     for (FxInst *i = b->first; i; i = i->next) {
         int now = walk_inst(d, i, ctl);
         if (now && !ctl->divergent)
-            *ctl = (Control){ true, d->left_at[now & LEFT_FN ? 1 : now & LEFT_BREAK ? 0 : 2] };
+            *ctl = (Control){ true, d->left_at[left_slot(now)] };
         left |= now;
     }
     return left;
@@ -427,25 +434,27 @@ static Verdict judge(Arena *a, Judged **judged, FxFunc *f, const bool *param_dep
     return (Verdict){ d.found + gave_up, d.found_continues + gave_up, d.value_dependent || gave_up };
 }
 
-int fxir_divergent_barriers(Arena *a, FxJudged **memo, FxFunc *f, FxDivergentBarrierFn fn, void *data)
+/* The analysis of f with its parameters uniform; nothing to find when f
+ * reaches no barrier. */
+static Verdict judge_uniform(Arena *a, FxJudged **memo, FxFunc *f, bool continues, FxDivergentBarrierFn fn,
+                             void *data)
 {
     Judged *local = NULL;
     Memo m = { a, memo ? memo : &local };
     if (!fn_reaches_barrier(m, f))
-        return 0;
-    return judge(a, m.judged, f, NULL, false, fn, data).count;
+        return (Verdict){ 0, 0, false };
+    return judge(a, m.judged, f, NULL, continues, fn, data);
+}
+
+int fxir_divergent_barriers(Arena *a, FxJudged **memo, FxFunc *f, FxDivergentBarrierFn fn, void *data)
+{
+    return judge_uniform(a, memo, f, false, fn, data).count;
 }
 
 int fxir_divergent_continues(Arena *a, FxJudged **memo, FxFunc *f, FxDivergentBarrierFn fn, void *data,
                               int *barriers)
 {
-    if (barriers)
-        *barriers = 0;
-    Judged *local = NULL;
-    Memo m = { a, memo ? memo : &local };
-    if (!fn_reaches_barrier(m, f))
-        return 0;
-    Verdict v = judge(a, m.judged, f, NULL, true, fn, data);
+    Verdict v = judge_uniform(a, memo, f, true, fn, data);
     if (barriers)
         *barriers = v.count;
     return v.continues;
