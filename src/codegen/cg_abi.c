@@ -102,11 +102,11 @@ LLVMValueRef cg_hostctx_field(CgCtx *c, int field, int dim)
     return LLVMBuildGEP2(c->B, cg_host_ctx_type(c), c->hostctx, idx, hostctx_counts[field] ? 3 : 2, "");
 }
 
-static int host_wave_size(const CgCtx *c) { return c->opt.wave_size > 1 ? c->opt.wave_size : 1; }
+int cg_host_wave_size(const CgCtx *c) { return c->opt.wave_size > 1 ? c->opt.wave_size : 1; }
 
 bool cg_inst_waits(CgCtx *c, const FxInst *i)
 {
-    if (i->op == FX_BARRIER || (i->op == FX_WAVE_EXCHANGE && host_wave_size(c) > 1))
+    if (i->op == FX_BARRIER || (i->op == FX_WAVE_EXCHANGE && cg_host_wave_size(c) > 1))
         return true;
     if (i->op == FX_CALL && i->callee) {
         CgFunc *callee = cg_map_get(&c->funcs, i->callee);
@@ -360,7 +360,7 @@ static void host_kernel_info(CgCtx *c, CgFunc *cf)
     global_const(c, arena_printf(c->fm->arena, "%s__fxsync", f->name), LLVMInt32TypeInContext(c->C),
                  cf->waits && !cf->regions ? 1 : 0);
     global_const(c, arena_printf(c->fm->arena, "%s__fxwave", f->name), LLVMInt32TypeInContext(c->C),
-                 (unsigned long long)host_wave_size(c));
+                 (unsigned long long)cg_host_wave_size(c));
     if (c->opt.check)   /* only checked modules export it: the runtime looks it up as optional */
         global_const(c, arena_printf(c->fm->arena, "%s__fxcheck", f->name), LLVMInt32TypeInContext(c->C), 1);
 }

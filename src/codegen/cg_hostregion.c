@@ -86,6 +86,9 @@ struct CgRegionPlan {
     CgMap tails;             /* FxInst* of a continue that ends its iteration anyway */
     PtrVec spills;           /* the same instructions, in program order */
     PtrVec shared;           /* shared arrays: their address is made again in each region */
+    PtrVec snapshots;        /* wave exchanges whose snapshot a later region reads */
+    bool exchanges;          /* the kernel exchanges in waves (docs/waves.md): the lanes that
+                                came to the last exchange are kept per wave */
     int nregions;
     bool returns;            /* work-items can be done: a return of the kernel, or of a
                                 fn emitted in place before its last region */
@@ -99,6 +102,7 @@ struct CgRegionPlan {
                                 1 returned from the kernel, d + 1 returned from the fn
                                 emitted in place at depth d (cleared after its call) */
     LLVMValueRef decided;    /* i8: see DECIDED_FALSE */
+    LLVMValueRef wave_mask;  /* i64 per wave, with exchanges: the lanes at the last one */
     LLVMBasicBlockRef exit;  /* the block is finished */
     Region *cur;
     BlockLoop *loop;         /* the innermost loop with a barrier, or NULL */
@@ -269,7 +273,8 @@ static bool uniform_enough(CgCtx *c, FxFunc *f)
     ContinueCheck k = { c, { 0 }, 0, 0 };
     collect_tails(c, &k.tails, &f->body);
     int barriers;
-    int n = fxir_divergent_continues(c->fm->arena, &c->divergence, f, note_continue, &k, &barriers);
+    bool exchanges_wait = cg_host_wave_size(c) > 1;
+    int n = fxir_divergent_continues(c->fm->arena, &c->divergence, exchanges_wait, f, note_continue, &k, &barriers);
     cg_map_free(&k.tails);
     return barriers == 0 && n == k.seen && k.misplaced == 0;
 }
@@ -296,23 +301,24 @@ static bool region_shape(CgCtx *c, const FxBlock *b, int depth)
         if (!cg_inst_waits(c, i))
             continue;
         switch (i->op) {
-        case FX_BARRIER:
+        case FX_BARRIER: case FX_WAVE_EXCHANGE:
             break;
         case FX_IF:
             for (int k = 0; k < i->nblocks; k++)
                 if (!region_shape(c, &i->blocks[k], depth))
                     return false;
             break;
-        case FX_LOOP:   /* a head that waits (`while block_max(d) > tol`) is cut too */
-            if ((i->nblocks > 2 && cg_block_waits(c, &i->blocks[2])) || !region_shape(c, &i->blocks[0], depth) ||
-                !region_shape(c, &i->blocks[1], depth))
-                return false;
+        case FX_LOOP:   /* a head that waits (`while block_max(d) > tol`) is cut too, and a step
+                           that waits (wave-emulation's exchange where a wave's lanes meet) */
+            for (int k = 0; k < i->nblocks; k++)
+                if (!region_shape(c, &i->blocks[k], depth))
+                    return false;
             break;
         case FX_CALL:
             if (!fn_in_place(c, i->callee, depth + 1))
                 return false;
             break;
-        default:   /* a wave exchange */
+        default:   /* nothing else waits */
             return false;
         }
     }
@@ -323,6 +329,9 @@ static void set_region(CgRegionPlan *p, const FxInst *i, int r)
 {
     cg_map_put(&p->region, i, (void *)(intptr_t)(r + 2));
 }
+
+/* The region of a wave exchange's operand: the exchange's own work-item loop. */
+enum { EXCHANGE_LOOP = -4 };
 
 static int region_of(const CgRegionPlan *p, const FxInst *i)
 {
@@ -381,9 +390,13 @@ static void number_regions(CgCtx *c, CgRegionPlan *p, FxBlock *b, bool in_fn)
             cg_map_put(&p->decides, i, (void *)(intptr_t)(number_head(c, p, &i->blocks[0], in_fn) + 2));
             number_regions(c, p, &i->blocks[1], in_fn);
             mark_tail_continues(c, &p->tails, &i->blocks[1]);
-            int step = p->nregions++;
-            for (FxInst *j = i->nblocks > 2 ? i->blocks[2].first : NULL; j; j = j->next)
-                assign(p, j, step, in_fn);
+            if (i->nblocks > 2 && cg_block_waits(c, &i->blocks[2])) {
+                number_regions(c, p, &i->blocks[2], in_fn);
+            } else {
+                int step = p->nregions++;
+                for (FxInst *j = i->nblocks > 2 ? i->blocks[2].first : NULL; j; j = j->next)
+                    assign(p, j, step, in_fn);
+            }
         } else if (i->op == FX_CALL && !cg_map_get(&p->planned, i->callee)) {
             cg_map_put(&p->planned, i->callee, i->callee);
             number_regions(c, p, &i->callee->body, true);
@@ -397,6 +410,12 @@ static bool remade_anywhere(const FxInst *v)
     return v->op == FX_CONST || v->op == FX_PARAM;
 }
 
+/* The type of a wave exchange's slots: its value's memory form. */
+static LLVMTypeRef snapshot_type(CgCtx *c, const FxInst *exchange)
+{
+    return cg_mem_type(c, exchange->ops[0]->type);
+}
+
 /* Value v used in region `use`: marked when it comes from another one. */
 static void note_use(CgCtx *c, CgRegionPlan *p, FxInst *v, int use)
 {
@@ -404,6 +423,9 @@ static void note_use(CgCtx *c, CgRegionPlan *p, FxInst *v, int use)
         return;
     if (v->op == FX_ALLOCA && v->space == FXSPACE_SHARED) {
         ptrvec_push(c->fm->arena, &p->shared, v);
+    } else if (v->op == FX_WAVE_EXCHANGE) {   /* its value: where the wave's slots start */
+        ptrvec_push(c->fm->arena, &p->snapshots, v);
+        p->state_bytes += (int64_t)LLVMABISizeOfType(c->TD, snapshot_type(c, v));
     } else {
         ptrvec_push(c->fm->arena, &p->spills, v);
         LLVMTypeRef t = v->op == FX_ALLOCA ? cg_mem_type(c, v->type) : cg_reg_type(c, v->type);
@@ -417,6 +439,12 @@ static void note_use(CgCtx *c, CgRegionPlan *p, FxInst *v, int use)
 static void find_spills(CgCtx *c, CgRegionPlan *p, FxInst *i)
 {
     int use = region_of(p, i);
+    if (i->op == FX_WAVE_EXCHANGE && cg_inst_waits(c, i)) {   /* in waves wider than one lane */
+        use = EXCHANGE_LOOP;   /* its value is read in a loop of its own (a call's value too) */
+        if (!p->exchanges)
+            p->state_bytes += 1;   /* the wave's mask: 8 bytes for 8 or more lanes */
+        p->exchanges = true;
+    }
     if (i->op == FX_LOOP && use == -1)   /* run by the block: decided in one region of its head */
         note_use(c, p, i->ops[0], (int)(intptr_t)cg_map_get(&p->decides, i) - 2);
     else
@@ -466,13 +494,49 @@ CgRegionPlan *cg_region_plan(CgCtx *c, CgFunc *cf)
 
 static LLVMTypeRef i8t(CgCtx *c) { return LLVMInt8TypeInContext(c->C); }
 static LLVMTypeRef i32t(CgCtx *c) { return LLVMInt32TypeInContext(c->C); }
+static LLVMTypeRef i64t(CgCtx *c) { return LLVMInt64TypeInContext(c->C); }
+
+/* An array of n values of type t, made once per block. */
+static LLVMValueRef block_array(CgCtx *c, LLVMTypeRef t, LLVMValueRef n, const char *name)
+{
+    LLVMValueRef a = LLVMBuildArrayAlloca(c->B, t, n, name ? name : "");
+    LLVMSetAlignment(a, LLVMABIAlignmentOfType(c->TD, t) < 8 ? 8 : LLVMABIAlignmentOfType(c->TD, t));
+    return a;
+}
 
 /* An array of `items` values of type t, made once per block. */
 static LLVMValueRef per_item_array(CgCtx *c, CgRegionPlan *p, LLVMTypeRef t, const char *name)
 {
-    LLVMValueRef a = LLVMBuildArrayAlloca(c->B, t, p->items, name ? name : "");
-    LLVMSetAlignment(a, LLVMABIAlignmentOfType(c->TD, t) < 8 ? 8 : LLVMABIAlignmentOfType(c->TD, t));
-    return a;
+    return block_array(c, t, p->items, name);
+}
+
+static int lane_bits(CgCtx *c)
+{
+    int bits = 0;
+    while ((1 << bits) < cg_host_wave_size(c))
+        bits++;
+    return bits;
+}
+
+/* The block's waves (the last one may be partial). */
+static LLVMValueRef wave_count(CgCtx *c, CgRegionPlan *p)
+{
+    LLVMValueRef up = LLVMBuildNUWAdd(c->B, p->items, LLVMConstInt(i32t(c), (unsigned)cg_host_wave_size(c) - 1, 0), "");
+    return LLVMBuildLShr(c->B, up, LLVMConstInt(i32t(c), (unsigned)lane_bits(c), 0), "waves");
+}
+
+/* The snapshots of the exchanges (a slot for every lane of every wave, so
+ * that reading a missing lane of a partial wave stays in the array) and
+ * the mask of the lanes at the last exchange, per wave. */
+static void make_wave_arrays(CgCtx *c, CgRegionPlan *p)
+{
+    LLVMValueRef waves = wave_count(c, p);
+    LLVMValueRef slots = LLVMBuildShl(c->B, waves, LLVMConstInt(i32t(c), (unsigned)lane_bits(c), 0), "lanes");
+    for (int k = 0; k < p->snapshots.len; k++) {
+        FxInst *x = p->snapshots.items[k];
+        cg_map_put(&p->slots, x, block_array(c, snapshot_type(c, x), slots, "snapshot"));
+    }
+    p->wave_mask = p->exchanges ? block_array(c, i64t(c), waves, "wave_mask") : NULL;
 }
 
 /* The current work-item's element of a per-item array of t. */
@@ -501,6 +565,7 @@ static void begin_block(CgCtx *c, CgRegionPlan *p)
         FxInst *v = p->spills.items[k];
         cg_map_put(&p->slots, v, per_item_array(c, p, copy_type(c, v), v->name));
     }
+    make_wave_arrays(c, p);
     p->done = NULL;
     if (p->returns) {
         p->done = per_item_array(c, p, i8t(c), "done");
@@ -553,6 +618,8 @@ static void close_items(CgCtx *c, CgRegionPlan *p, CgBlockLoop loops[3])
         cg_map_put(&c->values, p->spills.items[k], NULL);
     for (int k = 0; k < p->shared.len; k++)
         cg_map_put(&c->values, p->shared.items[k], NULL);
+    for (int k = 0; k < p->snapshots.len; k++)
+        cg_map_put(&c->values, p->snapshots.items[k], NULL);
 }
 
 /* A value of another region, or a slot with a copy per work-item, in the
@@ -569,6 +636,9 @@ LLVMValueRef cg_region_value(CgCtx *c, FxInst *v)
     LLVMValueRef r;
     if (v->op == FX_ALLOCA && v->space == FXSPACE_SHARED) {
         r = cg_alloca(c, v);   /* an offset into ctx->shared */
+    } else if (v->op == FX_WAVE_EXCHANGE) {   /* the slots of the work-item's wave */
+        LLVMValueRef first = LLVMBuildAnd(c->B, p->cur->wi, LLVMConstInt(i32t(c), ~((unsigned)cg_host_wave_size(c) - 1), 0), "");
+        r = LLVMBuildInBoundsGEP2(c->B, snapshot_type(c, v), cg_map_get(&p->slots, v), &first, 1, "wave_slots");
     } else {
         LLVMTypeRef t = copy_type(c, v);
         r = item_element(c, p, t, cg_map_get(&p->slots, v));
@@ -881,11 +951,58 @@ static void emit_block_loop(CgCtx *c, CgRegionPlan *p, FxInst *i)
     LLVMBuildBr(c->B, step);
     LLVMMoveBasicBlockAfter(step, LLVMGetInsertBlock(c->B));
     LLVMPositionBuilderAtEnd(c->B, step);
-    if (i->nblocks > 2 && i->blocks[2].first)
+    if (i->nblocks > 2 && cg_block_waits(c, &i->blocks[2]))
+        emit_level(c, p, i->blocks[2].first, NULL);
+    else if (i->nblocks > 2 && i->blocks[2].first)
         emit_region(c, p, i->blocks[2].first, NULL, NULL, NULL);
     LLVMBuildBr(c->B, head);
     LLVMMoveBasicBlockAfter(end, LLVMGetInsertBlock(c->B));
     LLVMPositionBuilderAtEnd(c->B, end);
+}
+
+/* The lane bit of the current work-item in its wave's mask, and the mask's address. */
+static LLVMValueRef wave_mask_at(CgCtx *c, CgRegionPlan *p, LLVMValueRef *bit)
+{
+    LLVMValueRef wi = p->cur->wi;
+    LLVMValueRef lane = LLVMBuildAnd(c->B, wi, LLVMConstInt(i32t(c), (unsigned)cg_host_wave_size(c) - 1, 0), "lane");
+    if (bit)
+        *bit = LLVMBuildShl(c->B, LLVMConstInt(i64t(c), 1, 0), LLVMBuildZExt(c->B, lane, i64t(c), ""), "");
+    LLVMValueRef wave = LLVMBuildLShr(c->B, wi, LLVMConstInt(i32t(c), (unsigned)lane_bits(c), 0), "wave");
+    return LLVMBuildInBoundsGEP2(c->B, i64t(c), p->wave_mask, &wave, 1, "");
+}
+
+/* A wave exchange run by the block: every work-item taking part puts its
+ * value in its wave's slots (when a later region reads them) and its bit in
+ * its wave's mask. The regions after it read both: the analysis proved
+ * that the block reaches the exchange together, so the lanes of a wave
+ * that meet there are those that have not returned, as on fibers. */
+static void emit_exchange(CgCtx *c, CgRegionPlan *p, FxInst *x)
+{
+    LLVMValueRef bytes = LLVMBuildShl(c->B, LLVMBuildZExt(c->B, wave_count(c, p), i64t(c), ""),
+                                      LLVMConstInt(i64t(c), 3, 0), "");
+    LLVMBuildMemSet(c->B, p->wave_mask, LLVMConstInt(i8t(c), 0, 0), bytes, 8);
+    Region r = { .loop = c->loop };
+    CgBlockLoop loops[3];
+    open_items(c, p, &r, loops);
+    if (cg_map_get(&p->spilled, x)) {
+        LLVMTypeRef t = snapshot_type(c, x);
+        LLVMValueRef v = cg_to_mem(c, cg_val(c, x->ops[0]), x->ops[0]->type);
+        LLVMBuildStore(c->B, v, LLVMBuildInBoundsGEP2(c->B, t, cg_map_get(&p->slots, x), &r.wi, 1, ""));
+    }
+    LLVMValueRef bit;
+    LLVMValueRef at = wave_mask_at(c, p, &bit);
+    LLVMBuildStore(c->B, LLVMBuildOr(c->B, LLVMBuildLoad2(c->B, i64t(c), at, ""), bit, ""), at);
+    close_items(c, p, loops);
+}
+
+/* FX_WAVE_ACTIVE in a work-item loop: the lanes of the work-item's wave at
+ * the last exchange (NULL outside one). */
+LLVMValueRef cg_region_wave_active(CgCtx *c)
+{
+    CgRegionPlan *p = c->regions;
+    if (!p || !p->cur || !p->exchanges)   /* one lane: the runtime's exchange, per work-item */
+        return NULL;
+    return LLVMBuildLoad2(c->B, i64t(c), wave_mask_at(c, p, NULL), "wave_active");
 }
 
 /* Statements [from, to) of a block run by the whole block: regions
@@ -908,6 +1025,8 @@ static void emit_level(CgCtx *c, CgRegionPlan *p, FxInst *from, FxInst *to)
             emit_block_loop(c, p, i);
         else if (i->op == FX_CALL)
             emit_in_place(c, p, i);
+        else if (i->op == FX_WAVE_EXCHANGE)
+            emit_exchange(c, p, i);
         /* an FX_BARRIER: the regions on either side are already apart */
         i = i->next;
     }

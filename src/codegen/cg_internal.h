@@ -259,6 +259,8 @@ typedef struct CgBlockLoop {
 } CgBlockLoop;
 CgBlockLoop cg_open_block_loop(CgCtx *c, LLVMValueRef fn, const char *name);
 void cg_close_block_loop(CgCtx *c, LLVMValueRef fn, CgBlockLoop l, LLVMValueRef extent);
+/* The lanes of a wave in the host's code: the emulated GPU's (--arch), else 1. */
+int cg_host_wave_size(const CgCtx *c);
 /* Whether i (or b) may wait for other work-items: a barrier, an exchange in
  * waves wider than one lane, a call of a fn that waits. */
 bool cg_inst_waits(CgCtx *c, const FxInst *i);
@@ -275,6 +277,7 @@ LLVMValueRef cg_region_alloca(CgCtx *c, FxInst *i);
 void cg_region_define(CgCtx *c, FxInst *i, LLVMValueRef v);
 bool cg_region_return(CgCtx *c, FxInst *ret);
 bool cg_region_jump(CgCtx *c, FxInst *jump);
+LLVMValueRef cg_region_wave_active(CgCtx *c);
 LLVMValueRef cg_region_param(CgCtx *c, FxInst *param);
 bool cg_region_param_origin(CgCtx *c, FxInst *param, LLVMValueRef *origin);
 void cg_region_plan_free(CgRegionPlan *p);   /* its maps (the plan is in the arena) */

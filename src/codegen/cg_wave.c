@@ -262,5 +262,8 @@ LLVMValueRef cg_wave_exchange(CgCtx *c, FxInst *i)
 LLVMValueRef cg_wave_active(CgCtx *c, FxInst *i)
 {
     (void)i;
+    LLVMValueRef in_region = cg_region_wave_active(c);
+    if (in_region)
+        return in_region;
     return LLVMBuildLoad2(c->B, i64_ty(c), cg_hostctx_field(c, FX_HOSTCTX_wave_active, 0), "wave_active");
 }

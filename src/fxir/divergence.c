@@ -7,7 +7,9 @@
  * undefined. sema reports
  * each one as -Wdivergent-barrier; the host backend runs a kernel with none
  * as work-item loops between its barriers (cg_hostregion.c), where
- * work-items that disagree could not be followed.
+ * work-items that disagree could not be followed. For the host's wave model
+ * (waves wider than one lane) a wave exchange counts as a barrier too: the
+ * regions cut there, so every work-item of the block must reach it.
  *
  * The analysis runs on one function's FXIR. A value is thread-dependent
  * when it is thread_idx (or the lane id), the result of an atomic or a wave
@@ -47,6 +49,16 @@ struct FxJudged {
     Judged *next;
 };
 
+/* Where what is known of fns is kept (the memo), its arena, and what
+ * counts as a barrier: with `exchanges`, a wave exchange too (the host's
+ * wave model, where the lanes of a wave wait for each other there; the
+ * memo's verdicts hold for one setting). */
+typedef struct Memo {
+    Arena *arena;
+    Judged **judged;
+    bool exchanges;
+} Memo;
+
 /* What the analysis of one function finds. */
 typedef struct Verdict {
     int count;            /* divergent barriers, one more when it gave up */
@@ -57,8 +69,7 @@ typedef struct Verdict {
 } Verdict;
 
 typedef struct Divergence {
-    Arena *arena;
-    Judged **judged;      /* the memo: shared by nested analyses, and kept by callers */
+    Memo memo;            /* shared by nested analyses, and kept by callers */
     bool *dependent;      /* by instruction id */
     int count;
     bool changed;
@@ -93,15 +104,16 @@ static int number_block(FxBlock *b, int next)
     return next;
 }
 
-/* Where what is known of fns is kept (the memo), and its arena. */
-typedef struct Memo {
-    Arena *arena;
-    Judged **judged;
-} Memo;
 
 static Memo memo_of(const Divergence *d)
 {
-    return (Memo){ d->arena, d->judged };
+    return d->memo;
+}
+
+/* Whether i waits for other work-items by itself (not through a call). */
+static bool is_barrier(Memo m, const FxInst *i)
+{
+    return i->op == FX_BARRIER || (m.exchanges && i->op == FX_WAVE_EXCHANGE);
 }
 
 static bool block_reaches_barrier(Memo m, const FxBlock *b);
@@ -124,7 +136,7 @@ static bool fn_reaches_barrier(Memo m, const FxFunc *f)
 
 static bool inst_reaches_barrier(Memo m, const FxInst *i)
 {
-    if (i->op == FX_BARRIER)
+    if (is_barrier(m, i))
         return true;
     if (i->op == FX_CALL && fn_reaches_barrier(m, i->callee))
         return true;
@@ -201,8 +213,8 @@ static int left_slot(int left)
 }
 
 static int walk_block(Divergence *d, FxBlock *b, Control *ctl);
-static Verdict judge(Arena *a, Judged **judged, FxFunc *f, const bool *param_dependent, bool continues,
-                     FxDivergentBarrierFn fn, void *data);
+static Verdict judge(Memo m, FxFunc *f, const bool *param_dependent, bool continues, FxDivergentBarrierFn fn,
+                     void *data);
 
 /* In the last sweep: a divergent barrier (or a call that reaches one), or
  * with `jump` a divergent continue (or a call whose arguments make one of
@@ -284,7 +296,7 @@ static bool *arguments_dependent(const Divergence *d, const FxInst *call, const 
         if (!is_dependent(d, call->ops[k]))
             continue;
         if (!dep) {
-            dep = arena_alloc(d->arena, (size_t)callee->nparams * sizeof *dep);
+            dep = arena_alloc(d->memo.arena, (size_t)callee->nparams * sizeof *dep);
             for (int j = 0; j < callee->nparams; j++)
                 dep[j] = false;
             if (first)
@@ -303,7 +315,7 @@ static const Judged *judged_with(const Divergence *d, FxFunc *callee, const bool
 {
     bool *all = NULL;
     if (dep && callee->nparams > 64) {
-        all = arena_alloc(d->arena, (size_t)callee->nparams * sizeof *all);
+        all = arena_alloc(d->memo.arena, (size_t)callee->nparams * sizeof *all);
         for (int k = 0; k < callee->nparams; k++)
             all[k] = true;
         dep = all;
@@ -311,14 +323,14 @@ static const Judged *judged_with(const Divergence *d, FxFunc *callee, const bool
     uint64_t bits = 0;
     for (int k = 0; dep && k < callee->nparams && k < 64; k++)
         bits |= (uint64_t)dep[k] << k;
-    for (Judged *j = *d->judged; j; j = j->next)
+    for (Judged *j = *d->memo.judged; j; j = j->next)
         if (j->fn == callee && j->judged && j->dependent == bits)
             return j;
-    Verdict v = judge(d->arena, d->judged, callee, dep, false, NULL, NULL);
-    Judged *j = arena_alloc(d->arena, sizeof *j);
+    Verdict v = judge(d->memo, callee, dep, false, NULL, NULL);
+    Judged *j = arena_alloc(d->memo.arena, sizeof *j);
     *j = (Judged){ callee, true, fn_reaches_barrier(memo_of(d), callee), bits, v.count, v.continues,
-                   v.value_dependent, *d->judged };
-    *d->judged = j;
+                   v.value_dependent, *d->memo.judged };
+    *d->memo.judged = j;
     return j;
 }
 
@@ -363,10 +375,10 @@ static int walk_inst(Divergence *d, FxInst *i, Control *ctl)
             (ctl->divergent || computes_dependent(d, i)))
             mark(d, i->ops[0]);
         return 0;
-    case FX_BARRIER:
-        if (ctl->divergent)
+    case FX_BARRIER: case FX_WAVE_EXCHANGE:
+        if (ctl->divergent && is_barrier(d->memo, i))
             report(d, i, ctl, false);
-        return 0;
+        break;
     case FX_RETURN:
         if (d->report && (ctl->divergent || (i->nops > 0 && is_dependent(d, i->ops[0]))))
             d->value_dependent = true;
@@ -409,10 +421,11 @@ static int walk_block(Divergence *d, FxBlock *b, Control *ctl)
 /* The analysis of f with the parameters param_dependent marks (NULL: none)
  * counted as thread-dependent; it reports divergent barriers, or with
  * `continues` divergent continues. */
-static Verdict judge(Arena *a, Judged **judged, FxFunc *f, const bool *param_dependent, bool continues,
-                     FxDivergentBarrierFn fn, void *data)
+static Verdict judge(Memo m, FxFunc *f, const bool *param_dependent, bool continues, FxDivergentBarrierFn fn,
+                     void *data)
 {
-    Divergence d = { a, judged, NULL, number_block(&f->body, 0), true, false, param_dependent, f->nparams,
+    Arena *a = m.arena;
+    Divergence d = { m, NULL, number_block(&f->body, 0), true, false, param_dependent, f->nparams,
                      fn, data, 0, 0, false, continues, false, { NULL, NULL, NULL }, NULL, NULL };
     d.dependent = arena_alloc(a, (size_t)(d.count ? d.count : 1) * sizeof *d.dependent);
     d.loop_left = arena_alloc(a, (size_t)(d.count ? d.count : 1) * sizeof *d.loop_left);
@@ -436,25 +449,25 @@ static Verdict judge(Arena *a, Judged **judged, FxFunc *f, const bool *param_dep
 
 /* The analysis of f with its parameters uniform; nothing to find when f
  * reaches no barrier. */
-static Verdict judge_uniform(Arena *a, FxJudged **memo, FxFunc *f, bool continues, FxDivergentBarrierFn fn,
-                             void *data)
+static Verdict judge_uniform(Memo m, FxFunc *f, bool continues, FxDivergentBarrierFn fn, void *data)
 {
     Judged *local = NULL;
-    Memo m = { a, memo ? memo : &local };
+    if (!m.judged)
+        m.judged = &local;
     if (!fn_reaches_barrier(m, f))
         return (Verdict){ 0, 0, false };
-    return judge(a, m.judged, f, NULL, continues, fn, data);
+    return judge(m, f, NULL, continues, fn, data);
 }
 
 int fxir_divergent_barriers(Arena *a, FxJudged **memo, FxFunc *f, FxDivergentBarrierFn fn, void *data)
 {
-    return judge_uniform(a, memo, f, false, fn, data).count;
+    return judge_uniform((Memo){ a, memo, false }, f, false, fn, data).count;
 }
 
-int fxir_divergent_continues(Arena *a, FxJudged **memo, FxFunc *f, FxDivergentBarrierFn fn, void *data,
-                              int *barriers)
+int fxir_divergent_continues(Arena *a, FxJudged **memo, bool exchanges, FxFunc *f, FxDivergentBarrierFn fn,
+                             void *data, int *barriers)
 {
-    Verdict v = judge_uniform(a, memo, f, true, fn, data);
+    Verdict v = judge_uniform((Memo){ a, memo, exchanges }, f, true, fn, data);
     if (barriers)
         *barriers = v.count;
     return v.continues;

@@ -324,9 +324,12 @@ int fxir_divergent_barriers(Arena *a, FxJudged **memo, FxFunc *f, FxDivergentBar
  * where nothing waits between them and the end of the iteration.
  * Returns how many (one more when the analysis gave up), 0 when f reaches
  * no barrier; fn gets each as `barrier`. *barriers, when not NULL, gets
- * what fxir_divergent_barriers would return, from the same analysis. */
-int fxir_divergent_continues(Arena *a, FxJudged **memo, FxFunc *f, FxDivergentBarrierFn fn, void *data,
-                              int *barriers);
+ * what fxir_divergent_barriers would return, from the same analysis.
+ * exchanges: a wave exchange (FX_WAVE_EXCHANGE) counts as a barrier, as the
+ * host's wave model needs in waves wider than one lane (the same for
+ * every use of one memo). */
+int fxir_divergent_continues(Arena *a, FxJudged **memo, bool exchanges, FxFunc *f, FxDivergentBarrierFn fn,
+                             void *data, int *barriers);
 FxFunc *fxir_func_new(FxModule *m, const char *name, FxFuncKind kind, int nparams,
                       const Type *ret, Loc loc);
 

@@ -617,9 +617,11 @@ static size_t items_of(const Shape *s)
 }
 
 /* Runs `name` with one output buffer of `elem` bytes per work-item (args[0])
- * on every module that runs it as regions and on fibers, every shape and
- * thread count: the outputs must be equal, byte for byte. */
-static void same_as_fibers(const char *name, size_t elem, void **rest, const size_t *rest_bytes, int nrest)
+ * on every module of `set` (REGIONS, FIBERS, ...) that runs it as regions
+ * and on fibers, every shape and thread count: the outputs must be equal,
+ * byte for byte. */
+static void same_as_fibers_in(FxsModule *set, const char *name, size_t elem, void **rest, const size_t *rest_bytes,
+                              int nrest)
 {
     for (int k = 0; k < NSHAPES; k++) {
         const Shape *s = &shapes[k];
@@ -637,7 +639,7 @@ static void same_as_fibers(const char *name, size_t elem, void **rest, const siz
                     bytes[r + 1] = rest_bytes[r];
                 }
                 char *err;
-                int rc = launch(&mods[mod], name, s->grid, s->block, args, bytes, threads, &err);
+                int rc = launch(&set[mod], name, s->grid, s->block, args, bytes, threads, &err);
                 if (rc)
                     fprintf(stderr, "\n  %s on shape %d: %s", name, k, err ? err : "?");
                 CU_ASSERT(rc == 0);
@@ -650,6 +652,11 @@ static void same_as_fibers(const char *name, size_t elem, void **rest, const siz
             }
         free(want);
     }
+}
+
+static void same_as_fibers(const char *name, size_t elem, void **rest, const size_t *rest_bytes, int nrest)
+{
+    same_as_fibers_in(mods, name, elem, rest, rest_bytes, nrest);
 }
 
 static void test_stages(void)
@@ -761,14 +768,19 @@ static void test_disagreement(void)
 }
 
 /* same_as_fibers for a kernel (out, limit) at each of n limits. */
-static void same_at_limits(const char *name, const int32_t *limits, size_t n)
+static void same_at_limits_in(FxsModule *set, const char *name, const int32_t *limits, size_t n)
 {
     for (size_t k = 0; k < n; k++) {
         int32_t limit = limits[k];
         void *rest[] = { &limit };
         size_t bytes[] = { 0 };
-        same_as_fibers(name, 4, rest, bytes, 1);
+        same_as_fibers_in(set, name, 4, rest, bytes, 1);
     }
+}
+
+static void same_at_limits(const char *name, const int32_t *limits, size_t n)
+{
+    same_at_limits_in(mods, name, limits, n);
 }
 
 /* same_as_fibers for a kernel whose only parameter is its output. */
@@ -1417,6 +1429,150 @@ static void test_random_kernels(void)
     CU_ASSERT(with_barriers >= 150);   /* the others have no barrier: plain block loops */
 }
 
+/* ---- wave exchanges (the host's wave model of a GPU, docs/waves.md) ----
+ * In waves wider than one lane an exchange waits for the wave's lanes: the
+ * regions cut there when the whole block reaches it, as at a barrier. */
+
+#define WAVE_ITEMS "    let t = (thread_idx.z * block_dim.y + thread_idx.y) * block_dim.x + thread_idx.x\n" \
+                   "    let items = block_dim.x * block_dim.y * block_dim.z\n" \
+                   "    let g = block_idx.x * items + t\n"
+
+static const char *w_src =
+    /* exchanges and no barrier */
+    "kernel wave_only(out: Ptr[Int32], limit: Int32) {\n"
+    WAVE_ITEMS
+    "    let v = g * 3 + limit\n"
+    "    out[g] = fx.wave_sum(v) + fx.shuffle(v, fx.lane_id() + limit) * 7 + fx.readlane(v, limit) * 11\n"
+    "}\n"
+    /* a wave reduction, then the block's through shared memory */
+    "kernel wave_block_sum(out: Ptr[Int32], limit: Int32) {\n"
+    "    shared part: Array[Int32, 64]\n"
+    WAVE_ITEMS
+    "    let v = (g * 37 + limit) % 101\n"
+    "    let s = fx.wave_sum(v)\n"
+    "    if fx.lane_id() == 0 {\n"
+    "        part[t // fx.wave_size()] = s\n"
+    "    }\n"
+    "    fx.barrier()\n"
+    "    var total = 0\n"
+    "    for w in range((items + fx.wave_size() - 1) // fx.wave_size()) {\n"
+    "        total += part[w]\n"
+    "    }\n"
+    "    out[g] = total * 7 + fx.shuffle_down(v, 1) + fx.readfirstlane(v) * 3 + Int32(fx.ballot(v > 50) % 9973)\n"
+    "}\n"
+    /* exchanges in a loop run by the block (its step and its end are where
+     * the lanes meet again), a uniform break and continue, a fn that
+     * exchanges emitted in place, an exchange of a waiting fn's value,
+     * returns after the last exchange (uniform, then by thread) */
+    "fn wave_max_of(v: Int32) -> Int32 {\n"
+    "    return fx.wave_max(v)\n"
+    "}\n"
+    "fn through_shared(v: Int32) -> Int32 {\n"
+    "    shared s: Array[Int32, 512]\n"
+    WAVE_ITEMS
+    "    s[t] = v\n"
+    "    fx.barrier()\n"
+    "    let w = s[(t + 1) % items]\n"
+    "    fx.barrier()\n"
+    "    return w\n"
+    "}\n"
+    "kernel wave_rounds(out: Ptr[Int32], limit: Int32) {\n"
+    WAVE_ITEMS
+    "    var v = g % 13 + limit\n"
+    "    for r in range(4) {\n"
+    "        if r == limit {\n"
+    "            break\n"
+    "        }\n"
+    "        v = v + fx.shuffle_xor(v, 1 + r) * (r + 1)\n"
+    "        if r % 2 == 0 {\n"
+    "            continue\n"
+    "        }\n"
+    "        v = v ^ wave_max_of(v)\n"
+    "    }\n"
+    "    let m = fx.wave_min(through_shared(v))\n"
+    "    if limit > 50 {\n"
+    "        return\n"
+    "    }\n"
+    "    out[g] = v * 1000 + m\n"
+    "    if t % 3 == 0 {\n"
+    "        return\n"
+    "    }\n"
+    "    out[g] += fx.lane_id()\n"
+    "}\n"
+    /* on fibers: an exchange only some of the block's work-items reach; a
+     * loop whose test is a wave's vote (the waves leave it at different
+     * rounds) */
+    "kernel wave_divergent(out: Ptr[Int32], limit: Int32) {\n"
+    "    shared s: Array[Int32, 512]\n"
+    WAVE_ITEMS
+    "    var v = g + limit\n"
+    "    if t % 2 == 0 {\n"
+    "        v = fx.wave_sum(v)\n"
+    "    }\n"
+    "    s[t] = v\n"
+    "    fx.barrier()\n"
+    "    out[g] = s[(t + 1) % items]\n"
+    "}\n"
+    "kernel wave_until(out: Ptr[Int32], limit: Int32) {\n"
+    WAVE_ITEMS
+    "    var k = 0\n"
+    "    while fx.any(t % 7 + k < limit % 9) {\n"
+    "        k += 1\n"
+    "    }\n"
+    "    out[g] = k\n"
+    "}\n";
+
+static const char *const wave_archs[] = { "gfx942", "gfx1100" };   /* 64 and 32 lanes */
+enum { NWAVE_ARCHS = sizeof wave_archs / sizeof wave_archs[0] };
+static FxsModule wmods[NWAVE_ARCHS][NMODULES];
+
+static int init_waves(void)
+{
+    void (*tunes[NMODULES])(FxOptions *) = { NULL, tune_fibers, tune_o0, tune_checked };
+    for (int a = 0; a < NWAVE_ARCHS; a++)
+        for (int m = 0; m < NMODULES; m++)
+            if (!fxs_open_as(&wmods[a][m], w_src, wave_archs[a], tunes[m]))
+                return 1;
+    return 0;
+}
+
+static int clean_waves(void)
+{
+    for (int a = 0; a < NWAVE_ARCHS; a++)
+        for (int m = 0; m < NMODULES; m++)
+            fxs_close(&wmods[a][m]);
+    rt_host_set_threads(0);
+    return 0;
+}
+
+static void test_which_wave_kernels(void)
+{
+    static const char *const loops[] = { "wave_only", "wave_block_sum", "wave_rounds" };
+    static const char *const fibers[] = { "wave_divergent", "wave_until" };
+    for (int a = 0; a < NWAVE_ARCHS; a++) {
+        for (size_t k = 0; k < sizeof loops / sizeof loops[0]; k++) {
+            CU_ASSERT(runs_as_regions(&wmods[a][REGIONS], loops[k]));
+            CU_ASSERT(runs_as_regions(&wmods[a][REGIONS_O0], loops[k]));
+            CU_ASSERT(runs_on_fibers(&wmods[a][FIBERS], loops[k]));
+            CU_ASSERT(runs_on_fibers(&wmods[a][CHECKED], loops[k]));
+        }
+        for (size_t k = 0; k < sizeof fibers / sizeof fibers[0]; k++)
+            CU_ASSERT(runs_on_fibers(&wmods[a][REGIONS], fibers[k]));
+    }
+}
+
+/* Every wave kernel against fibers, at limits that pick lanes, leave the
+ * loop at each round or not at all, and return before the output. */
+static void test_wave_kernels(void)
+{
+    static const char *const names[] = { "wave_only", "wave_block_sum", "wave_rounds", "wave_divergent",
+                                         "wave_until" };
+    static const int32_t limits[] = { -1, 0, 1, 2, 3, 5, 60 };
+    for (int a = 0; a < NWAVE_ARCHS; a++)
+        for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+            same_at_limits_in(wmods[a], names[k], limits, sizeof limits / sizeof limits[0]);
+}
+
 static const FxtTest tests[] = {
     { "which kernels run as loops", test_which_kernels },
     { "stages: same bits as fibers", test_stages },
@@ -1440,8 +1596,15 @@ static const FxtTest tests[] = {
     { NULL, NULL },
 };
 
+static const FxtTest wave_tests[] = {
+    { "which wave kernels run as loops", test_which_wave_kernels },
+    { "wave kernels: same bits as fibers", test_wave_kernels },
+    { NULL, NULL },
+};
+
 int main(int argc, char **argv)
 {
-    const FxtSuite suites[] = { { "hostregion", tests, init, clean }, { NULL, NULL, NULL, NULL } };
+    const FxtSuite suites[] = { { "hostregion", tests, init, clean }, { "waves", wave_tests, init_waves, clean_waves },
+                                { NULL, NULL, NULL, NULL } };
     return fxt_main(argc, argv, TEST_DIR, suites);
 }

@@ -53,7 +53,12 @@ bool fxs_open(FxsModule *m, const char *src)
 
 bool fxs_open_tuned(FxsModule *m, const char *src, void (*tune)(FxOptions *o))
 {
-    if (!fxs_lower_tuned(m, src, NULL, true, tune))
+    return fxs_open_as(m, src, NULL, tune);
+}
+
+bool fxs_open_as(FxsModule *m, const char *src, const char *arch, void (*tune)(FxOptions *o))
+{
+    if (!fxs_lower_tuned(m, src, arch, true, tune))
         return false;
     char *err = NULL;
     m->hm = pipe_jit(&m->c, &err);

@@ -25,6 +25,8 @@ bool fxs_lower_tuned(FxsModule *m, const char *src, const char *arch, bool host,
 bool fxs_open(FxsModule *m, const char *src);
 /* fxs_open with tune(options) applied first (e.g. --host-barriers=fibers). */
 bool fxs_open_tuned(FxsModule *m, const char *src, void (*tune)(FxOptions *o));
+/* fxs_open_tuned with the waves of GPU `arch` emulated (NULL: the host's own). */
+bool fxs_open_as(FxsModule *m, const char *src, const char *arch, void (*tune)(FxOptions *o));
 /* fxs_lower for `arch`, then LLVM (the module verified, optimized) down to
  * the target's assembly: returned malloc'd, NULL after errors. */
 char *fxs_assembly(FxsModule *m, const char *src, const char *arch);

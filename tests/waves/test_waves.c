@@ -67,14 +67,7 @@ typedef FxsModule Mod;   /* tests/lib/fxsource */
 /* Compile for the host in `md` and JIT. */
 static bool mod_open(Mod *m, const char *src, const Mode *md)
 {
-    if (!fxs_lower(m, src, md->arch, true))
-        return false;
-    char *err = NULL;
-    m->hm = pipe_jit(&m->c, &err);
-    if (!m->hm && err)
-        fprintf(stderr, "\n  jit (%s): %s", md->name, err);
-    free(err);
-    return m->hm != NULL;
+    return fxs_open_as(m, src, md->arch, NULL);
 }
 
 /* Runs kernel k with bounds checks (bytes[i]: the size of Ptr argument i). */
