@@ -86,9 +86,13 @@ struct CgRegionPlan {
     CgMap tails;             /* FxInst* of a continue that ends its iteration anyway */
     PtrVec spills;           /* the same instructions, in program order */
     PtrVec shared;           /* shared arrays: their address is made again in each region */
+    CgMap remade;            /* FxInst* -> non-NULL: made again in each region that uses it */
+    PtrVec remades;          /* the same instructions */
     PtrVec snapshots;        /* wave exchanges whose snapshot a later region reads */
-    bool exchanges;          /* the kernel exchanges in waves (docs/waves.md): the lanes that
-                                came to the last exchange are kept per wave */
+    CgMap masked;            /* FxInst* of a wave_active -> the exchange whose lanes it reads */
+    PtrVec masks;            /* the exchanges a wave_active reads, once each */
+    bool exchanges;          /* the kernel exchanges in waves wider than one lane */
+    bool unplanned;          /* something the regions cannot follow (see find_spills) */
     int nregions;
     bool returns;            /* work-items can be done: a return of the kernel, or of a
                                 fn emitted in place before its last region */
@@ -102,7 +106,7 @@ struct CgRegionPlan {
                                 1 returned from the kernel, d + 1 returned from the fn
                                 emitted in place at depth d (cleared after its call) */
     LLVMValueRef decided;    /* i8: see DECIDED_FALSE */
-    LLVMValueRef wave_mask;  /* i64 per wave, with exchanges: the lanes at the last one */
+    CgMap mask_arrays;       /* exchange -> i64 per wave: the lanes that came to it */
     LLVMBasicBlockRef exit;  /* the block is finished */
     Region *cur;
     BlockLoop *loop;         /* the innermost loop with a barrier, or NULL */
@@ -141,6 +145,14 @@ static bool has_return(const FxInst *i)
             if (has_return(j))
                 return true;
     return false;
+}
+
+/* Whether i is a wave exchange in waves wider than one lane: it waits for
+ * its wave, and ends the run of statements before it (each work-item
+ * leaves its value in the run's loop; the regions after it read its wave's). */
+static bool ends_run(CgCtx *c, const FxInst *i)
+{
+    return i->op == FX_WAVE_EXCHANGE && cg_inst_waits(c, i);
 }
 
 /* The statements of b after its last wait, one run of them (its last
@@ -330,9 +342,6 @@ static void set_region(CgRegionPlan *p, const FxInst *i, int r)
     cg_map_put(&p->region, i, (void *)(intptr_t)(r + 2));
 }
 
-/* The region of a wave exchange's operand: the exchange's own work-item loop. */
-enum { EXCHANGE_LOOP = -4 };
-
 static int region_of(const CgRegionPlan *p, const FxInst *i)
 {
     intptr_t r = (intptr_t)cg_map_get(&p->region, i);
@@ -375,10 +384,12 @@ static void number_regions(CgCtx *c, CgRegionPlan *p, FxBlock *b, bool in_fn)
 {
     int run = -1;   /* the region of the current run of statements without a wait */
     for (FxInst *i = b->first; i; i = i->next) {
-        if (!cg_inst_waits(c, i)) {
+        if (!cg_inst_waits(c, i) || ends_run(c, i)) {
             if (run < 0)
                 run = p->nregions++;
             assign(p, i, run, in_fn);
+            if (ends_run(c, i))
+                run = -1;
             continue;
         }
         run = -1;
@@ -410,17 +421,91 @@ static bool remade_anywhere(const FxInst *v)
     return v->op == FX_CONST || v->op == FX_PARAM;
 }
 
+/* Index arithmetic is cheaper made again than copied per work-item. */
+enum { REMAKE_DEPTH = 6 };
+
+static bool int_scalar(const Type *t)
+{
+    return t->kind == TY_SCALAR && (type_is_int(t->scalar) || t->scalar == SC_BOOLEAN);
+}
+
+/* Whether v can be made again in any region, at its top, with the same
+ * value for every work-item: integer arithmetic (total in FXIR: x // 0 is
+ * 0, shifts are guarded) and comparisons of thread_idx, block_idx,
+ * block_dim, grid_dim, parameters and constants, at most `depth` deep. */
+static bool remakeable(const FxInst *v, int depth)
+{
+    if (remade_anywhere(v))
+        return true;
+    if (depth == 0 || !int_scalar(v->type))
+        return false;
+    switch (v->op) {
+    case FX_SPECIAL:
+        return v->sub != FXS_LANE_ID;   /* the host's lane id is wave-emulation's arithmetic */
+    case FX_BINOP:
+        if (v->sub == FXB_POW || v->sub == FXB_DIV)
+            return false;
+        break;
+    case FX_CMP: case FX_CAST:
+        break;
+    default:
+        return false;
+    }
+    for (int k = 0; k < v->nops; k++)
+        if (!int_scalar(v->ops[k]->type) || !remakeable(v->ops[k], depth - 1))
+            return false;
+    return true;
+}
+
 /* The type of a wave exchange's slots: its value's memory form. */
 static LLVMTypeRef snapshot_type(CgCtx *c, const FxInst *exchange)
 {
     return cg_mem_type(c, exchange->ops[0]->type);
 }
 
+/* A wave_active in waves wider than one lane: the lanes at the exchange just
+ * before it (wave-emulation reads them right after each exchange; one
+ * elsewhere leaves the kernel on fibers). */
+static void note_mask(CgCtx *c, CgRegionPlan *p, FxInst *active)
+{
+    FxInst *x = active->prev;
+    while (x && x->op != FX_WAVE_EXCHANGE && !cg_inst_waits(c, x))
+        x = x->prev;
+    if (!x || x->op != FX_WAVE_EXCHANGE) {
+        p->unplanned = true;
+        return;
+    }
+    if (!cg_map_get(&p->masked, x)) {   /* keyed by the exchange too: one array each */
+        cg_map_put(&p->masked, x, x);
+        ptrvec_push(c->fm->arena, &p->masks, x);
+        p->state_bytes += 1;   /* 8 bytes a wave of 8 or more lanes */
+    }
+    cg_map_put(&p->masked, active, x);
+}
+
+/* v, and the operands it is made from, are made again where they are used
+ * (each region forgets them: their values in the region of their
+ * definition do not reach the others). */
+static void note_remade(CgCtx *c, CgRegionPlan *p, FxInst *v)
+{
+    if (remade_anywhere(v) || cg_map_get(&p->remade, v))
+        return;
+    cg_map_put(&p->remade, v, v);
+    ptrvec_push(c->fm->arena, &p->remades, v);
+    for (int k = 0; k < v->nops; k++)
+        note_remade(c, p, v->ops[k]);
+}
+
 /* Value v used in region `use`: marked when it comes from another one. */
 static void note_use(CgCtx *c, CgRegionPlan *p, FxInst *v, int use)
 {
-    if (!v || remade_anywhere(v) || region_of(p, v) == use || cg_map_get(&p->spilled, v))
+    if (!v || remade_anywhere(v) || region_of(p, v) == use || cg_map_get(&p->spilled, v) ||
+        cg_map_get(&p->remade, v))
         return;
+    if (remakeable(v, REMAKE_DEPTH)) {
+        note_remade(c, p, v);
+        return;
+    }
     if (v->op == FX_ALLOCA && v->space == FXSPACE_SHARED) {
         ptrvec_push(c->fm->arena, &p->shared, v);
     } else if (v->op == FX_WAVE_EXCHANGE) {   /* its value: where the wave's slots start */
@@ -439,12 +524,10 @@ static void note_use(CgCtx *c, CgRegionPlan *p, FxInst *v, int use)
 static void find_spills(CgCtx *c, CgRegionPlan *p, FxInst *i)
 {
     int use = region_of(p, i);
-    if (i->op == FX_WAVE_EXCHANGE && cg_inst_waits(c, i)) {   /* in waves wider than one lane */
-        use = EXCHANGE_LOOP;   /* its value is read in a loop of its own (a call's value too) */
-        if (!p->exchanges)
-            p->state_bytes += 1;   /* the wave's mask: 8 bytes for 8 or more lanes */
+    if (i->op == FX_WAVE_EXCHANGE && ends_run(c, i))
         p->exchanges = true;
-    }
+    if (i->op == FX_WAVE_ACTIVE && cg_host_wave_size(c) > 1)
+        note_mask(c, p, i);
     if (i->op == FX_LOOP && use == -1)   /* run by the block: decided in one region of its head */
         note_use(c, p, i->ops[0], (int)(intptr_t)cg_map_get(&p->decides, i) - 2);
     else
@@ -484,6 +567,8 @@ CgRegionPlan *cg_region_plan(CgCtx *c, CgFunc *cf)
     CgMap seen = { 0 };
     find_fn_spills(c, p, &f->body, &seen);
     cg_map_free(&seen);
+    if (p->unplanned)
+        return NULL;
     int64_t items = f->launch_bounds > 0 ? f->launch_bounds : 1024;
     if ((p->state_bytes + (p->returns ? 1 : 0)) * items > CG_REGION_STATE_BYTES)
         return NULL;
@@ -527,16 +612,20 @@ static LLVMValueRef wave_count(CgCtx *c, CgRegionPlan *p)
 
 /* The snapshots of the exchanges (a slot for every lane of every wave, so
  * that reading a missing lane of a partial wave stays in the array) and
- * the mask of the lanes at the last exchange, per wave. */
+ * the masks of the lanes that came, per wave. */
 static void make_wave_arrays(CgCtx *c, CgRegionPlan *p)
 {
+    if (!p->exchanges)
+        return;
     LLVMValueRef waves = wave_count(c, p);
     LLVMValueRef slots = LLVMBuildShl(c->B, waves, LLVMConstInt(i32t(c), (unsigned)lane_bits(c), 0), "lanes");
     for (int k = 0; k < p->snapshots.len; k++) {
         FxInst *x = p->snapshots.items[k];
         cg_map_put(&p->slots, x, block_array(c, snapshot_type(c, x), slots, "snapshot"));
     }
-    p->wave_mask = p->exchanges ? block_array(c, i64t(c), waves, "wave_mask") : NULL;
+    cg_map_clear(&p->mask_arrays);
+    for (int k = 0; k < p->masks.len; k++)
+        cg_map_put(&p->mask_arrays, p->masks.items[k], block_array(c, i64t(c), waves, "wave_mask"));
 }
 
 /* The current work-item's element of a per-item array of t. */
@@ -620,6 +709,8 @@ static void close_items(CgCtx *c, CgRegionPlan *p, CgBlockLoop loops[3])
         cg_map_put(&c->values, p->shared.items[k], NULL);
     for (int k = 0; k < p->snapshots.len; k++)
         cg_map_put(&c->values, p->snapshots.items[k], NULL);
+    for (int k = 0; k < p->remades.len; k++)
+        cg_map_put(&c->values, p->remades.items[k], NULL);
 }
 
 /* A value of another region, or a slot with a copy per work-item, in the
@@ -628,13 +719,16 @@ static void close_items(CgCtx *c, CgRegionPlan *p, CgBlockLoop loops[3])
 LLVMValueRef cg_region_value(CgCtx *c, FxInst *v)
 {
     CgRegionPlan *p = c->regions;
-    if (!p || !p->cur || !cg_map_get(&p->spilled, v))
+    if (!p || !p->cur || !(cg_map_get(&p->spilled, v) || cg_map_get(&p->remade, v)))
         return NULL;
     LLVMBuilderRef saved = c->B;
     c->B = LLVMCreateBuilderInContext(c->C);
     LLVMPositionBuilderBefore(c->B, LLVMGetBasicBlockTerminator(p->cur->top));
     LLVMValueRef r;
-    if (v->op == FX_ALLOCA && v->space == FXSPACE_SHARED) {
+    if (cg_map_get(&p->remade, v)) {
+        cg_emit_range(c, v, v->next);   /* its operands are made here too, before it */
+        r = cg_map_get(&c->values, v);
+    } else if (v->op == FX_ALLOCA && v->space == FXSPACE_SHARED) {
         r = cg_alloca(c, v);   /* an offset into ctx->shared */
     } else if (v->op == FX_WAVE_EXCHANGE) {   /* the slots of the work-item's wave */
         LLVMValueRef first = LLVMBuildAnd(c->B, p->cur->wi, LLVMConstInt(i32t(c), ~((unsigned)cg_host_wave_size(c) - 1), 0), "");
@@ -673,8 +767,8 @@ LLVMValueRef cg_region_alloca(CgCtx *c, FxInst *i)
 void cg_region_define(CgCtx *c, FxInst *i, LLVMValueRef v)
 {
     CgRegionPlan *p = c->regions;
-    if (!p || !p->cur || i->op == FX_ALLOCA || !cg_map_get(&p->spilled, i))
-        return;
+    if (!p || !p->cur || i->op == FX_ALLOCA || i->op == FX_WAVE_EXCHANGE || !cg_map_get(&p->spilled, i))
+        return;   /* an exchange's slots are filled by cg_region_exchange */
     LLVMTypeRef t = copy_type(c, i);
     LLVMBuildStore(c->B, v, item_element(c, p, t, cg_map_get(&p->slots, i)));
 }
@@ -960,49 +1054,64 @@ static void emit_block_loop(CgCtx *c, CgRegionPlan *p, FxInst *i)
     LLVMPositionBuilderAtEnd(c->B, end);
 }
 
-/* The lane bit of the current work-item in its wave's mask, and the mask's address. */
-static LLVMValueRef wave_mask_at(CgCtx *c, CgRegionPlan *p, LLVMValueRef *bit)
+/* The current work-item's wave's entry in mask array `masks`; *bit, when
+ * not NULL, gets the work-item's lane bit. */
+static LLVMValueRef wave_mask_at(CgCtx *c, CgRegionPlan *p, LLVMValueRef masks, LLVMValueRef *bit)
 {
     LLVMValueRef wi = p->cur->wi;
-    LLVMValueRef lane = LLVMBuildAnd(c->B, wi, LLVMConstInt(i32t(c), (unsigned)cg_host_wave_size(c) - 1, 0), "lane");
-    if (bit)
+    if (bit) {
+        LLVMValueRef lane = LLVMBuildAnd(c->B, wi, LLVMConstInt(i32t(c), (unsigned)cg_host_wave_size(c) - 1, 0), "lane");
         *bit = LLVMBuildShl(c->B, LLVMConstInt(i64t(c), 1, 0), LLVMBuildZExt(c->B, lane, i64t(c), ""), "");
+    }
     LLVMValueRef wave = LLVMBuildLShr(c->B, wi, LLVMConstInt(i32t(c), (unsigned)lane_bits(c), 0), "wave");
-    return LLVMBuildInBoundsGEP2(c->B, i64t(c), p->wave_mask, &wave, 1, "");
+    return LLVMBuildInBoundsGEP2(c->B, i64t(c), masks, &wave, 1, "");
 }
 
-/* A wave exchange run by the block: every work-item taking part puts its
- * value in its wave's slots (when a later region reads them) and its bit in
- * its wave's mask. The regions after it read both: the analysis proved
- * that the block reaches the exchange together, so the lanes of a wave
- * that meet there are those that have not returned, as on fibers. */
-static void emit_exchange(CgCtx *c, CgRegionPlan *p, FxInst *x)
+/* A wave exchange at the end of a work-item loop (ends_run): the work-item
+ * puts its value in its wave's slots when a later region reads them, and
+ * its bit in the exchange's mask when a wave_active reads that. The
+ * analysis proved that the block reaches the exchange together, so the
+ * lanes of a wave that meet there are those that have not returned, as on
+ * fibers. NULL outside a work-item loop. */
+LLVMValueRef cg_region_exchange(CgCtx *c, FxInst *x)
 {
-    LLVMValueRef bytes = LLVMBuildShl(c->B, LLVMBuildZExt(c->B, wave_count(c, p), i64t(c), ""),
-                                      LLVMConstInt(i64t(c), 3, 0), "");
-    LLVMBuildMemSet(c->B, p->wave_mask, LLVMConstInt(i8t(c), 0, 0), bytes, 8);
-    Region r = { .loop = c->loop };
-    CgBlockLoop loops[3];
-    open_items(c, p, &r, loops);
+    CgRegionPlan *p = c->regions;
+    if (!p || !p->cur || !ends_run(c, x))
+        return NULL;
     if (cg_map_get(&p->spilled, x)) {
         LLVMTypeRef t = snapshot_type(c, x);
         LLVMValueRef v = cg_to_mem(c, cg_val(c, x->ops[0]), x->ops[0]->type);
-        LLVMBuildStore(c->B, v, LLVMBuildInBoundsGEP2(c->B, t, cg_map_get(&p->slots, x), &r.wi, 1, ""));
+        LLVMBuildStore(c->B, v, LLVMBuildInBoundsGEP2(c->B, t, cg_map_get(&p->slots, x), &p->cur->wi, 1, ""));
     }
-    LLVMValueRef bit;
-    LLVMValueRef at = wave_mask_at(c, p, &bit);
-    LLVMBuildStore(c->B, LLVMBuildOr(c->B, LLVMBuildLoad2(c->B, i64t(c), at, ""), bit, ""), at);
-    close_items(c, p, loops);
+    LLVMValueRef masks = cg_map_get(&p->mask_arrays, x);
+    if (masks) {
+        LLVMValueRef bit;
+        LLVMValueRef at = wave_mask_at(c, p, masks, &bit);
+        LLVMBuildStore(c->B, LLVMBuildOr(c->B, LLVMBuildLoad2(c->B, i64t(c), at, ""), bit, ""), at);
+    }
+    return LLVMConstNull(LLVMPointerTypeInContext(c->C, 0));   /* read in later regions only */
 }
 
-/* FX_WAVE_ACTIVE in a work-item loop: the lanes of the work-item's wave at
- * the last exchange (NULL outside one). */
-LLVMValueRef cg_region_wave_active(CgCtx *c)
+/* Before the work-item loop that ends with exchange x: nobody came yet. */
+static void clear_mask(CgCtx *c, CgRegionPlan *p, FxInst *x)
+{
+    LLVMValueRef masks = cg_map_get(&p->mask_arrays, x);
+    if (!masks)
+        return;
+    LLVMValueRef bytes = LLVMBuildShl(c->B, LLVMBuildZExt(c->B, wave_count(c, p), i64t(c), ""),
+                                      LLVMConstInt(i64t(c), 3, 0), "");
+    LLVMBuildMemSet(c->B, masks, LLVMConstInt(i8t(c), 0, 0), bytes, 8);
+}
+
+/* FX_WAVE_ACTIVE in a work-item loop, in waves wider than one lane: the
+ * lanes of the work-item's wave at the exchange before it (NULL otherwise). */
+LLVMValueRef cg_region_wave_active(CgCtx *c, FxInst *active)
 {
     CgRegionPlan *p = c->regions;
-    if (!p || !p->cur || !p->exchanges)   /* one lane: the runtime's exchange, per work-item */
+    FxInst *x = p && p->cur ? cg_map_get(&p->masked, active) : NULL;
+    if (!x)   /* one lane: the runtime's exchange, per work-item */
         return NULL;
-    return LLVMBuildLoad2(c->B, i64t(c), wave_mask_at(c, p, NULL), "wave_active");
+    return LLVMBuildLoad2(c->B, i64t(c), wave_mask_at(c, p, cg_map_get(&p->mask_arrays, x), NULL), "wave_active");
 }
 
 /* Statements [from, to) of a block run by the whole block: regions
@@ -1010,10 +1119,14 @@ LLVMValueRef cg_region_wave_active(CgCtx *c)
 static void emit_level(CgCtx *c, CgRegionPlan *p, FxInst *from, FxInst *to)
 {
     for (FxInst *i = from; i != to;) {
-        if (!cg_inst_waits(c, i)) {
+        if (!cg_inst_waits(c, i) || ends_run(c, i)) {
             FxInst *run_end = i;
             while (run_end != to && !cg_inst_waits(c, run_end))
                 run_end = run_end->next;
+            if (run_end != to && ends_run(c, run_end)) {
+                clear_mask(c, p, run_end);
+                run_end = run_end->next;
+            }
             emit_region(c, p, i, run_end, NULL, NULL);
             i = run_end;
             continue;
@@ -1025,8 +1138,6 @@ static void emit_level(CgCtx *c, CgRegionPlan *p, FxInst *from, FxInst *to)
             emit_block_loop(c, p, i);
         else if (i->op == FX_CALL)
             emit_in_place(c, p, i);
-        else if (i->op == FX_WAVE_EXCHANGE)
-            emit_exchange(c, p, i);
         /* an FX_BARRIER: the regions on either side are already apart */
         i = i->next;
     }
@@ -1054,4 +1165,7 @@ void cg_region_plan_free(CgRegionPlan *p)
     cg_map_free(&p->decides);
     cg_map_free(&p->tails);
     cg_map_free(&p->slots);
+    cg_map_free(&p->masked);
+    cg_map_free(&p->remade);
+    cg_map_free(&p->mask_arrays);
 }

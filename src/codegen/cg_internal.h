@@ -277,7 +277,8 @@ LLVMValueRef cg_region_alloca(CgCtx *c, FxInst *i);
 void cg_region_define(CgCtx *c, FxInst *i, LLVMValueRef v);
 bool cg_region_return(CgCtx *c, FxInst *ret);
 bool cg_region_jump(CgCtx *c, FxInst *jump);
-LLVMValueRef cg_region_wave_active(CgCtx *c);
+LLVMValueRef cg_region_exchange(CgCtx *c, FxInst *x);
+LLVMValueRef cg_region_wave_active(CgCtx *c, FxInst *active);
 LLVMValueRef cg_region_param(CgCtx *c, FxInst *param);
 bool cg_region_param_origin(CgCtx *c, FxInst *param, LLVMValueRef *origin);
 void cg_region_plan_free(CgRegionPlan *p);   /* its maps (the plan is in the arena) */

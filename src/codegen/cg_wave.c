@@ -244,6 +244,9 @@ LLVMValueRef cg_wave(CgCtx *c, FxInst *i)
 
 LLVMValueRef cg_wave_exchange(CgCtx *c, FxInst *i)
 {
+    LLVMValueRef in_region = cg_region_exchange(c, i);
+    if (in_region)
+        return in_region;
     const Type *t = i->ops[0]->type;
     LLVMTypeRef mt = cg_mem_type(c, t), ptr = LLVMPointerTypeInContext(c->C, 0);
     LLVMBuilderRef ab = LLVMCreateBuilderInContext(c->C);
@@ -261,8 +264,7 @@ LLVMValueRef cg_wave_exchange(CgCtx *c, FxInst *i)
 
 LLVMValueRef cg_wave_active(CgCtx *c, FxInst *i)
 {
-    (void)i;
-    LLVMValueRef in_region = cg_region_wave_active(c);
+    LLVMValueRef in_region = cg_region_wave_active(c, i);
     if (in_region)
         return in_region;
     return LLVMBuildLoad2(c->B, i64_ty(c), cg_hostctx_field(c, FX_HOSTCTX_wave_active, 0), "wave_active");
