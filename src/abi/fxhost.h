@@ -29,6 +29,10 @@
  *                                           ended by { NULL, 0 }
  *   int32_t K__fxcheck;     1 if K was compiled with the checker's calls
  *                           (--check): the runtime then tracks shared memory
+ *   int64_t K__fxstate;     optional: bytes per lane of the block that a
+ *                           kernel run as work-item loops keeps its
+ *                           per-work-item copies in (ctx->state), when they
+ *                           are too many for the stack
  * args[i] points to parameter i's value in its storage form: a scalar or
  * vector as stored in memory (Boolean and Int4 one byte each, Int4
  * sign-extended), or, for a Ptr parameter, to a `void *` holding the buffer
@@ -113,7 +117,10 @@ typedef void (*FxDivergedFn)(struct FxHostCtx *ctx, const char *where);
     X(diverged, FxDivergedFn, FX_ABI_PTR, 0, )       /* work-items disagree before a barrier */ \
     /* elements of the kernel's dynamic shared array in this launch (bounds \
      * checks; FxOobSite.dims[0] is -1 for it) */ \
-    X(dyn_count, int64_t, FX_ABI_I64, 0, )
+    X(dyn_count, int64_t, FX_ABI_I64, 0, ) \
+    /* K__fxstate bytes for each lane of the block (its work-items up to a \
+     * whole number of waves), 16-aligned; NULL without K__fxstate */ \
+    X(state, void *, FX_ABI_PTR, 0, )
 
 #define FX_OOBSITE_FIELDS(X) \
     X(op, const char *, FX_ABI_PTR, 0, )            /* "load from", "store to", "fx.atomic_add on" */ \

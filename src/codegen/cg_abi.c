@@ -331,8 +331,8 @@ void cg_host_entry_points(CgCtx *c, CgFunc *cf)
     host_kernel_info(c, cf);
 }
 
-/* K__fxparams, K__fxshared, K__fxsync, K__fxwave and K__fxcheck: the kernel
- * described to the runtime. */
+/* K__fxparams, K__fxshared, K__fxsync, K__fxwave, K__fxstate and
+ * K__fxcheck: the kernel described to the runtime. */
 static void host_kernel_info(CgCtx *c, CgFunc *cf)
 {
     FxFunc *f = cf->f;
@@ -361,6 +361,9 @@ static void host_kernel_info(CgCtx *c, CgFunc *cf)
                  cf->waits && !cf->regions ? 1 : 0);
     global_const(c, arena_printf(c->fm->arena, "%s__fxwave", f->name), LLVMInt32TypeInContext(c->C),
                  (unsigned long long)cg_host_wave_size(c));
+    int64_t state = cg_region_heap_bytes(cf->regions);
+    if (state > 0)   /* optional too: only kernels whose copies do not fit a stack */
+        global_const(c, arena_printf(c->fm->arena, "%s__fxstate", f->name), i64, (unsigned long long)state);
     if (c->opt.check)   /* only checked modules export it: the runtime looks it up as optional */
         global_const(c, arena_printf(c->fm->arena, "%s__fxcheck", f->name), LLVMInt32TypeInContext(c->C), 1);
 }

@@ -97,11 +97,16 @@ struct CgRegionPlan {
     bool returns;            /* work-items can be done: a return of the kernel, or of a
                                 fn emitted in place before its last region */
     int64_t state_bytes;     /* of the copies, per work-item */
+    int64_t heap_lane_bytes; /* when the copies are too many for the stack: ctx->state's bytes
+                                per lane (K__fxstate); 0: they are on the stack */
 
     /* while the kernel is emitted */
     CgMap slots;             /* FxInst* -> alloca of one copy per work-item */
     LLVMValueRef dim[3];     /* block_dim */
     LLVMValueRef items;      /* i32: work-items in the block */
+    LLVMValueRef lanes;      /* i32: items, up to a whole number of waves */
+    LLVMValueRef heap;       /* ctx->state, with heap_lane_bytes */
+    int64_t heap_used;       /* its bytes per lane taken so far */
     LLVMValueRef done;       /* i8 per work-item, or NULL without returns: 0 taking part,
                                 1 returned from the kernel, d + 1 returned from the fn
                                 emitted in place at depth d (cleared after its call) */
@@ -553,6 +558,26 @@ static void find_fn_spills(CgCtx *c, CgRegionPlan *p, FxBlock *b, CgMap *seen)
     }
 }
 
+/* In ctx->state every array has a slot of a multiple of 16 bytes per lane
+ * (of the block's work-items up to a whole number of waves; a wave's mask
+ * fits in its lanes' slots), so each array starts 16-aligned. */
+static int64_t heap_slot(CgCtx *c, LLVMTypeRef t)
+{
+    return ((int64_t)LLVMABISizeOfType(c->TD, t) + 15) & ~(int64_t)15;
+}
+
+static LLVMTypeRef copy_type(CgCtx *c, const FxInst *v);
+
+static int64_t heap_lane_bytes(CgCtx *c, CgRegionPlan *p)
+{
+    int64_t n = p->returns ? 16 : 0;
+    for (int k = 0; k < p->spills.len; k++)
+        n += heap_slot(c, copy_type(c, p->spills.items[k]));
+    for (int k = 0; k < p->snapshots.len; k++)
+        n += heap_slot(c, snapshot_type(c, p->snapshots.items[k]));
+    return n + 16 * (int64_t)p->masks.len;
+}
+
 CgRegionPlan *cg_region_plan(CgCtx *c, CgFunc *cf)
 {
     FxFunc *f = cf->f;
@@ -570,9 +595,15 @@ CgRegionPlan *cg_region_plan(CgCtx *c, CgFunc *cf)
     if (p->unplanned)
         return NULL;
     int64_t items = f->launch_bounds > 0 ? f->launch_bounds : 1024;
-    if ((p->state_bytes + (p->returns ? 1 : 0)) * items > CG_REGION_STATE_BYTES)
-        return NULL;
-    return p;
+    if ((p->state_bytes + (p->returns ? 1 : 0)) * items <= CG_REGION_STATE_BYTES)
+        return p;
+    p->heap_lane_bytes = heap_lane_bytes(c, p);
+    return p->heap_lane_bytes * items <= CG_REGION_HEAP_BYTES ? p : NULL;
+}
+
+int64_t cg_region_heap_bytes(const CgRegionPlan *p)
+{
+    return p ? p->heap_lane_bytes : 0;
 }
 
 /* ---- emission ---- */
@@ -581,9 +612,16 @@ static LLVMTypeRef i8t(CgCtx *c) { return LLVMInt8TypeInContext(c->C); }
 static LLVMTypeRef i32t(CgCtx *c) { return LLVMInt32TypeInContext(c->C); }
 static LLVMTypeRef i64t(CgCtx *c) { return LLVMInt64TypeInContext(c->C); }
 
-/* An array of n values of type t, made once per block. */
-static LLVMValueRef block_array(CgCtx *c, LLVMTypeRef t, LLVMValueRef n, const char *name)
+/* An array of n values of type t (n at most the block's lanes), made once
+ * per block: on the stack, or in ctx->state (heap_lane_bytes). */
+static LLVMValueRef block_array(CgCtx *c, CgRegionPlan *p, LLVMTypeRef t, LLVMValueRef n, const char *name)
 {
+    if (p->heap) {
+        LLVMValueRef at = LLVMBuildNUWMul(c->B, LLVMConstInt(i64t(c), (unsigned long long)p->heap_used, 0),
+                                          LLVMBuildZExt(c->B, p->lanes, i64t(c), ""), "");
+        p->heap_used += heap_slot(c, t);
+        return LLVMBuildInBoundsGEP2(c->B, i8t(c), p->heap, &at, 1, name ? name : "");
+    }
     LLVMValueRef a = LLVMBuildArrayAlloca(c->B, t, n, name ? name : "");
     LLVMSetAlignment(a, LLVMABIAlignmentOfType(c->TD, t) < 8 ? 8 : LLVMABIAlignmentOfType(c->TD, t));
     return a;
@@ -592,7 +630,7 @@ static LLVMValueRef block_array(CgCtx *c, LLVMTypeRef t, LLVMValueRef n, const c
 /* An array of `items` values of type t, made once per block. */
 static LLVMValueRef per_item_array(CgCtx *c, CgRegionPlan *p, LLVMTypeRef t, const char *name)
 {
-    return block_array(c, t, p->items, name);
+    return block_array(c, p, t, p->items, name);
 }
 
 static int lane_bits(CgCtx *c)
@@ -618,14 +656,13 @@ static void make_wave_arrays(CgCtx *c, CgRegionPlan *p)
     if (!p->exchanges)
         return;
     LLVMValueRef waves = wave_count(c, p);
-    LLVMValueRef slots = LLVMBuildShl(c->B, waves, LLVMConstInt(i32t(c), (unsigned)lane_bits(c), 0), "lanes");
     for (int k = 0; k < p->snapshots.len; k++) {
         FxInst *x = p->snapshots.items[k];
-        cg_map_put(&p->slots, x, block_array(c, snapshot_type(c, x), slots, "snapshot"));
+        cg_map_put(&p->slots, x, block_array(c, p, snapshot_type(c, x), p->lanes, "snapshot"));
     }
     cg_map_clear(&p->mask_arrays);
     for (int k = 0; k < p->masks.len; k++)
-        cg_map_put(&p->mask_arrays, p->masks.items[k], block_array(c, i64t(c), waves, "wave_mask"));
+        cg_map_put(&p->mask_arrays, p->masks.items[k], block_array(c, p, i64t(c), waves, "wave_mask"));
 }
 
 /* The current work-item's element of a per-item array of t. */
@@ -649,6 +686,12 @@ static void begin_block(CgCtx *c, CgRegionPlan *p)
         LLVMSetAlignment(p->dim[d], 4);
     }
     p->items = LLVMBuildNUWMul(c->B, LLVMBuildNUWMul(c->B, p->dim[0], p->dim[1], ""), p->dim[2], "items");
+    p->lanes = LLVMBuildShl(c->B, wave_count(c, p), LLVMConstInt(i32t(c), (unsigned)lane_bits(c), 0), "lanes");
+    p->heap = NULL;
+    p->heap_used = 0;
+    if (p->heap_lane_bytes > 0)
+        p->heap = LLVMBuildLoad2(c->B, LLVMPointerTypeInContext(c->C, 0), cg_hostctx_field(c, FX_HOSTCTX_state, 0),
+                                 "state");
     cg_map_clear(&p->slots);
     for (int k = 0; k < p->spills.len; k++) {
         FxInst *v = p->spills.items[k];

@@ -268,8 +268,9 @@ bool cg_block_waits(CgCtx *c, const FxBlock *b);
 /* cg_hostregion.c: a kernel with barriers as work-item loops between them.
  * The plan (NULL: the kernel stays on fibers), then the kernel's body; the
  * hooks cg_val and cg_inst call while one is emitted. */
-enum { CG_REGION_STATE_BYTES = 256 << 10 };  /* per-work-item copies of one block, at most: they
-                                                are on the stack of the thread running the block */
+enum { CG_REGION_STATE_BYTES = 256 << 10 };  /* per-work-item copies of one block on the stack of
+                                                the thread running it, at most; more go to ctx->state */
+enum { CG_REGION_HEAP_BYTES = 64 << 20 };    /* ... which the runtime allocates per thread, at most */
 CgRegionPlan *cg_region_plan(CgCtx *c, CgFunc *cf);
 void cg_emit_regions(CgCtx *c, CgFunc *cf);
 LLVMValueRef cg_region_value(CgCtx *c, FxInst *v);
@@ -281,7 +282,9 @@ LLVMValueRef cg_region_exchange(CgCtx *c, FxInst *x);
 LLVMValueRef cg_region_wave_active(CgCtx *c, FxInst *active);
 LLVMValueRef cg_region_param(CgCtx *c, FxInst *param);
 bool cg_region_param_origin(CgCtx *c, FxInst *param, LLVMValueRef *origin);
-void cg_region_plan_free(CgRegionPlan *p);   /* its maps (the plan is in the arena) */
+void cg_region_plan_free(CgRegionPlan *p);
+/* K__fxstate: bytes of ctx->state per lane the plan's block needs (0: none). */
+int64_t cg_region_heap_bytes(const CgRegionPlan *p);   /* its maps (the plan is in the arena) */
 LLVMValueRef cg_special(CgCtx *c, FxInst *i);
 LLVMValueRef cg_hostctx_field(CgCtx *c, int field, int dim);  /* address */
 LLVMTypeRef cg_host_ctx_type(CgCtx *c);

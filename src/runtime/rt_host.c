@@ -192,6 +192,8 @@ int rt_host_kernel(RtHostModule *m, const char *name, RtKernel *k, char **err)
     k->block = rt_host_symbol(m, name, "__fxblock", &block) == 0 ? (RtEntry)block : NULL;
     uintptr_t check;   /* optional: only --check modules export it */
     k->checked = rt_host_symbol(m, name, "__fxcheck", &check) == 0 && *(const int32_t *)check != 0;
+    uintptr_t state;   /* optional: only kernels whose per-work-item copies do not fit a stack */
+    k->state_bytes = rt_host_symbol(m, name, "__fxstate", &state) == 0 ? *(const int64_t *)state : 0;
     k->nparams = 0;
     while (k->params[k->nparams].name)
         k->nparams++;

@@ -24,6 +24,7 @@ typedef struct RtKernel {
     const FxParamInfo *params;  /* K__fxparams, ended by a NULL name */
     int nparams;
     bool checked;               /* K__fxcheck: compiled with the checker's calls */
+    int64_t state_bytes;        /* K__fxstate: ctx->state's bytes per lane, 0 without */
 } RtKernel;
 
 int rt_host_kernel(RtHostModule *m, const char *name, RtKernel *k, char **err);

@@ -170,12 +170,24 @@ static const char *k_src =
     "    out[thread_idx.x] = k\n"
     "}\n"
     /* a private array across a barrier: 512 bytes per work-item, 512 KiB
-     * at the default launch bound (fibers), 128 KiB at 256 (loops) */
+     * at the default launch bound (loops, the copies in ctx->state), 128
+     * KiB at 256 (loops, on the stack); the 64 KiB of private arrays a
+     * work-item may have and a value more are more than ctx->state takes
+     * (64 MiB at the launch bound: fibers) */
     "kernel big_private(out: Ptr[Float32]) {\n"
     "    var big: Array[Float32, 128]\n"
-    "    big[thread_idx.x % 128] = 1.0\n"
+    "    let t = (thread_idx.z * block_dim.y + thread_idx.y) * block_dim.x + thread_idx.x\n"
+    "    big[t % 128] = 1.0 + Float32(t)\n"
+    "    big[(t + 7) % 128] = 2.0\n"
     "    fx.barrier()\n"
-    "    out[thread_idx.x] = big[(thread_idx.x + 1) % 128]\n"
+    "    out[block_idx.x * block_dim.x * block_dim.y * block_dim.z + t] = big[(t + 1) % 128] + big[t % 128]\n"
+    "}\n"
+    "kernel huge_private(out: Ptr[Float32]) {\n"
+    "    var huge: Array[Float32, 16384]\n"
+    "    let v = out[thread_idx.x]\n"
+    "    huge[thread_idx.x % 16384] = v\n"
+    "    fx.barrier()\n"
+    "    out[thread_idx.x] = huge[(thread_idx.x + 1) % 16384] + v\n"
     "}\n"
     "@launch_bounds(256)\n"
     "kernel small_private(out: Ptr[Float32]) {\n"
@@ -512,8 +524,8 @@ static const char *k_src =
 static const char *const as_regions[] = { "stages", "loops", "tiles", "early", "all_leave", "racy",
                                            "small_private", "via_fn", "uses_fns", "leaves", "jumps",
                                            "racy_break", "fn_gated", "fn_early", "fn_returns", "converge", "converge_flag",
-                                           "late_continue", "converge_continue", "fn_continue" };
-static const char *const on_fibers[] = { "divergent", "big_private", "fn_early_by_thread", "fn_gated_by_thread",
+                                           "late_continue", "converge_continue", "fn_continue", "big_private" };
+static const char *const on_fibers[] = { "divergent", "huge_private", "fn_early_by_thread", "fn_gated_by_thread",
                                           "by_own_id", "early_continue", "fn_early_continue", "head_by_thread" };
 
 enum { REGIONS, FIBERS, REGIONS_O0, CHECKED, NMODULES };
@@ -793,6 +805,17 @@ static void same_without_arguments(const char *name)
 
 /* Break and continue out of loops with barriers, at limits that leave the
  * outer loop early, late and not at all (its range ends). */
+/* Copies too many for the stack, in ctx->state (K__fxstate). */
+static void test_copies_in_state(void)
+{
+    RtKernel k;
+    char *err = NULL;
+    CU_ASSERT(rt_host_kernel(mods[REGIONS].hm, "big_private", &k, &err) == 0 && k.state_bytes > 0);
+    CU_ASSERT(rt_host_kernel(mods[REGIONS].hm, "small_private", &k, &err) == 0 && k.state_bytes == 0);
+    free(err);
+    same_without_arguments("big_private");
+}
+
 static void test_jumps(void)
 {
     static const int32_t limits[] = { -1, 20, 60, 1000 };
@@ -1040,7 +1063,7 @@ static void test_jump_disagreement(void)
         char *err;
         CU_ASSERT(launch(&mods[mod], "racy_break", grid, block, args, bytes, 1, &err) == -1);
         const char *e = err ? err : "";
-        CU_ASSERT(strstr(e, ":272:9: work-items of kernel racy_break, block (0,0,0), disagree on this "
+        CU_ASSERT(strstr(e, ":281:9: work-items of kernel racy_break, block (0,0,0), disagree on this "
                             "condition, which decides the next fx.barrier(): thread (1,0,0) differs from the "
                             "block's first") != NULL);
         if (!strstr(e, ":272:9:"))
@@ -1579,6 +1602,7 @@ static const FxtTest tests[] = {
     { "loops: same bits as fibers", test_loops },
     { "tiles: same bits as fibers", test_tiles },
     { "early returns", test_early },
+    { "copies too many for the stack", test_copies_in_state },
     { "all work-items return", test_all_leave },
     { "work-items that disagree", test_disagreement },
     { "fns with barriers in place", test_fns_in_place },
