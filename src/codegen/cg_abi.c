@@ -173,7 +173,7 @@ void cg_declare_funcs(CgCtx *c)
         if (f->kind == FXF_FN || cg_host_abi(c))
             LLVMSetLinkage(cf->fn, LLVMInternalLinkage);
         if (f->kind == FXF_FN)
-            cg_fn_attr(c, cf->fn, "alwaysinline");
+            cg_fn_attr(c, cf->fn, f->outlined ? "noinline" : "alwaysinline");
         if (!cg_host_abi(c)) {
             cg_fn_attr(c, cf->fn, "convergent");
             if (f->kind == FXF_KERNEL) {

@@ -92,6 +92,7 @@ struct CgRegionPlan {
     CgMap masked;            /* FxInst* of a wave_active -> the exchange whose lanes it reads */
     PtrVec masks;            /* the exchanges a wave_active reads, once each */
     bool exchanges;          /* the kernel exchanges in waves wider than one lane */
+    int nexchanges;          /* of the kernel and the fns emitted in place, each fn once */
     bool unplanned;          /* something the regions cannot follow (see find_spills) */
     int nregions;
     bool returns;            /* work-items can be done: a return of the kernel, or of a
@@ -529,8 +530,10 @@ static void note_use(CgCtx *c, CgRegionPlan *p, FxInst *v, int use)
 static void find_spills(CgCtx *c, CgRegionPlan *p, FxInst *i)
 {
     int use = region_of(p, i);
-    if (i->op == FX_WAVE_EXCHANGE && ends_run(c, i))
+    if (i->op == FX_WAVE_EXCHANGE && ends_run(c, i)) {
         p->exchanges = true;
+        p->nexchanges++;
+    }
     if (i->op == FX_WAVE_ACTIVE && cg_host_wave_size(c) > 1)
         note_mask(c, p, i);
     if (i->op == FX_LOOP && use == -1)   /* run by the block: decided in one region of its head */
@@ -592,7 +595,7 @@ CgRegionPlan *cg_region_plan(CgCtx *c, CgFunc *cf)
     CgMap seen = { 0 };
     find_fn_spills(c, p, &f->body, &seen);
     cg_map_free(&seen);
-    if (p->unplanned)
+    if (p->unplanned || p->nexchanges > CG_REGION_MAX_EXCHANGES)
         return NULL;
     int64_t items = f->launch_bounds > 0 ? f->launch_bounds : 1024;
     if ((p->state_bytes + (p->returns ? 1 : 0)) * items <= CG_REGION_STATE_BYTES)

@@ -271,6 +271,13 @@ bool cg_block_waits(CgCtx *c, const FxBlock *b);
 enum { CG_REGION_STATE_BYTES = 256 << 10 };  /* per-work-item copies of one block on the stack of
                                                 the thread running it, at most; more go to ctx->state */
 enum { CG_REGION_HEAP_BYTES = 64 << 20 };    /* ... which the runtime allocates per thread, at most */
+/* Wave exchanges a kernel run as work-item loops may have, at most: each
+ * is a loop over the block of its own, which LLVM optimizes on its own.
+ * Measured on gfx942's wave model (docs/host-execution.md): the Float64
+ * GEMM's 36 cost 0.15 s more of JIT than fibers and run 512^3 0.73 s
+ * faster (256^3: 0.09 s); the Int8 GEMM's 68 cost 1.0 s more and save
+ * 0.14 s at 512^3. */
+enum { CG_REGION_MAX_EXCHANGES = 48 };
 CgRegionPlan *cg_region_plan(CgCtx *c, CgFunc *cf);
 void cg_emit_regions(CgCtx *c, CgFunc *cf);
 LLVMValueRef cg_region_value(CgCtx *c, FxInst *v);

@@ -196,6 +196,9 @@ struct FxFunc {
     FxBlock body;
     int launch_bounds;      /* kernels: max threads per block (default 1024) */
     bool index_nowrap;      /* kernels: @index_nowrap, signed add/sub/mul promised not to overflow */
+    bool outlined;          /* a fn called, not inlined, on the host: wave-emulation's matrix
+                               instructions, whose loops unrolled at every call made LLVM's
+                               optimization several times slower */
     Loc loc;
     long use_scan_visits;   /* instructions visited to count uses: lets tests check passes stay linear */
 };

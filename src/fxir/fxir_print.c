@@ -321,6 +321,8 @@ void fxir_print_func(FILE *out, FxFunc *f)
     number_block(&f->body, &next);
     if (f->kind == FXF_KERNEL && f->index_nowrap)
         fputs("@index_nowrap\n", out);
+    if (f->kind == FXF_FN && f->outlined)
+        fputs("@outlined\n", out);
     if (f->kind == FXF_KERNEL && f->launch_bounds != 1024)
         fprintf(out, "@launch_bounds(%d)\n", f->launch_bounds);
     fprintf(out, "%s %s(", f->kind == FXF_KERNEL ? "kernel" : "fn", f->name ? f->name : "?");

@@ -3,7 +3,7 @@
  * module survives print -> read -> print unchanged.
  *
  *   module   := '# FXIR module' NAME? { func | program }
- *   func     := ['@index_nowrap'] ['@launch_bounds(' INT ')'] ('kernel'|'fn') NAME '(' params ')' ['->' type] '{' block '}'
+ *   func     := ['@index_nowrap'] ['@outlined'] ['@launch_bounds(' INT ')'] ('kernel'|'fn') NAME '(' params ')' ['->' type] '{' block '}'
  *   block    := { inst NEWLINE }
  *   inst     := [VALUE '='] op operands [':' type] ['{' flags '}'] ['# name']
  *             | 'if' VALUE '{' block ['} else {' block] '}'
@@ -795,7 +795,7 @@ static int read_params(Reader *r, FxParam *ps, int max)
     return expect_punct(r, ")") ? n : -1;
 }
 
-static bool read_func(Reader *r, int launch_bounds, bool index_nowrap)
+static bool read_func(Reader *r, int launch_bounds, bool index_nowrap, bool outlined)
 {
     FxFuncKind kind = is_word(r, "kernel") ? FXF_KERNEL : FXF_FN;
     Loc loc = r->tok.loc;
@@ -815,6 +815,7 @@ static bool read_func(Reader *r, int launch_bounds, bool index_nowrap)
     if (launch_bounds > 0)
         f->launch_bounds = launch_bounds;
     f->index_nowrap = index_nowrap && kind == FXF_KERNEL;
+    f->outlined = outlined && kind == FXF_FN;
     r->f = f;
     r->nvalues = 0;
     r->values = NULL;
@@ -1101,6 +1102,13 @@ FxModule *fxir_read(Arena *a, const SrcFile *f)
                 break;
             nowrap = true;
         }
+        bool outlined = false;
+        if (r.tok.kind == T_GLOBAL && r.tok.len == 8 && !strncmp(r.tok.s, "outlined", 8)) {
+            next(&r);
+            if (!end_of_line(&r))
+                break;
+            outlined = true;
+        }
         if (r.tok.kind == T_GLOBAL && r.tok.len == 13 && !strncmp(r.tok.s, "launch_bounds", 13)) {
             next(&r);
             int64_t v = 0;
@@ -1114,8 +1122,8 @@ FxModule *fxir_read(Arena *a, const SrcFile *f)
                 break;
         }
         if ((is_word(&r, "kernel") || is_word(&r, "fn")) && !precision)
-            read_func(&r, bounds, nowrap);
-        else if (is_word(&r, "program") && !bounds && !nowrap)
+            read_func(&r, bounds, nowrap, outlined);
+        else if (is_word(&r, "program") && !bounds && !nowrap && !outlined)
             read_program(&r, precision);
         else
             error(&r, "'kernel', 'fn' or 'program'");

@@ -297,6 +297,7 @@ static FxFunc *matrix_helper(WaveEm *w, FxModule *m, const TgtMatrixInst *mi, co
     FxInst *saved_lane = w->lane;
     const char *name = arena_printf(m->arena, "__fx_emulate_%s", mi->mnemonic);
     FxFunc *f = fxb_func(&w->b, m, name, FXF_FN, 3, d_t, w->b.loc);
+    f->outlined = true;
     w->snap = fxb_param(&w->b, f, 0, "snap", snap_t);
     w->lane = fxb_param(&w->b, f, 1, "lane", i32t());
     FxInst *c = fxb_param(&w->b, f, 2, "c", d_t);

@@ -4,8 +4,9 @@
  *     stay on fibers (a divergent barrier, also one under a fn's
  *     thread-dependent value; a fn that returns before its barrier by
  *     thread or whose barrier the call's thread-dependent argument makes
- *     divergent; calls of fns with barriers over 100 deep; too much to copy
- *     per work-item; --check; --host-barriers=fibers); fns with barriers
+ *     divergent; calls of fns with barriers over 100 deep; more to copy
+ *     per work-item than ctx->state takes; --check; --host-barriers=fibers);
+ *     copies too many for the stack go to ctx->state; fns with barriers
  *     are emitted in place, also one whose barrier depends on a parameter
  *     the call makes uniform; break and continue leave loops with
  *     barriers; a continue that only some work-items take runs as loops
@@ -26,7 +27,14 @@
  *     the launch with a located error;
  *   - random kernels: 200 of uniform shapes run as loops with the bits of
  *     fibers; of 300 with thread-dependent parts mixed in, those the
- *     analysis passes run as loops with the bits of fibers and no error. */
+ *     analysis passes run as loops with the bits of fibers and no error;
+ *   - suite "waves": on gfx942's and gfx1100's waves (64 and 32 lanes),
+ *     kernels whose wave exchanges the whole block reaches run as loops
+ *     (without a barrier; a wave reduction through shared memory; exchanges
+ *     in a loop run by the block with its break and continue, in a fn
+ *     emitted in place, of a waiting fn's value), those with an exchange
+ *     under a condition on thread_idx or a wave's vote on fibers, all with
+ *     the bits of fibers on partial and whole waves. */
 #include "fxtest.h"
 #include "fxsource.h"
 #include "runtime/fxrt_check.h"
@@ -1549,6 +1557,25 @@ static const char *const wave_archs[] = { "gfx942", "gfx1100" };   /* 64 and 32 
 enum { NWAVE_ARCHS = sizeof wave_archs / sizeof wave_archs[0] };
 static FxsModule wmods[NWAVE_ARCHS][NMODULES];
 
+/* gfx1100's modules of two kernels of n wave sums in a row, one exchange
+ * each: n CG_REGION_MAX_EXCHANGES (48: loops) and one more (fibers). */
+static FxsModule cap_mods[NMODULES];
+
+static char *wave_sums_source(void)
+{
+    char *s = NULL;
+    size_t len;
+    FILE *f = open_memstream(&s, &len);
+    for (int n = 48; n <= 49; n++) {
+        fprintf(f, "kernel wave_sums_%d(out: Ptr[Int32], limit: Int32) {\n" WAVE_ITEMS "    var v = g + limit\n", n);
+        for (int k = 0; k < n; k++)
+            fprintf(f, "    v = fx.wave_sum(v) %% 1000 + %d\n", k);
+        fputs("    out[g] = v\n}\n", f);
+    }
+    fclose(f);
+    return s;
+}
+
 static int init_waves(void)
 {
     void (*tunes[NMODULES])(FxOptions *) = { NULL, tune_fibers, tune_o0, tune_checked };
@@ -1556,7 +1583,11 @@ static int init_waves(void)
         for (int m = 0; m < NMODULES; m++)
             if (!fxs_open_as(&wmods[a][m], w_src, wave_archs[a], tunes[m]))
                 return 1;
-    return 0;
+    char *src = wave_sums_source();
+    bool ok = fxs_open_as(&cap_mods[REGIONS], src, "gfx1100", NULL) &&
+              fxs_open_as(&cap_mods[FIBERS], src, "gfx1100", tune_fibers);
+    free(src);
+    return !ok;
 }
 
 static int clean_waves(void)
@@ -1564,6 +1595,8 @@ static int clean_waves(void)
     for (int a = 0; a < NWAVE_ARCHS; a++)
         for (int m = 0; m < NMODULES; m++)
             fxs_close(&wmods[a][m]);
+    fxs_close(&cap_mods[REGIONS]);
+    fxs_close(&cap_mods[FIBERS]);
     rt_host_set_threads(0);
     return 0;
 }
@@ -1582,6 +1615,17 @@ static void test_which_wave_kernels(void)
         for (size_t k = 0; k < sizeof fibers / sizeof fibers[0]; k++)
             CU_ASSERT(runs_on_fibers(&wmods[a][REGIONS], fibers[k]));
     }
+}
+
+static void test_exchange_cap(void)
+{
+    CU_ASSERT(runs_as_regions(&cap_mods[REGIONS], "wave_sums_48"));
+    CU_ASSERT(runs_on_fibers(&cap_mods[REGIONS], "wave_sums_49"));
+    unsigned grid[3] = { 2, 1, 1 }, block[3] = { 100, 1, 1 };
+    int32_t want[200], got[200], limit = 3;
+    CU_ASSERT(launch_out(&cap_mods[FIBERS], "wave_sums_48", grid, block, want, 200, &limit) == 0);
+    CU_ASSERT(launch_out(&cap_mods[REGIONS], "wave_sums_48", grid, block, got, 200, &limit) == 0);
+    CU_ASSERT(memcmp(want, got, sizeof got) == 0);
 }
 
 /* Every wave kernel against fibers, at limits that pick lanes, leave the
@@ -1622,6 +1666,7 @@ static const FxtTest tests[] = {
 
 static const FxtTest wave_tests[] = {
     { "which wave kernels run as loops", test_which_wave_kernels },
+    { "48 exchanges as loops, 49 on fibers", test_exchange_cap },
     { "wave kernels: same bits as fibers", test_wave_kernels },
     { NULL, NULL },
 };

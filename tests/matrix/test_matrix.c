@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "prog.h"
+#include "fxsource.h"
 #include "target/target.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -113,6 +114,19 @@ static void reference(const TgtMatrixInst *mi, const double *A, const double *B,
             }
 }
 
+/* wave-emulation's fn for the instruction is called, not inlined (FXIR
+ * `@outlined`, kept through the text form): inlined at every call its
+ * unrolled loops made the host's optimization several times slower. */
+static void helper_outlined(FxModule *m, const TgtMatrixInst *mi)
+{
+    char *text = fxs_fxir_text(m);
+    char want[96];
+    snprintf(want, sizeof want, "@outlined\nfn __fx_emulate_%s(", mi->mnemonic);
+    CU_ASSERT_PTR_NOT_NULL(strstr(text, want));
+    CU_ASSERT(fxs_fxir_round_trips(text));
+    free(text);
+}
+
 static void run_instruction(const TgtMatrixInst *mi)
 {
     const TgtMatrixLayout *l = tgt_matrix_layout(mi->id);
@@ -122,6 +136,8 @@ static void run_instruction(const TgtMatrixInst *mi)
     prog_wave_arch = arch_of(mi->id);
     Prog p;
     bool ok = prog_lower(&p, src, NULL, true, NULL);
+    if (ok)
+        helper_outlined(p.c.module, mi);
     char *err = NULL;
     p.hm = ok ? pipe_jit(&p.c, &err) : NULL;
     CU_ASSERT_PTR_NOT_NULL(p.hm);
