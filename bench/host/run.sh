@@ -75,20 +75,24 @@ done
 # smooth is bench/host/smooth.fx, a loop with barriers left by a break;
 # settle is bench/host/settle.fx, the same loop in a fn left by a return;
 # relax is bench/host/relax.fx, the same rounds in a loop whose condition
-# is common.fx's block_max):
+# is common.fx's block_max; on gfx942's emulated waves of 64 lanes,
+# wave_rows is bench/host/wave_rows.fx, row sums through fx.wave_sum, and
+# gemm_mfma is examples/gemm.fx's Float64 GEMM 512^3 on the matrix
+# instructions, whose JIT takes longer as loops: the table is the run):
 # the same kernel as work-item loops against fibers, one thread, outputs
 # compared byte for byte between the two.
 R=4096
 C=1024
 S=64      # smooth, settle, relax: rings of 256, one per block
 echo
-echo "| kernel (${R} rows of ${C} Float32; smooth, settle, relax: ${S} rings of 256) | loops wall ms | loops CPU ms | fibers wall ms | fibers CPU ms | CPU loops / fibers |"
+echo "| kernel (${R} rows of ${C} Float32; smooth, settle, relax: ${S} rings of 256; gemm_mfma: 512^3) | loops wall ms | loops CPU ms | fibers wall ms | fibers CPU ms | CPU loops / fibers |"
 echo "|---|---|---|---|---|---|"
-for k in softmax layernorm smooth settle relax; do
+for k in softmax layernorm smooth settle relax wave_rows gemm_mfma; do
     for how in regions fibers; do
         src=$root/examples/$k.fx
         out=y
         kernel=$k
+        launch="--block 256"
         case $k in
         softmax) set -- --grid $R "x=rand(Float32, $((R * C)), seed=1)" "y=zeros(Float32, $((R * C)))" rows=$R cols=$C ;;
         layernorm) set -- --grid $R "x=rand(Float32, $((R * C)), seed=1)" "gamma=rand(Float32, $C, seed=2)" \
@@ -99,8 +103,13 @@ for k in softmax layernorm smooth settle relax; do
                 set -- --grid $S "x=rand(Float32, $((S * 256)), seed=1)" "rounds=zeros(Int32, $S)" tol=0.0001 ;;
         relax) src=$here/relax.fx out=x
                set -- --grid $S "x=rand(Float32, $((S * 256)), seed=1)" tol=0.0001 ;;
+        wave_rows) src=$here/wave_rows.fx
+                   set -- --arch gfx942 --grid $R "x=rand(Float32, $((R * C)), seed=1)" "y=zeros(Float32, $R)" cols=$C ;;
+        gemm_mfma) src=$root/examples/gemm.fx out=C kernel=gemm launch=
+                   set -- --arch gfx942 "A=rand(Float64, $G, $G, seed=1)" "B=rand(Float64, $G, $G, seed=2)" \
+                          "C=rand(Float64, $G, $G, seed=3)" alpha=1.5 beta=0.5 M=$G N=$G K=$G ;;
         esac
-        v=$(measure env FX_THREADS=1 "$fxrun" -I "$root/examples" "$src" $kernel --block 256 "$@" \
+        v=$(measure env FX_THREADS=1 "$fxrun" -I "$root/examples" "$src" $kernel $launch "$@" \
             --host-barriers=$how --time-passes --save "$out=$tmp/$how.bin")
         eval "b_$how=\$v"
     done

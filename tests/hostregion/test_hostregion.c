@@ -1617,6 +1617,38 @@ static void test_which_wave_kernels(void)
     }
 }
 
+/* bench/host/wave_rows.fx runs as loops on both wave sizes, with a partial
+ * last wave, and sums the rows exactly (small integers), as fibers do. */
+static void test_bench_wave_rows(void)
+{
+    enum { ROWS = 5, COLS = 300 };
+    char *src = bench_host_source("wave_rows");
+    CU_ASSERT_FATAL(src != NULL);
+    float x[ROWS * COLS], want[ROWS] = { 0 };
+    for (int i = 0; i < ROWS * COLS; i++) {
+        x[i] = (float)((i * 7919) % 13) - 6.0f;
+        want[i / COLS] += x[i];
+    }
+    for (int a = 0; a < NWAVE_ARCHS; a++)
+        for (int how = 0; how < 2; how++) {
+            FxsModule m;
+            CU_ASSERT_FATAL(fxs_open_as(&m, src, wave_archs[a], how ? tune_fibers : NULL));
+            CU_ASSERT(how ? runs_on_fibers(&m, "wave_rows") : runs_as_regions(&m, "wave_rows"));
+            float y[ROWS] = { 0 };
+            void *px = x, *py = y;
+            int32_t cols = COLS;
+            void *args[] = { &px, &py, &cols };
+            size_t bytes[] = { sizeof x, sizeof y, 0 };
+            unsigned grid[3] = { ROWS, 1, 1 }, block[3] = { 100, 1, 1 };
+            char *err;
+            CU_ASSERT(launch(&m, "wave_rows", grid, block, args, bytes, 1, &err) == 0);
+            free(err);
+            CU_ASSERT(memcmp(y, want, sizeof y) == 0);
+            fxs_close(&m);
+        }
+    free(src);
+}
+
 static void test_exchange_cap(void)
 {
     CU_ASSERT(runs_as_regions(&cap_mods[REGIONS], "wave_sums_48"));
@@ -1667,6 +1699,7 @@ static const FxtTest tests[] = {
 static const FxtTest wave_tests[] = {
     { "which wave kernels run as loops", test_which_wave_kernels },
     { "48 exchanges as loops, 49 on fibers", test_exchange_cap },
+    { "bench/host's wave_rows", test_bench_wave_rows },
     { "wave kernels: same bits as fibers", test_wave_kernels },
     { NULL, NULL },
 };
