@@ -795,6 +795,16 @@ static int read_params(Reader *r, FxParam *ps, int max)
     return expect_punct(r, ")") ? n : -1;
 }
 
+/* flag := '@' NAME NEWLINE. 1 when it is there (read), 0 when not, -1 after an error. */
+static int flag_line(Reader *r, const char *name)
+{
+    int n = (int)strlen(name);
+    if (r->tok.kind != T_GLOBAL || r->tok.len != n || strncmp(r->tok.s, name, (size_t)n))
+        return 0;
+    next(r);
+    return end_of_line(r) ? 1 : -1;
+}
+
 static bool read_func(Reader *r, int launch_bounds, bool index_nowrap, bool outlined)
 {
     FxFuncKind kind = is_word(r, "kernel") ? FXF_KERNEL : FXF_FN;
@@ -1095,20 +1105,10 @@ FxModule *fxir_read(Arena *a, const SrcFile *f)
     while (r.tok.kind != T_EOF && !r.failed) {
         int bounds = 0;
         const char *precision = NULL;
-        bool nowrap = false;
-        if (r.tok.kind == T_GLOBAL && r.tok.len == 12 && !strncmp(r.tok.s, "index_nowrap", 12)) {
-            next(&r);
-            if (!end_of_line(&r))
-                break;
-            nowrap = true;
-        }
-        bool outlined = false;
-        if (r.tok.kind == T_GLOBAL && r.tok.len == 8 && !strncmp(r.tok.s, "outlined", 8)) {
-            next(&r);
-            if (!end_of_line(&r))
-                break;
-            outlined = true;
-        }
+        int nowrap = flag_line(&r, "index_nowrap");
+        int outlined = nowrap < 0 ? -1 : flag_line(&r, "outlined");
+        if (outlined < 0)
+            break;
         if (r.tok.kind == T_GLOBAL && r.tok.len == 13 && !strncmp(r.tok.s, "launch_bounds", 13)) {
             next(&r);
             int64_t v = 0;
