@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The manual pages: each renders with groff's man macros without a warning,
 # and every option that `fxcc --help` and `fxrun --help` print is described
-# in fxcc.1 and fxrun.1, so the pages cannot fall behind the tools.
+# in fxcc.1 and fxrun.1, so the pages cannot fall behind the tools; the
+# examples of fxrun.1 run.
 #   check_man.sh FXCC FXRUN MANDIR
 set -uo pipefail
 fxcc=$1 fxrun=$2 man=$3
@@ -29,5 +30,19 @@ for tool in fxcc fxrun; do
     grep -qF -- "$o" <<<"$text" || { echo "FAIL: $tool.1 does not describe $o"; fail=1; }
   done
 done
-[ $fail -eq 0 ] && echo "man pages render cleanly and cover every option"
+
+# The commands of fxrun.1's EXAMPLES run as written, from examples/ (where
+# their files are): the .B lines between .SH EXAMPLES and the next .SH,
+# roff's escapes undone, lines ending in a backslash joined.
+examples=$(cd "$man/../../examples" && pwd)
+runner=$(realpath "$fxrun")
+commands=$(sed -n '/^\.SH EXAMPLES/,/^\.SH SEE/p' "$man/fxrun.1" | sed -n 's/^\.B //p' |
+  sed -e 's/^"//' -e 's/"$//' -e 's/\\-/-/g' -e 's/\\e/\\/g' | sed -e ':a' -e '/\\$/N; s/\\\n *//; ta')
+[ "$(grep -c '^fxrun ' <<<"$commands")" -ge 2 ] || { echo "FAIL: found too few examples in fxrun.1"; fail=1; }
+while read -r cmd; do
+  [ -n "$cmd" ] || continue
+  out=$(cd "$examples" && eval "\"$runner\" ${cmd#fxrun }" 2>&1) ||
+    { echo "FAIL: fxrun.1's example does not run: $cmd"; echo "$out"; fail=1; }
+done <<<"$commands"
+[ $fail -eq 0 ] && echo "man pages render cleanly, cover every option, and their examples run"
 exit $fail
