@@ -34,7 +34,9 @@
  *     in a loop run by the block with its break and continue, in a fn
  *     emitted in place, of a waiting fn's value), those with an exchange
  *     under a condition on thread_idx or a wave's vote on fibers, all with
- *     the bits of fibers on partial and whole waves. */
+ *     the bits of fibers on partial and whole waves; 48 exchanges as loops,
+ *     49 on fibers; 60 random kernels whose barriers are in part wave sums
+ *     and shuffles, as loops with the bits of fibers. */
 #include "fxtest.h"
 #include "fxsource.h"
 #include "runtime/fxrt_check.h"
@@ -1141,6 +1143,7 @@ typedef struct Gen {
     int fns;                /* fns defined so far: h0 .. h(fns - 1) */
     bool in_fn;             /* in a fn: the accumulator is r, returns give r */
     bool wild;              /* some tests, trip counts and fn arguments depend on t */
+    bool waves;             /* some barriers are wave operations instead (exchanges) */
 } Gen;
 
 static void emit(Gen *g, const char *fmt, ...)
@@ -1286,7 +1289,11 @@ static void gen_statement(Gen *g, int depth, int budget)
         emit(g, "%*s%s = %s * 3 + t %% 5 + %d\n", d, "", a, a, pick(g, 9));
         break;
     case 2:
-        emit(g, "%*sfx.barrier()\n", d, "");
+        if (g->waves && pick(g, 2))   /* where every work-item of the block is, as a barrier */
+            emit(g, pick(g, 2) ? "%*s%s = fx.wave_sum(%s) %% 1000 + t %% 4\n" : "%*s%s += fx.shuffle_xor(%s, 1) %% 9\n",
+                 d, "", a, a);
+        else
+            emit(g, "%*sfx.barrier()\n", d, "");
         break;
     case 3:   /* a thread-dependent if without a barrier */
         emit(g, "%*sif %s %% 3 == %d {\n%*s%s += %d\n%*s}\n", d, "", a, pick(g, 3), d + 4, "", a,
@@ -1343,9 +1350,9 @@ static void gen_block(Gen *g, int depth, int budget)
 #define LINEAR_T "(thread_idx.z * block_dim.y + thread_idx.y) * block_dim.x + thread_idx.x"
 
 /* Kernel `rnd` after up to two fns, from seed; wild: see Gen. malloc'd. */
-static char *random_kernel(uint64_t seed, bool wild)
+static char *random_kernel(uint64_t seed, bool wild, bool waves)
 {
-    Gen g = { .cap = 4096, .rng = seed * 2654435761u + 1, .wild = wild };
+    Gen g = { .cap = 4096, .rng = seed * 2654435761u + 1, .wild = wild, .waves = waves };
     g.buf = malloc(g.cap);
     g.buf[0] = 0;
     /* work-item 0's v, to every work-item: a value the same in all */
@@ -1378,8 +1385,9 @@ static char *random_kernel(uint64_t seed, bool wild)
  * launch that does not counts in *failed, and the first prints the kernel. */
 static void same_on_random_shapes(FxsModule m[2], const char *src, uint64_t seed, int *failed)
 {
-    static const Shape rshapes[] = { { { 2, 1, 1 }, { 5, 1, 1 } }, { { 1, 1, 1 }, { 4, 3, 2 } } };
-    for (size_t k = 0; k < 2; k++)
+    static const Shape rshapes[] = { { { 2, 1, 1 }, { 5, 1, 1 } }, { { 1, 1, 1 }, { 4, 3, 2 } },
+                                     { { 1, 1, 1 }, { 8, 8, 1 } } };
+    for (size_t k = 0; k < sizeof rshapes / sizeof rshapes[0]; k++)
         for (int32_t n = 0; n < 3; n++) {
             size_t items = items_of(&rshapes[k]);
             int32_t *out[2];
@@ -1417,7 +1425,7 @@ static void test_random_wild_kernels(void)
 {
     int as_loops = 0, on_fibers = 0, failed = 0;
     for (uint64_t seed = 1; seed <= 300; seed++) {
-        char *src = random_kernel(seed, true);
+        char *src = random_kernel(seed, true, false);
         FxsModule m[2];   /* quiet: many have divergent barriers */
         if (open_random(m, src, seed, tune_quiet, tune_quiet_fibers)) {
             bool loops = runs_as_regions(&m[0], "rnd");
@@ -1443,7 +1451,7 @@ static void test_random_kernels(void)
 {
     int not_loops = 0, failed = 0, with_barriers = 0;
     for (uint64_t seed = 1; seed <= 200; seed++) {
-        char *src = random_kernel(seed, false);
+        char *src = random_kernel(seed, false, false);
         FxsModule m[2];
         if (open_random(m, src, seed, NULL, tune_fibers)) {
             if (runs_on_fibers(&m[0], "rnd") && not_loops++ == 0)
@@ -1649,6 +1657,36 @@ static void test_bench_wave_rows(void)
     free(src);
 }
 
+/* 60 random kernels of uniform shapes whose barriers are in part wave
+ * sums and shuffles, on gfx942's and gfx1100's waves in turn (the shapes'
+ * 5 and 24 work-items make partial waves, 64 one or two whole ones): as
+ * loops, with the bits of fibers. */
+static void test_random_wave_kernels(void)
+{
+    int not_loops = 0, failed = 0, with_exchanges = 0;
+    for (uint64_t seed = 1; seed <= 60; seed++) {
+        char *src = random_kernel(seed, false, true);
+        with_exchanges += strstr(src, "fx.wave_sum") || strstr(src, "fx.shuffle_xor");
+        FxsModule m[2];
+        const char *arch = wave_archs[seed % NWAVE_ARCHS];
+        bool ok = fxs_open_as(&m[0], src, arch, NULL) && fxs_open_as(&m[1], src, arch, tune_fibers);
+        CU_ASSERT(ok);
+        if (ok) {
+            if (runs_on_fibers(&m[0], "rnd") && not_loops++ == 0)
+                fprintf(stderr, "\n  seed %llu runs on fibers:\n%s", (unsigned long long)seed, src);
+            same_on_random_shapes(m, src, seed, &failed);
+        } else {
+            fprintf(stderr, "\n  seed %llu:\n%s", (unsigned long long)seed, src);
+        }
+        fxs_close(&m[0]);
+        fxs_close(&m[1]);
+        free(src);
+    }
+    CU_ASSERT_EQUAL(not_loops, 0);
+    CU_ASSERT_EQUAL(failed, 0);
+    CU_ASSERT(with_exchanges >= 30);
+}
+
 static void test_exchange_cap(void)
 {
     CU_ASSERT(runs_as_regions(&cap_mods[REGIONS], "wave_sums_48"));
@@ -1700,6 +1738,7 @@ static const FxtTest wave_tests[] = {
     { "which wave kernels run as loops", test_which_wave_kernels },
     { "48 exchanges as loops, 49 on fibers", test_exchange_cap },
     { "bench/host's wave_rows", test_bench_wave_rows },
+    { "random kernels with wave operations: loops against fibers", test_random_wave_kernels },
     { "wave kernels: same bits as fibers", test_wave_kernels },
     { NULL, NULL },
 };
