@@ -1687,6 +1687,44 @@ static void test_random_wave_kernels(void)
     CU_ASSERT(with_exchanges >= 30);
 }
 
+/* Random kernels with thread-dependent tests, trip counts and fn
+ * arguments, whose barriers are in part wave sums and shuffles, on
+ * gfx942's and gfx1100's waves in turn: the analysis must judge exchanges
+ * as it judges barriers. Those it finds no divergent exchange or barrier in
+ * run as loops with the bits of fibers; an exchange under a thread's test
+ * keeps the kernel on fibers. Both kinds must be common. */
+static void test_random_wild_wave_kernels(void)
+{
+    int as_loops = 0, on_fibers = 0, failed = 0, loops_with_exchanges = 0;
+    for (uint64_t seed = 1; seed <= 160; seed++) {
+        char *src = random_kernel(seed, true, true);
+        bool exchanges = strstr(src, "fx.wave_sum") || strstr(src, "fx.shuffle_xor");
+        FxsModule m[2];
+        const char *arch = wave_archs[seed % NWAVE_ARCHS];
+        bool ok = fxs_open_as(&m[0], src, arch, tune_quiet) && fxs_open_as(&m[1], src, arch, tune_quiet_fibers);
+        CU_ASSERT(ok);
+        if (ok) {
+            bool loops = runs_as_regions(&m[0], "rnd");
+            as_loops += loops;
+            on_fibers += runs_on_fibers(&m[0], "rnd");
+            loops_with_exchanges += loops && exchanges;
+            if (loops)
+                same_on_random_shapes(m, src, seed, &failed);
+        } else {
+            fprintf(stderr, "\n  seed %llu:\n%s", (unsigned long long)seed, src);
+        }
+        fxs_close(&m[0]);
+        fxs_close(&m[1]);
+        free(src);
+    }
+    CU_ASSERT_EQUAL(failed, 0);
+    CU_ASSERT(as_loops >= 30);
+    CU_ASSERT(loops_with_exchanges >= 15);
+    CU_ASSERT(on_fibers >= 30);
+    printf("\n  wild wave kernels: %d as loops (%d with exchanges), %d on fibers ", as_loops,
+           loops_with_exchanges, on_fibers);
+}
+
 static void test_exchange_cap(void)
 {
     CU_ASSERT(runs_as_regions(&cap_mods[REGIONS], "wave_sums_48"));
@@ -1739,6 +1777,8 @@ static const FxtTest wave_tests[] = {
     { "48 exchanges as loops, 49 on fibers", test_exchange_cap },
     { "bench/host's wave_rows", test_bench_wave_rows },
     { "random kernels with wave operations: loops against fibers", test_random_wave_kernels },
+    { "random kernels with wave operations and thread-dependent tests: loops against fibers",
+      test_random_wild_wave_kernels },
     { "wave kernels: same bits as fibers", test_wave_kernels },
     { NULL, NULL },
 };
