@@ -638,10 +638,7 @@ static LLVMValueRef per_item_array(CgCtx *c, CgRegionPlan *p, LLVMTypeRef t, con
 
 static int lane_bits(CgCtx *c)
 {
-    int bits = 0;
-    while ((1 << bits) < cg_host_wave_size(c))
-        bits++;
-    return bits;
+    return tgt_lane_bits(cg_host_wave_size(c));
 }
 
 /* The block's waves (the last one may be partial). */

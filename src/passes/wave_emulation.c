@@ -408,10 +408,8 @@ static int emulate_block(WaveEm *w, FxModule *m, FxFunc *f, FxBlock *blk)
 
 int pass_wave_emulation(FxModule *m, const PassOptions *o)
 {
-    WaveEm w = { .wave = o->target->wave_size };
+    WaveEm w = { .wave = o->target->wave_size, .lane_bits = tgt_lane_bits(o->target->wave_size) };
     fxb_init(&w.b, m->arena, NULL, (Loc){ 0 });
-    while ((1 << w.lane_bits) < w.wave)
-        w.lane_bits++;
     int n = 0;
     int nfuncs = m->funcs.len;
     FxFunc **funcs = arena_alloc(m->arena, sizeof(FxFunc *) * (size_t)(nfuncs + 1));

@@ -243,12 +243,17 @@ const TgtMatrixLayout *tgt_matrix_layout(TgtMatrixId id)
     return (int)id >= 0 && id < TGT_MI_COUNT ? &tgt_matrix_layouts[id] : NULL;
 }
 
+int tgt_lane_bits(int wave_size)
+{
+    int bits = 0;
+    while ((1 << bits) < wave_size)
+        bits++;
+    return bits;
+}
+
 int tgt_layout_position(const TgtOperandLayout *l, int wave_size, int lane, int e)
 {
-    int lane_bits = 0;
-    while ((1 << lane_bits) < wave_size)
-        lane_bits++;
-    int src = e << lane_bits | lane, pos = 0;
+    int src = e << tgt_lane_bits(wave_size) | lane, pos = 0;
     for (int b = 0; b < l->nbits; b++)
         if (l->bit_src[b] >= 0)
             pos |= (src >> l->bit_src[b] & 1) << b;

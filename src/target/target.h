@@ -64,6 +64,9 @@ const TgtMatrixLayout *tgt_matrix_layout(TgtMatrixId id);
 /* The position operand element e of lane `lane` holds, from the bit formula
  * (program lowering builds the same formula as index arithmetic). */
 int tgt_layout_position(const TgtOperandLayout *l, int wave_size, int lane, int e);
+/* The bits of a lane number in waves of wave_size lanes (a power of two):
+ * log2 of it, 0 for the host's waves of one. */
+int tgt_lane_bits(int wave_size);
 
 /* Dot-product instructions (bit set). */
 enum { TGT_DOT_SDOT4 = 1 << 0, TGT_DOT_SUDOT4 = 1 << 1 };

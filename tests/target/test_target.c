@@ -39,6 +39,9 @@ static void test_wave_and_lds(void)
         CU_ASSERT_EQUAL(t->code_object_version, want[i].cov);
     }
     CU_ASSERT_EQUAL(tgt_host()->wave_size, 1);
+    CU_ASSERT_EQUAL(tgt_lane_bits(1), 0);
+    CU_ASSERT_EQUAL(tgt_lane_bits(32), 5);
+    CU_ASSERT_EQUAL(tgt_lane_bits(64), 6);
 }
 
 /* The vendor tables: which processors have which matrix instruction. */
