@@ -97,7 +97,6 @@ struct CgRegionPlan {
     int nregions;
     bool returns;            /* work-items can be done: a return of the kernel, or of a
                                 fn emitted in place before its last region */
-    int64_t state_bytes;     /* of the copies, per work-item */
     int64_t heap_lane_bytes; /* when the copies are too many for the stack: ctx->state's bytes
                                 per lane (K__fxstate); 0: they are on the stack */
 
@@ -463,6 +462,13 @@ static bool remakeable(const FxInst *v, int depth)
     return true;
 }
 
+/* The type of a value copied per work-item: a private array itself, not
+ * its address. */
+static LLVMTypeRef copy_type(CgCtx *c, const FxInst *v)
+{
+    return v->op == FX_ALLOCA ? cg_mem_type(c, v->type) : cg_reg_type(c, v->type);
+}
+
 /* The type of a wave exchange's slots: its value's memory form. */
 static LLVMTypeRef snapshot_type(CgCtx *c, const FxInst *exchange)
 {
@@ -484,7 +490,6 @@ static void note_mask(CgCtx *c, CgRegionPlan *p, FxInst *active)
     if (!cg_map_get(&p->masked, x)) {   /* keyed by the exchange too: one array each */
         cg_map_put(&p->masked, x, x);
         ptrvec_push(c->fm->arena, &p->masks, x);
-        p->state_bytes += 1;   /* 8 bytes a wave of 8 or more lanes */
     }
     cg_map_put(&p->masked, active, x);
 }
@@ -516,11 +521,8 @@ static void note_use(CgCtx *c, CgRegionPlan *p, FxInst *v, int use)
         ptrvec_push(c->fm->arena, &p->shared, v);
     } else if (v->op == FX_WAVE_EXCHANGE) {   /* its value: where the wave's slots start */
         ptrvec_push(c->fm->arena, &p->snapshots, v);
-        p->state_bytes += (int64_t)LLVMABISizeOfType(c->TD, snapshot_type(c, v));
     } else {
         ptrvec_push(c->fm->arena, &p->spills, v);
-        LLVMTypeRef t = v->op == FX_ALLOCA ? cg_mem_type(c, v->type) : cg_reg_type(c, v->type);
-        p->state_bytes += (int64_t)LLVMABISizeOfType(c->TD, t);
     }
     cg_map_put(&p->spilled, v, v);
 }
@@ -561,24 +563,28 @@ static void find_fn_spills(CgCtx *c, CgRegionPlan *p, FxBlock *b, CgMap *seen)
     }
 }
 
-/* In ctx->state every array has a slot of a multiple of 16 bytes per lane
- * (of the block's work-items up to a whole number of waves; a wave's mask
- * fits in its lanes' slots), so each array starts 16-aligned. */
+/* A slot of ctx->state: bytes per lane, a multiple of 16. */
 static int64_t heap_slot(CgCtx *c, LLVMTypeRef t)
 {
     return ((int64_t)LLVMABISizeOfType(c->TD, t) + 15) & ~(int64_t)15;
 }
 
-static LLVMTypeRef copy_type(CgCtx *c, const FxInst *v);
-
-static int64_t heap_lane_bytes(CgCtx *c, CgRegionPlan *p)
+/* The bytes per lane of the copies, the snapshots, the masks and the
+ * returns' flags. On the stack each array takes its type's size per lane
+ * (a mask 8 bytes a wave, at most 1 a lane: waves have 8 lanes or more
+ * there; a flag 1). In ctx->state every array has a slot of a multiple of
+ * 16 bytes per lane (of the block's work-items up to a whole number of
+ * waves; a wave's mask fits in its lanes' slots), so each starts
+ * 16-aligned. */
+static int64_t lane_bytes(CgCtx *c, CgRegionPlan *p, bool heap)
 {
-    int64_t n = p->returns ? 16 : 0;
-    for (int k = 0; k < p->spills.len; k++)
-        n += heap_slot(c, copy_type(c, p->spills.items[k]));
-    for (int k = 0; k < p->snapshots.len; k++)
-        n += heap_slot(c, snapshot_type(c, p->snapshots.items[k]));
-    return n + 16 * (int64_t)p->masks.len;
+    int64_t flag = heap ? 16 : 1, n = p->returns ? flag : 0;
+    for (int k = 0; k < p->spills.len + p->snapshots.len; k++) {
+        LLVMTypeRef t = k < p->spills.len ? copy_type(c, p->spills.items[k])
+                                          : snapshot_type(c, p->snapshots.items[k - p->spills.len]);
+        n += heap ? heap_slot(c, t) : (int64_t)LLVMABISizeOfType(c->TD, t);
+    }
+    return n + flag * (int64_t)p->masks.len;
 }
 
 CgRegionPlan *cg_region_plan(CgCtx *c, CgFunc *cf)
@@ -598,9 +604,9 @@ CgRegionPlan *cg_region_plan(CgCtx *c, CgFunc *cf)
     if (p->unplanned || p->nexchanges > CG_REGION_MAX_EXCHANGES)
         return NULL;
     int64_t items = f->launch_bounds > 0 ? f->launch_bounds : 1024;
-    if ((p->state_bytes + (p->returns ? 1 : 0)) * items <= CG_REGION_STATE_BYTES)
+    if (lane_bytes(c, p, false) * items <= CG_REGION_STATE_BYTES)
         return p;
-    p->heap_lane_bytes = heap_lane_bytes(c, p);
+    p->heap_lane_bytes = lane_bytes(c, p, true);
     return p->heap_lane_bytes * items <= CG_REGION_HEAP_BYTES ? p : NULL;
 }
 
@@ -669,11 +675,6 @@ static void make_wave_arrays(CgCtx *c, CgRegionPlan *p)
 static LLVMValueRef item_element(CgCtx *c, CgRegionPlan *p, LLVMTypeRef t, LLVMValueRef array)
 {
     return LLVMBuildInBoundsGEP2(c->B, t, array, &p->cur->wi, 1, "");
-}
-
-static LLVMTypeRef copy_type(CgCtx *c, const FxInst *v)
-{
-    return v->op == FX_ALLOCA ? cg_mem_type(c, v->type) : cg_reg_type(c, v->type);
 }
 
 /* The block's size, the per-item arrays and the state of decisions, at the
