@@ -87,6 +87,8 @@ typedef struct CgCtx {
 
     CgMap funcs;            /* FxFunc* -> CgFunc* */
     CgMap shared;           /* FxInst* (shared ALLOCA) -> device: global; host: (offset + 1) */
+    CgMap floordivs;        /* divisor FxInst* -> PtrVec* of the blocks dividing by it (cg_expr.c) */
+    bool floordivs_found;   /* floordivs is filled (once per module, when first asked) */
     int64_t fn_shared_total;/* host: bytes of all fns' shared arrays (laid out first) */
 
     /* helper definitions written as IR text (syncscoped atomics/fences) */

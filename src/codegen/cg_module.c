@@ -412,6 +412,7 @@ CgModule *cg_build(FxModule *m, const CgOptions *o)
     }
     cg_map_free(&c->funcs);
     cg_map_free(&c->shared);
+    cg_map_free(&c->floordivs);
     free(c->helper_ir);
     if (!ok) {
         cg_crash_end();
