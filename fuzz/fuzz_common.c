@@ -12,13 +12,13 @@ void fz_init(void)
     done = true;
 }
 
-void fz_options(FzCompile *z, const char *arch, int opt_level)
+static void set_options(FzCompile *z, bool host, const char *arch, int opt_level, bool fibers)
 {
     memset(z, 0, sizeof *z);
     FxOptions *o = &z->opts;
     opt_defaults(o);
     o->input = "fuzz.fx";
-    o->host = arch == NULL;
+    o->host = host;
     if (arch) {
         o->arch = arch;
         o->arch_given = true;
@@ -26,8 +26,19 @@ void fz_options(FzCompile *z, const char *arch, int opt_level)
     o->opt_level = opt_level;
     o->fp_contract = false;
     o->verify_each = true;
+    o->host_fibers = fibers;
     if (!opt_finish(o))
         abort(); /* the harness names a processor that does not exist */
+}
+
+void fz_options(FzCompile *z, const char *arch, int opt_level)
+{
+    set_options(z, arch == NULL, arch, opt_level, false);
+}
+
+void fz_host_options(FzCompile *z, const char *waves_of, int opt_level, bool fibers)
+{
+    set_options(z, true, waves_of, opt_level, fibers);
 }
 
 /* The bytes as a source file, the way diag_load_file reads one: the whole

@@ -33,6 +33,10 @@ typedef struct FzCompile {
  * (folded and run-time values then agree exactly), the FXIR verifier after
  * every pass. */
 void fz_options(FzCompile *z, const char *arch, int opt_level);
+/* Options for the host with the waves of AMDGPU processor waves_of
+ * emulated (NULL: the host's own waves of one, as fxrun --arch), on fibers
+ * only when `fibers` (--host-barriers=fibers); as fz_options otherwise. */
+void fz_host_options(FzCompile *z, const char *waves_of, int opt_level, bool fibers);
 /* Starts the compilation with diagnostics captured and parses the bytes
  * (below); the AST, or NULL after errors. */
 AstNode *fz_parse_only(FzCompile *z, const uint8_t *data, size_t size);
