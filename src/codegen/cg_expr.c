@@ -322,27 +322,37 @@ static LLVMValueRef fdiv(CgCtx *c, LLVMValueRef a, LLVMValueRef b, unsigned fmf)
     return cg_fmf(LLVMBuildFDiv(c->B, a, b, ""), fmf);
 }
 
-/* Notes the floor divisions of b and of the blocks nested in it. */
+static bool is_floordiv(const FxInst *i)
+{
+    return i && i->op == FX_BINOP && i->sub == FXB_FLOORDIV;
+}
+
+/* Notes the floor divisions of b and of the blocks nested in it, and those
+ * used there. */
 static void find_floordivs(CgCtx *c, FxBlock *b)
 {
     for (FxInst *j = b->first; j; j = j->next) {
-        if (j->op == FX_BINOP && j->sub == FXB_FLOORDIV) {
-            PtrVec *blocks = cg_map_get(&c->floordivs, j->ops[1]);
-            if (!blocks) {
-                blocks = arena_alloc(c->fm->arena, sizeof *blocks);
-                memset(blocks, 0, sizeof *blocks);
-                cg_map_put(&c->floordivs, j->ops[1], blocks);
+        if (is_floordiv(j)) {
+            PtrVec *divs = cg_map_get(&c->floordivs, j->ops[1]);
+            if (!divs) {
+                divs = arena_alloc(c->fm->arena, sizeof *divs);
+                memset(divs, 0, sizeof *divs);
+                cg_map_put(&c->floordivs, j->ops[1], divs);
             }
-            ptrvec_push(c->fm->arena, blocks, b);
+            ptrvec_push(c->fm->arena, divs, j);
         }
+        for (int k = 0; k < j->nops; k++)
+            if (is_floordiv(j->ops[k]))
+                cg_map_put(&c->floordivs_used, j->ops[k], j->ops[k]);
         for (int k = 0; k < j->nblocks; k++)
             find_floordivs(c, &j->blocks[k]);
     }
 }
 
-/* Whether i's block also divides by i's divisor (int_mod_as): only the
- * divisor is compared, since each `block_idx.x` or parameter read of the
- * dividend is its own instruction until LLVM merges them. A wrong guess
+/* Whether i's block also divides by i's divisor, for a quotient something
+ * uses (int_mod_as; beside a dead one the lone remainder is shorter): only
+ * the divisor is compared, since each `block_idx.x` or parameter read of
+ * the dividend is its own instruction until LLVM merges them. A wrong guess
  * costs instructions, never correctness. The module's floor divisions are
  * found once: scanning i's block at every remainder was quadratic (15% of
  * -O1's time on examples/dgemm_ozaki.fx, whose lowered matrix products are
@@ -354,10 +364,12 @@ static bool floordiv_twin(CgCtx *c, const FxInst *i)
             find_floordivs(c, &((FxFunc *)c->fm->funcs.items[k])->body);
         c->floordivs_found = true;
     }
-    const PtrVec *blocks = cg_map_get(&c->floordivs, i->ops[1]);
-    for (int k = 0; blocks && k < blocks->len; k++)
-        if (blocks->items[k] == i->parent)
+    const PtrVec *divs = cg_map_get(&c->floordivs, i->ops[1]);
+    for (int k = 0; divs && k < divs->len; k++) {
+        const FxInst *d = divs->items[k];
+        if (d->parent == i->parent && cg_map_get(&c->floordivs_used, d))
             return true;
+    }
     return false;
 }
 

@@ -87,8 +87,9 @@ typedef struct CgCtx {
 
     CgMap funcs;            /* FxFunc* -> CgFunc* */
     CgMap shared;           /* FxInst* (shared ALLOCA) -> device: global; host: (offset + 1) */
-    CgMap floordivs;        /* divisor FxInst* -> PtrVec* of the blocks dividing by it (cg_expr.c) */
-    bool floordivs_found;   /* floordivs is filled (once per module, when first asked) */
+    CgMap floordivs;        /* divisor FxInst* -> PtrVec* of the floor divisions by it (cg_expr.c) */
+    CgMap floordivs_used;   /* the floor divisions something uses */
+    bool floordivs_found;   /* both are filled (once per module, when first asked) */
     int64_t fn_shared_total;/* host: bytes of all fns' shared arrays (laid out first) */
 
     /* helper definitions written as IR text (syncscoped atomics/fences) */

@@ -413,6 +413,7 @@ CgModule *cg_build(FxModule *m, const CgOptions *o)
     cg_map_free(&c->funcs);
     cg_map_free(&c->shared);
     cg_map_free(&c->floordivs);
+    cg_map_free(&c->floordivs_used);
     free(c->helper_ir);
     if (!ok) {
         cg_crash_end();

@@ -114,6 +114,26 @@ FxFunc *fxk_binop_kernel(Kb *k, const char *name, ScalarId s, int op)
     return f;
 }
 
+FxFunc *fxk_pmod_kernel(Kb *k, const char *name, ScalarId s, FxkQuotient q_use)
+{
+    const Type *t = fxk_s(s);
+    FxFunc *f = fxk_func(k, name, FXF_KERNEL, 3, NULL);
+    fxk_param_decl(k, 0, "a", fxk_ptr(k, s, true));
+    fxk_param_decl(k, 1, "b", fxk_ptr(k, s, true));
+    fxk_param_decl(k, 2, "out", fxk_ptr(k, s, false));
+    FxInst *i = fxk_special(k, FXS_THREAD_IDX, 0);
+    FxInst *x = fxk_op(k, FX_LOAD, 0, t, 2, fxk_param(k, 0), i);
+    FxInst *y = fxk_op(k, FX_LOAD, 0, t, 2, fxk_param(k, 1), i);
+    FxInst *q = fxk_op(k, FX_BINOP, FXB_FLOORDIV, t, 2, x, y);
+    if (q_use == FXK_Q_STORED)
+        fxk_op(k, FX_STORE, 0, NULL, 3, fxk_param(k, 2), q, i);
+    FxInst *r = fxk_op(k, FX_BINOP, FXB_MOD, t, 2, x, y);
+    if (q_use == FXK_Q_XOR)
+        r = fxk_op(k, FX_BINOP, FXB_XOR, t, 2, q, r);
+    fxk_op(k, FX_STORE, 0, NULL, 3, fxk_param(k, 2), r, i);
+    return f;
+}
+
 FxFunc *fxk_cast_kernel(Kb *k, const char *name, ScalarId from, ScalarId to)
 {
     FxFunc *f = fxk_func(k, name, FXF_KERNEL, 2, NULL);

@@ -34,6 +34,15 @@ FxFunc *fxk_reverse(Kb *k);                          /* reverse each block of 64
 FxFunc *fxk_read(Kb *k, const char *file, const char *name);
 /* out[i] = a[i] OP b[i] over type s; op is an FxBinop or -1 for fx.ceildiv */
 FxFunc *fxk_binop_kernel(Kb *k, const char *name, ScalarId s, int op);
+/* a[i] % b[i] over type s beside q = a[i] // b[i], by the same divisor in
+ * the same block; src/codegen/cg_expr.c computes the % as a - q * b when
+ * something uses q. */
+typedef enum {
+    FXK_Q_UNUSED,   /* out[i] = a % b */
+    FXK_Q_STORED,   /* out[i] = q, then out[i] = a % b (the output is the %) */
+    FXK_Q_XOR,      /* out[i] = q ^ (a % b) */
+} FxkQuotient;
+FxFunc *fxk_pmod_kernel(Kb *k, const char *name, ScalarId s, FxkQuotient q_use);
 /* out[i] = CAST(a[i]) from -> to */
 FxFunc *fxk_cast_kernel(Kb *k, const char *name, ScalarId from, ScalarId to);
 /* out[i] = fma(a[i], b[i], c[i]) */

@@ -157,22 +157,6 @@ static void build_oob_kernels(Kb *k)
     oob_vec(k);
 }
 
-/* kernel pmod(a, b, out) { let q = a // b; out[t] = a % b }: a `%` whose
- * block also divides by b takes a - (a // b) * b (src/codegen/cg_expr.c). */
-static void pmod_kernel(Kb *k, const char *name, ScalarId s)
-{
-    const Type *t = fxk_s(s);
-    fxk_func(k, name, FXF_KERNEL, 3, NULL);
-    fxk_param_decl(k, 0, "a", fxk_ptr(k, s, true));
-    fxk_param_decl(k, 1, "b", fxk_ptr(k, s, true));
-    fxk_param_decl(k, 2, "out", fxk_ptr(k, s, false));
-    FxInst *i = fxk_special(k, FXS_THREAD_IDX, 0);
-    FxInst *x = fxk_op(k, FX_LOAD, 0, t, 2, fxk_param(k, 0), i);
-    FxInst *y = fxk_op(k, FX_LOAD, 0, t, 2, fxk_param(k, 1), i);
-    fxk_op(k, FX_BINOP, FXB_FLOORDIV, t, 2, x, y);
-    fxk_op(k, FX_STORE, 0, NULL, 3, fxk_param(k, 2), fxk_op(k, FX_BINOP, FXB_MOD, t, 2, x, y), i);
-}
-
 static int suite_init(void)
 {
     g_kb = fxk_begin("runtime_test.fx");
@@ -186,7 +170,7 @@ static int suite_init(void)
         for (int o = 0; o < NOPS; o++)
             fxk_binop_kernel(k, kname(op_tag(int_ops[o]), int_types[t], 0), int_types[t], int_ops[o]);
     for (int t = 0; t < NINT; t++)
-        pmod_kernel(k, kname("pmod", int_types[t], 0), int_types[t]);
+        fxk_pmod_kernel(k, kname("pmod", int_types[t], 0), int_types[t], FXK_Q_STORED);
     for (int t = 0; t < 4; t++) {
         ScalarId s = float_types[t];
         static const int fops[] = { FXB_ADD, FXB_SUB, FXB_MUL, FXB_DIV, FXB_FLOORDIV, FXB_MOD, FXB_POW };
