@@ -98,32 +98,33 @@ static FxInst *global_index(Kb *k)
 }
 
 
-FxFunc *fxk_binop_kernel(Kb *k, const char *name, ScalarId s, int op)
+/* Kernel name(a, b: Ptr[s] const, out: Ptr[s]) whose body so far loads
+ * *x = a[i], *y = b[i] at i = thread_idx.x, returned. */
+static FxInst *two_operand_kernel(Kb *k, const char *name, ScalarId s, FxInst **x, FxInst **y)
 {
-    const Type *t = fxk_s(s);
-    FxFunc *f = fxk_func(k, name, FXF_KERNEL, 3, NULL);
+    fxk_func(k, name, FXF_KERNEL, 3, NULL);
     fxk_param_decl(k, 0, "a", fxk_ptr(k, s, true));
     fxk_param_decl(k, 1, "b", fxk_ptr(k, s, true));
     fxk_param_decl(k, 2, "out", fxk_ptr(k, s, false));
-    FxInst *a = fxk_param(k, 0), *b = fxk_param(k, 1), *out = fxk_param(k, 2);
     FxInst *i = fxk_special(k, FXS_THREAD_IDX, 0);
-    FxInst *x = fxk_op(k, FX_LOAD, 0, t, 2, a, i);
-    FxInst *y = fxk_op(k, FX_LOAD, 0, t, 2, b, i);
+    *x = fxk_op(k, FX_LOAD, 0, fxk_s(s), 2, fxk_param(k, 0), i);
+    *y = fxk_op(k, FX_LOAD, 0, fxk_s(s), 2, fxk_param(k, 1), i);
+    return i;
+}
+
+FxFunc *fxk_binop_kernel(Kb *k, const char *name, ScalarId s, int op)
+{
+    const Type *t = fxk_s(s);
+    FxInst *x, *y, *i = two_operand_kernel(k, name, s, &x, &y);
     FxInst *r = op < 0 ? fxk_op(k, FX_CEILDIV, 0, t, 2, x, y) : fxk_op(k, FX_BINOP, op, t, 2, x, y);
-    fxk_op(k, FX_STORE, 0, NULL, 3, out, r, i);
-    return f;
+    fxk_op(k, FX_STORE, 0, NULL, 3, fxk_param(k, 2), r, i);
+    return k->f;
 }
 
 FxFunc *fxk_pmod_kernel(Kb *k, const char *name, ScalarId s, FxkQuotient q_use)
 {
     const Type *t = fxk_s(s);
-    FxFunc *f = fxk_func(k, name, FXF_KERNEL, 3, NULL);
-    fxk_param_decl(k, 0, "a", fxk_ptr(k, s, true));
-    fxk_param_decl(k, 1, "b", fxk_ptr(k, s, true));
-    fxk_param_decl(k, 2, "out", fxk_ptr(k, s, false));
-    FxInst *i = fxk_special(k, FXS_THREAD_IDX, 0);
-    FxInst *x = fxk_op(k, FX_LOAD, 0, t, 2, fxk_param(k, 0), i);
-    FxInst *y = fxk_op(k, FX_LOAD, 0, t, 2, fxk_param(k, 1), i);
+    FxInst *x, *y, *i = two_operand_kernel(k, name, s, &x, &y);
     FxInst *q = fxk_op(k, FX_BINOP, FXB_FLOORDIV, t, 2, x, y);
     if (q_use == FXK_Q_STORED)
         fxk_op(k, FX_STORE, 0, NULL, 3, fxk_param(k, 2), q, i);
@@ -131,7 +132,7 @@ FxFunc *fxk_pmod_kernel(Kb *k, const char *name, ScalarId s, FxkQuotient q_use)
     if (q_use == FXK_Q_XOR)
         r = fxk_op(k, FX_BINOP, FXB_XOR, t, 2, q, r);
     fxk_op(k, FX_STORE, 0, NULL, 3, fxk_param(k, 2), r, i);
-    return f;
+    return k->f;
 }
 
 FxFunc *fxk_cast_kernel(Kb *k, const char *name, ScalarId from, ScalarId to)

@@ -36,7 +36,10 @@
  *     under a condition on thread_idx or a wave's vote on fibers, all with
  *     the bits of fibers on partial and whole waves; 48 exchanges as loops,
  *     49 on fibers; 60 random kernels whose barriers are in part wave sums
- *     and shuffles, as loops with the bits of fibers. */
+ *     and shuffles, as loops with the bits of fibers; of 160 such with
+ *     thread-dependent parts mixed in, those the analysis passes as loops
+ *     with the bits of fibers (random_kernel.c makes the random kernels;
+ *     fuzz/fuzz_regions.c draws them from a fuzzer's bytes). */
 #include "fxtest.h"
 #include "fxsource.h"
 #include "random_kernel.h"
@@ -1399,72 +1402,72 @@ static void test_bench_wave_rows(void)
     free(src);
 }
 
-/* 60 random kernels of uniform shapes whose barriers are in part wave
- * sums and shuffles, on gfx942's and gfx1100's waves in turn (the shapes'
- * 5 and 24 work-items make partial waves, 64 one or two whole ones): as
- * loops, with the bits of fibers. */
-static void test_random_wave_kernels(void)
+/* What random wave kernels did (random_wave_kernel). */
+typedef struct WaveCounts {
+    int as_loops, on_fibers, failed, with_exchanges, loops_with_exchanges;
+} WaveCounts;
+
+/* Random kernel `seed` with wave sums and shuffles in part of the places of
+ * barriers, on gfx942's or gfx1100's waves by the seed's parity, as the
+ * planner decides and on fibers; when it runs as loops, against fibers on
+ * the random shapes (the shapes' 5 and 24 work-items make partial waves,
+ * 64 one or two whole ones). Wild kernels compile quietly: many have
+ * divergent barriers. */
+static void random_wave_kernel(uint64_t seed, bool wild, WaveCounts *n)
 {
-    int not_loops = 0, failed = 0, with_exchanges = 0;
-    for (uint64_t seed = 1; seed <= 60; seed++) {
-        char *src = hr_random_kernel(seed, false, true);
-        with_exchanges += strstr(src, "fx.wave_sum") || strstr(src, "fx.shuffle_xor");
-        FxsModule m[2];
-        const char *arch = wave_archs[seed % NWAVE_ARCHS];
-        bool ok = fxs_open_as(&m[0], src, arch, NULL) && fxs_open_as(&m[1], src, arch, tune_fibers);
-        CU_ASSERT(ok);
-        if (ok) {
-            if (runs_on_fibers(&m[0], "rnd") && not_loops++ == 0)
-                fprintf(stderr, "\n  seed %llu runs on fibers:\n%s", (unsigned long long)seed, src);
-            same_on_random_shapes(m, src, seed, &failed);
-        } else {
-            fprintf(stderr, "\n  seed %llu:\n%s", (unsigned long long)seed, src);
-        }
-        fxs_close(&m[0]);
-        fxs_close(&m[1]);
-        free(src);
+    char *src = hr_random_kernel(seed, wild, true);
+    bool exchanges = strstr(src, "fx.wave_sum") || strstr(src, "fx.shuffle_xor");
+    FxsModule m[2];
+    const char *arch = wave_archs[seed % NWAVE_ARCHS];
+    bool ok = fxs_open_as(&m[0], src, arch, wild ? tune_quiet : NULL) &&
+              fxs_open_as(&m[1], src, arch, wild ? tune_quiet_fibers : tune_fibers);
+    CU_ASSERT(ok);
+    if (ok) {
+        bool loops = !runs_on_fibers(&m[0], "rnd");
+        if (!loops && !wild && n->on_fibers == 0)
+            fprintf(stderr, "\n  seed %llu runs on fibers:\n%s", (unsigned long long)seed, src);
+        n->as_loops += loops;
+        n->on_fibers += !loops;
+        n->with_exchanges += exchanges;
+        n->loops_with_exchanges += loops && exchanges;
+        if (loops)
+            same_on_random_shapes(m, src, seed, &n->failed);
+    } else {
+        fprintf(stderr, "\n  seed %llu:\n%s", (unsigned long long)seed, src);
     }
-    CU_ASSERT_EQUAL(not_loops, 0);
-    CU_ASSERT_EQUAL(failed, 0);
-    CU_ASSERT(with_exchanges >= 30);
+    fxs_close(&m[0]);
+    fxs_close(&m[1]);
+    free(src);
 }
 
-/* Random kernels with thread-dependent tests, trip counts and fn
- * arguments, whose barriers are in part wave sums and shuffles, on
- * gfx942's and gfx1100's waves in turn: the analysis must judge exchanges
- * as it judges barriers. Those it finds no divergent exchange or barrier in
- * run as loops with the bits of fibers; an exchange under a thread's test
- * keeps the kernel on fibers. Both kinds must be common. */
+/* 60 random kernels of uniform shapes: all as loops, with the bits of
+ * fibers. */
+static void test_random_wave_kernels(void)
+{
+    WaveCounts n = { 0 };
+    for (uint64_t seed = 1; seed <= 60; seed++)
+        random_wave_kernel(seed, false, &n);
+    CU_ASSERT_EQUAL(n.on_fibers, 0);
+    CU_ASSERT_EQUAL(n.failed, 0);
+    CU_ASSERT(n.with_exchanges >= 30);
+}
+
+/* 160 random kernels with thread-dependent tests, trip counts and fn
+ * arguments: the analysis must judge exchanges as it judges barriers.
+ * Those it finds no divergent exchange or barrier in run as loops with the
+ * bits of fibers; an exchange under a thread's test keeps the kernel on
+ * fibers. Both kinds must be common. */
 static void test_random_wild_wave_kernels(void)
 {
-    int as_loops = 0, on_fibers = 0, failed = 0, loops_with_exchanges = 0;
-    for (uint64_t seed = 1; seed <= 160; seed++) {
-        char *src = hr_random_kernel(seed, true, true);
-        bool exchanges = strstr(src, "fx.wave_sum") || strstr(src, "fx.shuffle_xor");
-        FxsModule m[2];
-        const char *arch = wave_archs[seed % NWAVE_ARCHS];
-        bool ok = fxs_open_as(&m[0], src, arch, tune_quiet) && fxs_open_as(&m[1], src, arch, tune_quiet_fibers);
-        CU_ASSERT(ok);
-        if (ok) {
-            bool loops = runs_as_regions(&m[0], "rnd");
-            as_loops += loops;
-            on_fibers += runs_on_fibers(&m[0], "rnd");
-            loops_with_exchanges += loops && exchanges;
-            if (loops)
-                same_on_random_shapes(m, src, seed, &failed);
-        } else {
-            fprintf(stderr, "\n  seed %llu:\n%s", (unsigned long long)seed, src);
-        }
-        fxs_close(&m[0]);
-        fxs_close(&m[1]);
-        free(src);
-    }
-    CU_ASSERT_EQUAL(failed, 0);
-    CU_ASSERT(as_loops >= 30);
-    CU_ASSERT(loops_with_exchanges >= 15);
-    CU_ASSERT(on_fibers >= 30);
-    printf("\n  wild wave kernels: %d as loops (%d with exchanges), %d on fibers ", as_loops,
-           loops_with_exchanges, on_fibers);
+    WaveCounts n = { 0 };
+    for (uint64_t seed = 1; seed <= 160; seed++)
+        random_wave_kernel(seed, true, &n);
+    CU_ASSERT_EQUAL(n.failed, 0);
+    CU_ASSERT(n.as_loops >= 30);
+    CU_ASSERT(n.loops_with_exchanges >= 15);
+    CU_ASSERT(n.on_fibers >= 30);
+    printf("\n  wild wave kernels: %d as loops (%d with exchanges), %d on fibers ", n.as_loops,
+           n.loops_with_exchanges, n.on_fibers);
 }
 
 static void test_exchange_cap(void)
