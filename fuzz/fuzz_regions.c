@@ -69,7 +69,7 @@ static bool runs_as_loops(RtHostModule *hm)
     return !k.waits;
 }
 
-/* One launch on one thread; out holds the block's work-items of every block. */
+/* One launch on one thread; out has a slot for every work-item of the grid. */
 static int launch(RtHostModule *hm, const Shape *s, int32_t n, int32_t *out, size_t items, char **err)
 {
     void *po = out;
@@ -111,8 +111,9 @@ int fz_one(const uint8_t *data, size_t size)
     started = true;
     if (size == 0)
         return 0;
+    /* the settings are mixed radix, so that first bytes 0..11 are all 12 */
     const char *arch = waves_of[data[0] % 3];
-    bool wild = data[0] & 4, waves = data[0] & 8;
+    bool wild = data[0] / 3 % 2, waves = data[0] / 6 % 2;
     char *src = hr_kernel_from_bytes(data + 1, size - 1, wild, waves);
     stats.inputs++;
     if (show && atoi(show) >= 2)
