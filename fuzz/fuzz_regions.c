@@ -4,7 +4,7 @@
  * barriers, nested at random); the first byte picks the waves (the host's
  * own, gfx942's 64 lanes or gfx1100's 32), whether tests, trip counts and fn
  * arguments may depend on the work-item ("wild") and whether some barriers
- * are wave sums and shuffles. The kernel is compiled for the host twice, as
+ * are wave operations. The kernel is compiled for the host twice, as
  * the region planner decides and on fibers only. When the planner ran it as
  * loops, both must launch without error on three block shapes (5, 4x3x2
  * and 8x8 work-items: partial and whole waves) and three values of n, and

@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct Gen {
     char *buf;
@@ -167,6 +168,24 @@ static void gen_broadcast(Gen *g, int depth)
     emit(g, "%*sfx.barrier()\n%*s%s += s[0]\n%*sfx.barrier()\n", d, "", d, "", a, d, "");
 }
 
+/* A wave operation on the accumulator (each an exchange in waves wider
+ * than one lane): a reduction, shuffles, a read of one lane, a vote. */
+static void gen_wave_op(Gen *g, int depth)
+{
+    static const char *const forms[] = {
+        "%s = fx.wave_sum(%s) %% 1000 + t %% 4",
+        "%s += fx.shuffle_xor(%s, 1) %% 9",
+        "%s += fx.shuffle_down(%s, 3) %% 11",
+        "%s += fx.readfirstlane(%s) %% 7",
+        "%s += fx.wave_max(%s %% 50) - t %% 3",
+        "%s = %s ^ Int32(fx.ballot(%s %% 3 == 0) %% 977)",
+    };
+    const char *a = acc(g);
+    indent(g, depth);
+    emit(g, forms[pick(g, (int)(sizeof forms / sizeof forms[0]))], a, a, a);   /* each uses the first two or three */
+    emit(g, "\n");
+}
+
 /* One statement at block level: the first five kinds hold no block. */
 static void gen_statement(Gen *g, int depth, int budget)
 {
@@ -179,8 +198,7 @@ static void gen_statement(Gen *g, int depth, int budget)
         break;
     case 2:
         if (g->waves && pick(g, 2))   /* where every work-item of the block is, as a barrier */
-            emit(g, pick(g, 2) ? "%*s%s = fx.wave_sum(%s) %% 1000 + t %% 4\n" : "%*s%s += fx.shuffle_xor(%s, 1) %% 9\n",
-                 d, "", a, a);
+            gen_wave_op(g, depth);
         else
             emit(g, "%*sfx.barrier()\n", d, "");
         break;
@@ -267,6 +285,15 @@ static char *generate(Gen g)
     gen_block(&g, 1, 3);
     emit(&g, "    out[g] = acc\n}\n");
     return g.buf;
+}
+
+bool hr_has_wave_op(const char *src)
+{
+    static const char *const ops[] = { "fx.wave_", "fx.shuffle", "fx.readfirstlane", "fx.ballot" };
+    for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++)
+        if (strstr(src, ops[k]))
+            return true;
+    return false;
 }
 
 char *hr_random_kernel(uint64_t seed, bool wild, bool waves)

@@ -1407,7 +1407,7 @@ typedef struct WaveCounts {
     int as_loops, on_fibers, failed, with_exchanges, loops_with_exchanges;
 } WaveCounts;
 
-/* Random kernel `seed` with wave sums and shuffles in part of the places of
+/* Random kernel `seed` with wave operations in part of the places of
  * barriers, on gfx942's or gfx1100's waves by the seed's parity, as the
  * planner decides and on fibers; when it runs as loops, against fibers on
  * the random shapes (the shapes' 5 and 24 work-items make partial waves,
@@ -1416,7 +1416,7 @@ typedef struct WaveCounts {
 static void random_wave_kernel(uint64_t seed, bool wild, WaveCounts *n)
 {
     char *src = hr_random_kernel(seed, wild, true);
-    bool exchanges = strstr(src, "fx.wave_sum") || strstr(src, "fx.shuffle_xor");
+    bool exchanges = hr_has_wave_op(src);
     FxsModule m[2];
     const char *arch = wave_archs[seed % NWAVE_ARCHS];
     bool ok = fxs_open_as(&m[0], src, arch, wild ? tune_quiet : NULL) &&
