@@ -91,8 +91,8 @@ struct CgRegionPlan {
     PtrVec snapshots;        /* wave exchanges whose snapshot a later region reads */
     CgMap masked;            /* FxInst* of a wave_active -> the exchange whose lanes it reads */
     PtrVec masks;            /* the exchanges a wave_active reads, once each */
-    bool exchanges;          /* the kernel exchanges in waves wider than one lane */
-    int nexchanges;          /* of the kernel and the fns emitted in place, each fn once */
+    int nexchanges;          /* in waves wider than one lane: of the kernel and the fns emitted
+                                in place, each fn once */
     bool unplanned;          /* something the regions cannot follow (see find_spills) */
     int nregions;
     bool returns;            /* work-items can be done: a return of the kernel, or of a
@@ -532,10 +532,8 @@ static void note_use(CgCtx *c, CgRegionPlan *p, FxInst *v, int use)
 static void find_spills(CgCtx *c, CgRegionPlan *p, FxInst *i)
 {
     int use = region_of(p, i);
-    if (i->op == FX_WAVE_EXCHANGE && ends_run(c, i)) {
-        p->exchanges = true;
+    if (ends_run(c, i))
         p->nexchanges++;
-    }
     if (i->op == FX_WAVE_ACTIVE && cg_host_wave_size(c) > 1)
         note_mask(c, p, i);
     if (i->op == FX_LOOP && use == -1)   /* run by the block: decided in one region of its head */
@@ -659,7 +657,7 @@ static LLVMValueRef wave_count(CgCtx *c, CgRegionPlan *p)
  * the masks of the lanes that came, per wave. */
 static void make_wave_arrays(CgCtx *c, CgRegionPlan *p)
 {
-    if (!p->exchanges)
+    if (p->nexchanges == 0)
         return;
     LLVMValueRef waves = wave_count(c, p);
     for (int k = 0; k < p->snapshots.len; k++) {

@@ -292,9 +292,9 @@ LLVMValueRef cg_region_exchange(CgCtx *c, FxInst *x);
 LLVMValueRef cg_region_wave_active(CgCtx *c, FxInst *active);
 LLVMValueRef cg_region_param(CgCtx *c, FxInst *param);
 bool cg_region_param_origin(CgCtx *c, FxInst *param, LLVMValueRef *origin);
-void cg_region_plan_free(CgRegionPlan *p);
+void cg_region_plan_free(CgRegionPlan *p);   /* its maps (the plan is in the arena) */
 /* K__fxstate: bytes of ctx->state per lane the plan's block needs (0: none). */
-int64_t cg_region_heap_bytes(const CgRegionPlan *p);   /* its maps (the plan is in the arena) */
+int64_t cg_region_heap_bytes(const CgRegionPlan *p);
 LLVMValueRef cg_special(CgCtx *c, FxInst *i);
 LLVMValueRef cg_hostctx_field(CgCtx *c, int field, int dim);  /* address */
 LLVMTypeRef cg_host_ctx_type(CgCtx *c);

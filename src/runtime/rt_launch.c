@@ -788,14 +788,14 @@ int rt_host_threads(unsigned *n, char **err)
 /* ---- one launch ---- */
 
 /* ctx->state for a kernel with K__fxstate (its work-item loops' copies):
- * its bytes for each of the block's nt work-items, counted up to a whole
- * number of waves. */
-static int state_init(Sched *s, size_t nt, char **err)
+ * its bytes for each lane of the block's waves (after snaps_init, which
+ * counts them). */
+static int state_init(Sched *s, char **err)
 {
     if (s->k->state_bytes <= 0)
         return 0;
-    size_t wave = s->k->wave_size > 1 ? (size_t)s->k->wave_size : 1;
-    size_t bytes = (size_t)s->k->state_bytes * ((nt + wave - 1) / wave * wave);
+    size_t wave = s->k->wave_size > 0 ? (size_t)s->k->wave_size : 1;
+    size_t bytes = (size_t)s->k->state_bytes * s->nwaves * wave;
     s->item.ctx.state = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
     if (!s->item.ctx.state) {
         *err = rt_strdupf("cannot allocate %zu bytes for a block's work-item copies", bytes);
@@ -820,7 +820,7 @@ static int worker_init(Sched *s, const Sched *proto, size_t nt, char **err)
             return -1;
         }
     }
-    if (state_init(s, nt, err) || snaps_init(s, nt, err) || (s->k->waits && sched_init(s, nt, err)))
+    if (snaps_init(s, nt, err) || state_init(s, err) || (s->k->waits && sched_init(s, nt, err)))
         return -1;
     return 0;
 }
