@@ -152,20 +152,32 @@ int *fxir_use_counts(Arena *a, FxFunc *f, int *n_out)
     return counts;
 }
 
-static void replace_uses_in(FxBlock *b, const FxInst *from, FxInst *to)
+void fxir_forwarding_init(FxForwarding *fw, Arena *a, FxFunc *f)
 {
-    for (FxInst *i = b->first; i; i = i->next) {
-        for (int k = 0; k < i->nops; k++)
-            if (i->ops[k] == from)
-                i->ops[k] = to;
-        for (int k = 0; k < i->nblocks; k++)
-            replace_uses_in(&i->blocks[k], from, to);
+    int n = 0;
+    number_all(f, &f->body, &n);
+    fw->n = n;
+    fw->from = arena_alloc(a, sizeof(FxInst *) * (size_t)(n ? n : 1));
+    fw->to = arena_alloc(a, sizeof(FxInst *) * (size_t)(n ? n : 1));
+}
+
+void fxir_forward(FxForwarding *fw, FxInst *from, FxInst *to)
+{
+    if (from->id >= 0 && from->id < fw->n) {
+        fw->from[from->id] = from;
+        fw->to[from->id] = to;
     }
 }
 
-void fxir_replace_uses(FxFunc *f, const FxInst *from, FxInst *to)
+/* An instruction made after the numbering has id 0 like another one, so the
+ * entry counts only where its `from` is the operand itself. */
+void fxir_forward_operands(const FxForwarding *fw, FxInst *i)
 {
-    replace_uses_in(&f->body, from, to);
+    for (int k = 0; k < i->nops; k++) {
+        const FxInst *op = i->ops[k];
+        if (op->id >= 0 && op->id < fw->n && fw->from[op->id] == op)
+            i->ops[k] = fw->to[op->id];
+    }
 }
 
 ScalarId fxir_matrix_elem(TgtElem e)

@@ -356,8 +356,21 @@ bool fxir_is_shared_array(const FxInst *base);
 const FxInst *fxir_dynamic_shared(const FxFunc *f);
 /* The FXIR scalar type of a matrix instruction's element type. */
 ScalarId fxir_matrix_elem(TgtElem e);
-/* Every operand in `f` that is `from` becomes `to`. */
-void fxir_replace_uses(FxFunc *f, const FxInst *from, FxInst *to);
+/* Replacing the uses of many values in one walk instead of one walk each: a
+ * pass numbers f (fxir_forwarding_init), records each value it replaces
+ * (fxir_forward) and rewrites the operands of every instruction it reaches
+ * afterwards (fxir_forward_operands). A walk that visits an instruction's
+ * blocks before the instruction itself reaches every use after its
+ * definition (a value is visible after it and in nested blocks; a loop's
+ * condition is defined in its blocks[0]), so one walk rewrites them all.
+ * Instructions made after the numbering are never forwarded. */
+typedef struct FxForwarding {
+    FxInst **from, **to;    /* by the id fxir_forwarding_init gave */
+    int n;
+} FxForwarding;
+void fxir_forwarding_init(FxForwarding *fw, Arena *a, FxFunc *f);
+void fxir_forward(FxForwarding *fw, FxInst *from, FxInst *to);
+void fxir_forward_operands(const FxForwarding *fw, FxInst *i);
 
 /* Names (names.c): the spelling of opcodes, sub-operations (FxBinop, ...;
  * FX_ALLOCA: the FxSpace; FX_MFMA: the matrix instruction's short name),

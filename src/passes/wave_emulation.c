@@ -25,6 +25,7 @@ typedef struct WaveEm {
     FxFunc *helpers[TGT_MI_COUNT];   /* the matrix helpers made so far */
     FxFunc **exchanging;             /* the fns done so far that exchange */
     int nexchanging;
+    FxForwarding fw;    /* the emulated instructions' results, in this fn */
 } WaveEm;
 
 static const Type *i32t(void) { return type_scalar(SC_INT32); }
@@ -385,19 +386,22 @@ static bool needs_emulation(const FxInst *i)
     return i->op == FX_WAVE || i->op == FX_MFMA || (i->op == FX_SPECIAL && i->sub == FXS_LANE_ID);
 }
 
-static int emulate_block(WaveEm *w, FxModule *m, FxFunc *f, FxBlock *blk)
+/* Walks blk's nested blocks before each instruction, so every operand is
+ * forwarded after the emulation of its definition (fxir.h). */
+static int emulate_block(WaveEm *w, FxModule *m, FxBlock *blk)
 {
     int n = 0;
     for (FxInst *i = blk->first; i;) {
         FxInst *next = i->next;
         for (int k = 0; k < i->nblocks; k++)
-            n += emulate_block(w, m, f, &i->blocks[k]);
+            n += emulate_block(w, m, &i->blocks[k]);
+        fxir_forward_operands(&w->fw, i);
         if (needs_emulation(i)) {
             fxb_before(&w->b, i);
             w->b.loc = i->loc;
             w->lane = lane_index(w);
             FxInst *r = i->op == FX_WAVE ? emulate_wave(w, i) : i->op == FX_MFMA ? emulate_mfma(w, m, i) : w->lane;
-            fxir_replace_uses(f, i, r);
+            fxir_forward(&w->fw, i, r);
             fxir_remove(i);
             n++;
         }
@@ -417,7 +421,8 @@ int pass_wave_emulation(FxModule *m, const PassOptions *o)
         memcpy(funcs, m->funcs.items, sizeof(FxFunc *) * (size_t)nfuncs);   /* helpers join the list */
     w.exchanging = arena_alloc(m->arena, sizeof(FxFunc *) * (size_t)(nfuncs + 1));
     for (int k = 0; k < nfuncs; k++) {   /* fns first, so callers know their callees */
-        n += emulate_block(&w, m, funcs[k], &funcs[k]->body);
+        fxir_forwarding_init(&w.fw, m->arena, funcs[k]);
+        n += emulate_block(&w, m, &funcs[k]->body);
         if (w.wave > 1)
             converge_loops(&w, &funcs[k]->body);
         if (block_exchanges(&w, &funcs[k]->body))
