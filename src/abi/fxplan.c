@@ -48,6 +48,10 @@ void fxplan_print(FILE *out, const FxPlan *p)
             print_extent(out, &s->grid[d]);
         }
         fprintf(out, ") block(%u, %u, %u)", s->block[0], s->block[1], s->block[2]);
+        for (int a = 0; a < s->nbind; a++)
+            fprintf(out, "%s%s", a ? " " : " args(", p->args[s->bind[a]]);
+        if (s->nbind)
+            fputc(')', out);
         if (s->when)
             fprintf(out, " when %s %s 0", s->when, s->when_nonzero ? "!=" : "==");
         if (s->note)
@@ -220,7 +224,43 @@ static bool parse_condition(FxPlan *p, FxPlanStep *st, const char *s)
     return !*s;
 }
 
-/* launch KERNEL grid(X, Y, Z) block(X, Y, Z)[ when ...][ note ...] */
+/* The index of the argument spelt s[0..n) in the plan's args, or -1. */
+static int arg_index(const FxPlan *p, const char *s, size_t n)
+{
+    for (int k = 0; k < p->nargs; k++)
+        if (n && strlen(p->args[k]) == n && !strncmp(p->args[k], s, n))
+            return k;
+    return -1;
+}
+
+/* [ args(NAME ...)]: each NAME one of the plan's args (listed before). */
+static bool parse_binding(FxPlan *p, FxPlanStep *st, const char **pp)
+{
+    const char *s = *pp;
+    if (strncmp(s, " args(", 6) != 0)
+        return true;
+    s += 6;
+    int *bind = NULL;
+    for (;;) {
+        const char *start = s;
+        while (is_name_char(*s))
+            s++;
+        int k = arg_index(p, start, (size_t)(s - start));
+        if (k < 0)
+            return false;
+        bind = grow(p, bind, st->nbind, sizeof(int));
+        bind[st->nbind++] = k;
+        if (*s == ')')
+            break;
+        if (*s++ != ' ')
+            return false;
+    }
+    st->bind = bind;
+    *pp = s + 1;
+    return true;
+}
+
+/* launch KERNEL grid(X, Y, Z) block(X, Y, Z)[ args(...)][ when ...][ note ...] */
 static bool parse_launch(FxPlan *p, const char *line)
 {
     const char *s = line + strlen("launch ");
@@ -241,7 +281,8 @@ static bool parse_launch(FxPlan *p, const char *line)
     int tail = 0;
     if (sscanf(s, ") block(%u, %u, %u)%n", &st->block[0], &st->block[1], &st->block[2], &tail) != 3 || !tail)
         return false;
-    return parse_condition(p, st, s + tail);
+    s += tail;
+    return parse_binding(p, st, &s) && parse_condition(p, st, s);
 }
 
 static bool parse_line(FxPlan *p, const char *line)

@@ -9,9 +9,12 @@
  *     transient T0 Float32 4 ceildiv(M*N, 1)     (name, element, bytes, count)
  *     launch NAME__k0 grid(ceildiv(N, 16), M, 1) block(64, 1, 1)
  *     launch NAME__k5 grid(...) block(...) when T3 != 0 note "text with {}"
+ *     launch NAME__k6 grid(...) block(...) args(A T0)
  *
- * Every kernel of a program takes the same arguments: the program's
- * parameters in order (tensors as buffers), then its transients. An extent
+ * A kernel takes the program's arguments: its parameters in order (tensors
+ * as buffers), then its transients; or, when its step lists `args(...)`,
+ * those arguments in that order (a kernel launched by several steps, each
+ * with its own buffers: lower_program.c shares kernels). An extent
  * is ceildiv(product of factors, div); a factor is a number or the name of
  * an Int32 parameter (a symbolic dim). A step with `when B == 0` (or != 0)
  * runs only when the first element of argument B (an Int32 buffer) is
@@ -45,6 +48,8 @@ typedef struct FxPlanStep {
     const char *when;         /* the argument deciding whether the step runs, or NULL: always */
     int when_nonzero;         /* runs when its first Int32 is nonzero (else: when it is zero) */
     const char *note;         /* reported when the step runs, or NULL */
+    const int *bind;          /* the kernel's arguments as indexes into the plan's args */
+    int nbind;                /* 0: all of the plan's args, in order */
 } FxPlanStep;
 
 typedef struct FxPlan {

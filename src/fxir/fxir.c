@@ -152,10 +152,16 @@ int *fxir_use_counts(Arena *a, FxFunc *f, int *n_out)
     return counts;
 }
 
-void fxir_forwarding_init(FxForwarding *fw, Arena *a, FxFunc *f)
+int fxir_number(FxFunc *f)
 {
     int n = 0;
     number_all(f, &f->body, &n);
+    return n;
+}
+
+void fxir_forwarding_init(FxForwarding *fw, Arena *a, FxFunc *f)
+{
+    int n = fxir_number(f);
     fw->n = n;
     fw->from = arena_alloc(a, sizeof(FxInst *) * (size_t)(n ? n : 1));
     fw->to = arena_alloc(a, sizeof(FxInst *) * (size_t)(n ? n : 1));

@@ -356,6 +356,28 @@ bool fxir_is_shared_array(const FxInst *base);
 const FxInst *fxir_dynamic_shared(const FxFunc *f);
 /* The FXIR scalar type of a matrix instruction's element type. */
 ScalarId fxir_matrix_elem(TgtElem e);
+/* Numbers f's instructions into their ids in walk order (an instruction,
+ * the instructions of its blocks, then the next); the count. */
+int fxir_number(FxFunc *f);
+/* Sharing code (compare.c). Two fns have the same code when they have the
+ * same instructions in the same blocks, equal in every field but the name
+ * (locations included), and where a reads its k-th parameter b reads its
+ * k-th (counting the parameters each reads, in index order). A shape is
+ * what comparing needs of one fn, made in one walk (it renumbers f, so
+ * shapes compare until f changes). */
+typedef struct FxCodeShape {
+    FxFunc *f;
+    int *rank;              /* per parameter: its place among those read, or -1 */
+    int nread;
+    uint64_t hash;          /* differs: not the same code */
+} FxCodeShape;
+void fxir_code_shape(FxFunc *f, FxCodeShape *s);
+void fxir_code_shape_free(FxCodeShape *s);
+bool fxir_same_code(const FxCodeShape *a, const FxCodeShape *b);
+/* Drops the parameters s's fn does not read (FX_PARAM instructions sit at
+ * the top of a body); kept[i] = the old index of new parameter i, which
+ * must have room for the read ones. The new count. */
+int fxir_drop_unread_params(const FxCodeShape *s, int *kept);
 /* Replacing the uses of many values in one walk instead of one walk each: a
  * pass numbers f (fxir_forwarding_init), records each value it replaces
  * (fxir_forward) and rewrites the operands of every instruction it reaches

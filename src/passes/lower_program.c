@@ -681,6 +681,60 @@ static void lower_matmul(KB *k, const FxNode *n)
             store_gemm_result(k, n, k_load_slot(k, acc[i][j]), rows[i], cols[j], M, N);
 }
 
+/* ---- sharing kernels ---- */
+
+/* The step launches the shape's fn with only the arguments it reads (the fn
+ * loses the others). */
+static void bind_step(FxModule *m, FxPlanStep *st, const FxCodeShape *s)
+{
+    int *kept = arena_alloc(m->arena, sizeof(int) * (size_t)(s->nread + 1));
+    st->nbind = fxir_drop_unread_params(s, kept);
+    st->bind = kept;
+}
+
+static void drop_funcs(FxModule *m, FxFunc **gone, int ngone)
+{
+    int n = 0;
+    for (int i = 0; i < m->funcs.len; i++) {
+        bool keep = true;
+        for (int g = 0; g < ngone && keep; g++)
+            keep = m->funcs.items[i] != gone[g];
+        if (keep)
+            m->funcs.items[n++] = m->funcs.items[i];
+    }
+    m->funcs.len = n;
+}
+
+/* Steps whose kernels compute the same thing from different buffers (an
+ * Ozaki scheme's Int8 products, one per pair of slices) launch the first of
+ * them, each step binding its own buffers (args(...) in the plan); the
+ * copies leave the module. kernels[i] is step i's. */
+static void share_kernels(FxModule *m, FxPlan *plan, FxFunc **kernels)
+{
+    int n = plan->nsteps, ngone = 0;
+    FxCodeShape *shape = arena_alloc(m->arena, sizeof(FxCodeShape) * (size_t)(n + 1));
+    FxFunc **gone = arena_alloc(m->arena, sizeof(FxFunc *) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++)
+        fxir_code_shape(kernels[i], &shape[i]);
+    for (int i = 0; i < n; i++) {
+        bool shared = false;
+        for (int j = i + 1; j < n && kernels[i]; j++) {
+            if (!kernels[j] || !fxir_same_code(&shape[i], &shape[j]))
+                continue;
+            bind_step(m, &plan->steps[j], &shape[j]);
+            plan->steps[j].kernel = kernels[i]->name;
+            gone[ngone++] = kernels[j];
+            kernels[j] = NULL;
+            shared = true;
+        }
+        if (shared)
+            bind_step(m, &plan->steps[i], &shape[i]);
+    }
+    for (int i = 0; i < n; i++)
+        fxir_code_shape_free(&shape[i]);
+    drop_funcs(m, gone, ngone);
+}
+
 /* ---- driving ---- */
 
 static FxPlan *lower_program(FxModule *m, FxProgram *p, const TgtTarget *target)
@@ -708,6 +762,7 @@ static FxPlan *lower_program(FxModule *m, FxProgram *p, const TgtTarget *target)
     }
     plan->nsteps = p->nodes.len;
     plan->steps = arena_alloc(m->arena, sizeof(FxPlanStep) * (size_t)(p->nodes.len + 1));
+    FxFunc **kernels = arena_alloc(m->arena, sizeof(FxFunc *) * (size_t)(p->nodes.len + 1));
     for (int i = 0; i < p->nodes.len; i++) {
         FxNode *n = p->nodes.items[i];
         FxPlanStep *st = &plan->steps[i];
@@ -718,6 +773,7 @@ static FxPlan *lower_program(FxModule *m, FxProgram *p, const TgtTarget *target)
         int bounds = n->kind == FXN_MAP ? MAP_BLOCK : n->kind == FXN_REDUCE ? REDUCE_BLOCK
                    : mfma ? mt.threads : TILE * TILE;
         FxFunc *f = new_kernel(m, &k, p, nt, trans, i, bounds);
+        kernels[i] = f;
         k.b.loc = n->loc;
         st->kernel = f->name;
         st->when = n->when ? (n->when->view_of ? n->when->view_of : n->when)->name : NULL;
@@ -748,6 +804,7 @@ static FxPlan *lower_program(FxModule *m, FxProgram *p, const TgtTarget *target)
             break;
         }
     }
+    share_kernels(m, plan, kernels);
     return plan;
 }
 

@@ -71,6 +71,19 @@ void rt_run_report_free(RtRunReport *r)
     r->notes = NULL;
 }
 
+/* A step with its own arguments (args(...)) passes those, in its order. */
+static int launch_step(RtHostModule *m, const FxPlanStep *st, const unsigned grid[3], void **all, char **err)
+{
+    if (!st->nbind)
+        return rt_host_launch(m, st->kernel, grid, st->block, all, err);
+    void **bound = calloc((size_t)st->nbind, sizeof(void *));
+    for (int a = 0; a < st->nbind; a++)
+        bound[a] = all[st->bind[a]];
+    int rc = rt_host_launch(m, st->kernel, grid, st->block, bound, err);
+    free(bound);
+    return rc;
+}
+
 int rt_program_run(RtHostModule *m, const FxPlan *p, void **args, char **err)
 {
     return rt_program_run_report(m, p, args, NULL, err);
@@ -116,7 +129,7 @@ int rt_program_run_report(RtHostModule *m, const FxPlan *p, void **args, RtRunRe
         }
         if (st->note && report)
             add_note(report, st->note, value);
-        if (rt_host_launch(m, st->kernel, grid, st->block, all, err) != 0)
+        if (launch_step(m, st, grid, all, err) != 0)
             goto out;
     }
     rc = 0;

@@ -459,6 +459,83 @@ static void test_long_program_name(void)
     prog_close(&p);
 }
 
+/* Ozaki-II's products (one per modulus, from one statement) are one kernel:
+ * each step binds its own slices and output, and the symbolic dims it
+ * reads (K is static: the scheme needs it); the copies are gone from the module. The plan's text keeps the
+ * bindings, and a binding to an unknown buffer or an unclosed list is a
+ * malformed plan. (test_contraction.c runs these plans against exact
+ * references.) */
+static void test_shared_kernels(void)
+{
+    const char *src = "program p(A: Tensor[Float64, M, 64], B: Tensor[Float64, 64, N], C: Tensor[Float64, M, N],\n"
+                      "          M: Int32, N: Int32) {\n    C = A @ B\n}\n";
+    const char *opts[] = { "--contraction-precision=ozaki2:4", NULL };
+    Prog p;
+    CU_ASSERT_FATAL(prog_lower(&p, src, NULL, false, opts));
+    const FxPlan *plan = p.c.module->plans.items[0];
+    const char *shared = NULL;
+    int nshared = 0;
+    for (int s = 0; s < plan->nsteps; s++) {
+        const FxPlanStep *st = &plan->steps[s];
+        if (!st->nbind)
+            continue;
+        if (!shared)
+            shared = st->kernel;
+        CU_ASSERT_STRING_EQUAL(st->kernel, shared);
+        nshared++;
+        bool reads_m = false;
+        for (int a = 0; a < st->nbind; a++)
+            reads_m |= strcmp(plan->args[st->bind[a]], "M") == 0;
+        CU_ASSERT_TRUE(reads_m);
+        for (int t = 0; t < s; t++)   /* its output is its own */
+            if (plan->steps[t].nbind)
+                CU_ASSERT(plan->steps[t].bind[st->nbind - 1] != st->bind[st->nbind - 1]);
+    }
+    CU_ASSERT_EQUAL(nshared, 4);
+    int nkernels = 0;
+    for (int f = 0; f < p.c.module->funcs.len; f++) {
+        const FxFunc *fn = p.c.module->funcs.items[f];
+        nkernels += fn->kind == FXF_KERNEL;
+        if (shared && !strcmp(fn->name, shared))
+            CU_ASSERT_EQUAL(fn->nparams, plan->steps[plan->nsteps - 2].nbind);
+    }
+    CU_ASSERT_EQUAL(nkernels, plan->nsteps - 3);
+    char *text = fxplan_to_text(plan), *err = NULL;
+    FxPlan *back = fxplan_parse(text, &err);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(back);
+    char *again = fxplan_to_text(back);
+    CU_ASSERT_STRING_EQUAL(again, text);
+    char *cut = strstr(text, " args(");
+    CU_ASSERT_PTR_NOT_NULL_FATAL(cut);
+    memcpy(cut + 6, "nope", 4);
+    CU_ASSERT_PTR_NULL(fxplan_parse(text, &err));
+    CU_ASSERT(err && strstr(err, "malformed launch plan"));
+    free(err);
+    err = NULL;
+    strcpy(strstr(text, "args(") + 5, "A");   /* no ')' */
+    CU_ASSERT_PTR_NULL(fxplan_parse(text, &err));
+    free(err);
+    free(again);
+    fxplan_free(back);
+    free(text);
+    prog_close(&p);
+}
+
+/* Two products of the same shapes from two statements stay two kernels:
+ * their locations (line tables, the host's reports) differ. */
+static void test_statements_keep_kernels(void)
+{
+    const char *src = "program p(A: Tensor[Float32, 8, 8], B: Tensor[Float32, 8, 8], X: Tensor[Float32, 8, 8],\n"
+                      "          Y: Tensor[Float32, 8, 8]) {\n    X = A @ B\n    Y = B @ A\n}\n";
+    Prog p;
+    CU_ASSERT_FATAL(prog_lower(&p, src, NULL, false, NULL));
+    const FxPlan *plan = p.c.module->plans.items[0];
+    CU_ASSERT_EQUAL(plan->nsteps, 2);
+    CU_ASSERT(plan->steps[0].nbind == 0 && plan->steps[1].nbind == 0);
+    CU_ASSERT_STRING_NOT_EQUAL(plan->steps[0].kernel, plan->steps[1].kernel);
+    prog_close(&p);
+}
+
 /* A work-item whose frame outgrows its fiber stack faults in the guard below
  * it, and the launch reports it instead of crashing. fxcc keeps private
  * arrays to 64 KiB, so the test enlarges one in the LLVM IR after codegen.
@@ -670,6 +747,8 @@ static const FxtTest tests[] = {
     { "program kernels compile for gfx90a, gfx942, gfx1100", test_device_compile },
     { "GEMM ISA: MFMA on gfx90a/gfx942, FMA tiles on gfx1100; Int8 MFMA/WMMA", test_gemm_isa },
     { "the plan travels inside the .hsaco", test_plan_in_artifact },
+    { "Ozaki's products share one kernel, each step binding its buffers", test_shared_kernels },
+    { "products of two statements keep their kernels", test_statements_keep_kernels },
     { "a host artifact (bitcode) runs its embedded plan, also with waves of gfx942", test_host_artifact },
     { "HIP backend without a device", test_hip_no_device },
     { "a work-item's stack overflow is an error, not a crash", test_fiber_stack_overflow },
