@@ -142,21 +142,20 @@ static void tally_uses(FxFunc *f, const FxBlock *b, int *counts, int n)
     }
 }
 
-int *fxir_use_counts(Arena *a, FxFunc *f, int *n_out)
-{
-    int n = 0;
-    number_all(f, &f->body, &n);
-    int *counts = arena_alloc(a, sizeof(int) * (size_t)(n ? n : 1));   /* zeroed, like every arena block */
-    tally_uses(f, &f->body, counts, n);
-    *n_out = n;
-    return counts;
-}
-
 int fxir_number(FxFunc *f)
 {
     int n = 0;
     number_all(f, &f->body, &n);
     return n;
+}
+
+int *fxir_use_counts(Arena *a, FxFunc *f, int *n_out)
+{
+    int n = fxir_number(f);
+    int *counts = arena_alloc(a, sizeof(int) * (size_t)(n ? n : 1));   /* zeroed, like every arena block */
+    tally_uses(f, &f->body, counts, n);
+    *n_out = n;
+    return counts;
 }
 
 void fxir_forwarding_init(FxForwarding *fw, Arena *a, FxFunc *f)
