@@ -255,6 +255,11 @@ typedef struct FxNode {
     FxTensor *when;
     bool when_nonzero;
     const char *note;
+    /* MAP: runs in the kernel of the node before it (map-fusion's siblings):
+     * a Map of the same shape under the same condition, and neither reads
+     * what the other writes, so the group's work-items can compute every
+     * member's element of one index in any order. */
+    bool with_previous;
 } FxNode;
 
 typedef struct FxProgram {

@@ -51,6 +51,8 @@ static void print_node(FILE *out, const FxProgram *p, int idx, const FxNode *n)
         fprintf(out, " when %%%s %s 0", n->when->name, n->when_nonzero ? "!=" : "==");
     if (n->note)
         fprintf(out, " note \"%s\"", n->note);
+    if (n->with_previous)
+        fputs(" with previous", out);
     fputc('\n', out);
 }
 

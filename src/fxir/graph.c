@@ -115,6 +115,28 @@ int fxg_node_index(const FxProgram *p, const FxNode *n)
     return -1;
 }
 
+void fxg_move_node(FxProgram *p, FxNode *n, int to)
+{
+    int from = fxg_node_index(p, n);
+    if (from < 0 || to < 0 || to >= p->nodes.len || from == to)
+        return;
+    if (from < to)
+        memmove(&p->nodes.items[from], &p->nodes.items[from + 1], sizeof(void *) * (size_t)(to - from));
+    else
+        memmove(&p->nodes.items[to + 1], &p->nodes.items[to], sizeof(void *) * (size_t)(from - to));
+    p->nodes.items[to] = n;
+}
+
+const FxTensor *fxg_base(const FxTensor *t) { return t->view_of ? t->view_of : t; }
+
+bool fxg_node_reads(const FxNode *n, const FxTensor *t)
+{
+    for (int k = 0; k < n->nins; k++)
+        if (fxg_base(n->ins[k]) == fxg_base(t))
+            return true;
+    return false;
+}
+
 int fxg_readers(const FxProgram *p, const FxTensor *t, int *last)
 {
     int n = 0;

@@ -31,6 +31,13 @@ void fxg_replace_input(FxNode *n, const FxTensor *old, FxTensor *repl);
 void fxg_remove_node(FxProgram *p, FxNode *n);
 void fxg_remove_tensor(FxProgram *p, FxTensor *t);
 int fxg_node_index(const FxProgram *p, const FxNode *n);
+/* Moves n to index `to` of the program's nodes; those between shift by one. */
+void fxg_move_node(FxProgram *p, FxNode *n, int to);
+
+/* The tensor whose buffer t uses: t, or what t is a view of. */
+const FxTensor *fxg_base(const FxTensor *t);
+/* Whether node n reads t's buffer (directly or through a view). */
+bool fxg_node_reads(const FxNode *n, const FxTensor *t);
 
 /* How many nodes read t (directly or through a view); *last: the index of the last one. */
 int fxg_readers(const FxProgram *p, const FxTensor *t, int *last);

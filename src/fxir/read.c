@@ -965,7 +965,7 @@ static bool read_reduce(Reader *r, FxProgram *p, FxNode *n, const char *kind)
     return true;
 }
 
-/* nodeK: %OUT = matmul|map|reduce.K ... : Tensor[...] */
+/* nodeK: %OUT = matmul|map|reduce.K ... : Tensor[...] [when %G ==|!= 0] [note "..."] [with previous] */
 static bool read_node(Reader *r, FxProgram *p)
 {
     Loc loc = r->tok.loc;
@@ -1015,6 +1015,12 @@ static bool read_node(Reader *r, FxProgram *p)
         next(r);
         if (!(n->note = read_string(r)))
             return false;
+    }
+    if (is_word(r, "with")) {   /* with previous: the Map runs in the previous node's kernel */
+        next(r);
+        if (!expect_word(r, "previous"))
+            return false;
+        n->with_previous = true;
     }
     return end_of_line(r);
 }

@@ -28,6 +28,7 @@
  * message (they are not malformed IR): the element types atomics, min/max,
  * fma and compares accept, and whether the target has a matrix instruction. */
 #include "fxir/verify.h"
+#include "fxir/graph.h"
 #include "abi/fxprintf.h"
 #include "fxir/fxmath.h"
 #include <limits.h>
@@ -1553,6 +1554,40 @@ static void check_condition_tensor(Verifier *v, const FxProgram *p, int index)
              n->when_nonzero ? "!=" : "==", w->name);
 }
 
+/* `with previous`: node index joins the kernel of the Maps before it, so it
+ * is a Map of their shape under their condition that reads nothing they
+ * write and writes nothing they touch (the group's order is free). */
+static void check_sibling(Verifier *v, const FxProgram *p, int index)
+{
+    const FxNode *n = p->nodes.items[index];
+    if (!n->with_previous)
+        return;
+    const FxNode *prev = index > 0 ? p->nodes.items[index - 1] : NULL;
+    if (n->kind != FXN_MAP || !prev || prev->kind != FXN_MAP) {
+        fail(v, n->loc, "node %d is marked 'with previous', but only a Map right after a Map can run in its kernel",
+             index);
+        return;
+    }
+    if (!fxg_same_shape(prev->out->type, n->out->type))
+        fail(v, n->loc, "node %d runs in the kernel of node %d, but its shape %s is not %s", index, index - 1,
+             shape_text(v, n->out->type), shape_text(v, prev->out->type));
+    if (prev->when != n->when || prev->when_nonzero != n->when_nonzero)
+        fail(v, n->loc, "node %d runs in the kernel of node %d, but under another condition", index, index - 1);
+    if (n->note)
+        fail(v, n->loc, "node %d runs in the kernel of node %d and has a note of its own", index, index - 1);
+    for (int g = index - 1; g >= 0; g--) {
+        const FxNode *m = p->nodes.items[g];
+        if (m->out == n->out)
+            fail(v, n->loc, "node %d and node %d, in one kernel, both write '%s'", index, g, n->out->name);
+        else if (fxg_node_reads(n, m->out))
+            fail(v, n->loc, "node %d reads '%s', which node %d writes in the same kernel", index, m->out->name, g);
+        else if (fxg_node_reads(m, n->out))
+            fail(v, n->loc, "node %d writes '%s', which node %d reads in the same kernel", index, n->out->name, g);
+        if (!m->with_previous)
+            break;
+    }
+}
+
 static bool node_tensors_ok(Verifier *v, const FxProgram *p, const FxNode *n)
 {
     bool ok = node_tensor(v, p, n, n->out, "output");
@@ -1578,6 +1613,7 @@ static void check_node(Verifier *v, const FxProgram *p, int index)
     }
     check_reads_written(v, p, index);
     check_condition_tensor(v, p, index);
+    check_sibling(v, p, index);
 }
 
 static int verify_program(const FxModule *m, const FxProgram *p, Arena *tmp)

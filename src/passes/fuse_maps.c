@@ -1,10 +1,18 @@
-/* fuse_maps.c - adjacent Map nodes of a program fuse: a Map whose output is
- * a transient read by exactly one later Map of the same shape becomes part of
- * that Map's body, so the transient is never written to memory.
+/* fuse_maps.c - Map nodes of a program fuse, two ways.
+ *
+ * Down a chain: a Map whose output is a transient read by exactly one later
+ * Map of the same shape becomes part of that Map's body, so the transient
+ * is never written to memory.
  *   let T = X * s + b        (map 1 writes T)
  *   Y = fx.max(T, 0.0)       (map 2 reads T)   ->   Y = fx.max(X * s + b, 0.0)
  * The fused body calls both bodies (they are inlined by codegen), in the
- * same order, so the result is bit-identical. */
+ * same order, so the result is bit-identical.
+ *
+ * Side by side (siblings): Maps of the same shape that read a common tensor
+ * and nothing the others write run in one kernel (FxNode.with_previous),
+ * which loads each input element once and stores every member's output:
+ *   R0 = f(A, s)   R1 = g(A, s)   ->   one kernel writing R0 and R1
+ * Ozaki-II's residues of A, one Map per modulus, are such a group. */
 #include "passes/passes.h"
 #include "fxir/graph.h"
 
@@ -66,6 +74,89 @@ static void fuse(FxModule *m, FxProgram *p, FxNode *prod, FxNode *cons)
     fxb_return(&b, call_body(&b, &old, cons, params, prod->out, inner));
 }
 
+/* ---- siblings ---- */
+
+/* A group's members are at most this many, and its kernel loads at most
+ * this many input tensors (one parameter each, like a fused body's). */
+enum { MAX_SIBLINGS = 32, MAX_GROUP_INPUTS = 60 };
+
+/* Neither node reads or writes what the other writes. */
+static bool apart(const FxNode *a, const FxNode *b)
+{
+    return a->out != b->out && !fxg_node_reads(a, b->out) && !fxg_node_reads(b, a->out);
+}
+
+/* Whether n may run before `between`, which runs before it now. */
+static bool may_pass(const FxNode *n, const FxNode *between)
+{
+    return apart(n, between) && !(n->when && fxg_base(n->when) == between->out);
+}
+
+static bool share_an_input(const FxNode *a, const FxNode *b)
+{
+    for (int k = 0; k < b->nins; k++)
+        if (fxg_node_reads(a, b->ins[k]))
+            return true;
+    return false;
+}
+
+/* The distinct input tensors of nodes [first, last] and node `also`. */
+static int group_inputs(const FxProgram *p, int first, int last, const FxNode *also)
+{
+    const FxTensor *seen[MAX_SIBLINGS * 64];
+    int n = 0;
+    for (int g = first; g <= last + 1; g++) {
+        const FxNode *node = g <= last ? p->nodes.items[g] : also;
+        for (int k = 0; k < node->nins; k++)
+            if (index_of((FxTensor *const *)seen, n, node->ins[k]) < 0)
+                seen[n++] = node->ins[k];
+    }
+    return n;
+}
+
+/* Whether node j can join the group [head, last]: a Map of the same shape,
+ * under the same condition, sharing an input with a member and touching
+ * nothing a member writes, that can move up past the nodes between. */
+static bool may_join(const FxProgram *p, int head, int last, int j)
+{
+    const FxNode *h = p->nodes.items[head], *n = p->nodes.items[j];
+    if (n->kind != FXN_MAP || n->note || !fxg_same_shape(h->out->type, n->out->type))
+        return false;
+    if (h->when != n->when || h->when_nonzero != n->when_nonzero)
+        return false;
+    bool shared = false;
+    for (int g = head; g <= last; g++) {
+        if (!apart(p->nodes.items[g], n))
+            return false;
+        shared |= share_an_input(p->nodes.items[g], n);
+    }
+    for (int k = last + 1; k < j && shared; k++)
+        if (!may_pass(n, p->nodes.items[k]))
+            return false;
+    return shared && group_inputs(p, head, last, n) <= MAX_GROUP_INPUTS;
+}
+
+/* Gathers each Map's siblings right after it; returns how many joined. */
+static int fuse_siblings(FxProgram *p)
+{
+    int joined = 0;
+    for (int head = 0; head < p->nodes.len; head++) {
+        if (((FxNode *)p->nodes.items[head])->kind != FXN_MAP)
+            continue;
+        int last = head;
+        for (int j = head + 1; j < p->nodes.len && last - head + 1 < MAX_SIBLINGS; j++) {
+            if (!may_join(p, head, last, j))
+                continue;
+            FxNode *n = p->nodes.items[j];
+            fxg_move_node(p, n, ++last);   /* the nodes it passes shift down: j+1 is still next */
+            n->with_previous = true;
+            joined++;
+        }
+        head = last;
+    }
+    return joined;
+}
+
 int pass_fuse_maps(FxModule *m)
 {
     int fused = 0;
@@ -92,6 +183,7 @@ int pass_fuse_maps(FxModule *m)
                 again = true;
             }
         }
+        fused += fuse_siblings(p);
     }
     return fused;
 }

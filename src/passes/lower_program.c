@@ -168,30 +168,62 @@ static void coords_of(KB *k, const FxTensor *t, FxInst *lin, FxInst **idx)
     }
 }
 
-static void lower_map(KB *k, const FxNode *n)
+/* The element of input t at output coordinates idx (of rank ro): a size-1
+ * dim of t broadcasts. */
+static FxInst *broadcast_load(KB *k, const FxTensor *t, FxInst **idx, int ro)
 {
+    FxInst *in_idx[8];
+    int ri = t->type->ndims;
+    for (int j = 0; j < ri; j++) {
+        bool one = !(t->type->dim_names && t->type->dim_names[j]) && t->type->dims[j] == 1;
+        in_idx[j] = one ? k_i64(k, 0) : idx[j + ro - ri];
+    }
+    return load_element(k, t, in_idx);
+}
+
+/* Maps group[0..n) (one Map, or siblings: same shape, none reading what
+ * another writes) as one kernel: each work-item loads every input element
+ * of its index once, then computes and stores each member's element. */
+static void lower_maps(KB *k, FxNode *const *group, int n)
+{
+    const FxTensor *shape = group[0]->out;
     FxInst *gid = k_global_id(k);
     FxInst *total = k_i64(k, 1);
-    for (int d = 0; d < n->out->type->ndims; d++)
-        total = k_mul(k, total, dim_value(k, n->out, d));
+    for (int d = 0; d < shape->type->ndims; d++)
+        total = k_mul(k, total, dim_value(k, shape, d));
     fxb_if(&k->b, k_lt(k, gid, total));
-    FxInst *idx[8], *in_idx[8];
-    FxInst **args = arena_alloc(k->b.arena, sizeof(FxInst *) * (size_t)(n->nins + n->nscalars + 1));
-    int ro = n->out->type->ndims;
-    coords_of(k, n->out, gid, idx);
-    for (int i = 0; i < n->nins; i++) {
-        const FxTensor *t = n->ins[i];
-        int ri = t->type->ndims;
-        for (int j = 0; j < ri; j++) {
-            bool one = !(t->type->dim_names && t->type->dim_names[j]) && t->type->dims[j] == 1;
-            in_idx[j] = one ? k_i64(k, 0) : idx[j + ro - ri];   /* broadcast a size-1 dim */
+    FxInst *idx[8];
+    int ro = shape->type->ndims;
+    coords_of(k, shape, gid, idx);
+    int nloaded = 0;
+    for (int g = 0; g < n; g++)
+        nloaded += group[g]->nins;
+    const FxTensor **loaded = arena_alloc(k->b.arena, sizeof(FxTensor *) * (size_t)(nloaded + 1));
+    FxInst **value = arena_alloc(k->b.arena, sizeof(FxInst *) * (size_t)(nloaded + 1));
+    nloaded = 0;
+    for (int g = 0; g < n; g++)
+        for (int i = 0; i < group[g]->nins; i++) {
+            const FxTensor *t = group[g]->ins[i];
+            int at = 0;
+            while (at < nloaded && loaded[at] != t)
+                at++;
+            if (at == nloaded) {
+                loaded[nloaded] = t;
+                value[nloaded++] = broadcast_load(k, t, idx, ro);
+            }
         }
-        args[i] = load_element(k, t, in_idx);
+    for (int g = 0; g < n; g++) {
+        const FxNode *node = group[g];
+        FxInst **args = arena_alloc(k->b.arena, sizeof(FxInst *) * (size_t)(node->nins + node->nscalars + 1));
+        for (int i = 0; i < node->nins; i++)
+            for (int at = 0; at < nloaded; at++)
+                if (loaded[at] == node->ins[i])
+                    args[i] = value[at];
+        for (int i = 0; i < node->nscalars; i++)
+            args[node->nins + i] = k->params[node->scalar_params[i]];
+        k->b.loc = node->loc;
+        store_element(k, node->out, idx, fxb_call(&k->b, node->body, node->nins + node->nscalars, args));
     }
-    for (int i = 0; i < n->nscalars; i++)
-        args[n->nins + i] = k->params[n->scalar_params[i]];
-    FxInst *call = fxb_call(&k->b, n->body, n->nins + n->nscalars, args);
-    store_element(k, n->out, idx, call);
 }
 
 /* ---- Reduce ---- */
@@ -737,6 +769,51 @@ static void share_kernels(FxModule *m, FxPlan *plan, FxFunc **kernels)
 
 /* ---- driving ---- */
 
+/* Step s of the plan: node group[0], with the Maps that run in its kernel
+ * (group[1..n)), lowered to one kernel. */
+static FxFunc *lower_step(FxModule *m, const FxProgram *p, int nt, FxTensor **trans, const TgtTarget *target,
+                          FxNode *const *group, int n, int s, FxPlanStep *st)
+{
+    const FxNode *node = group[0];
+    KB k;
+    const TgtMatrixInst *mi = node->kind == FXN_MATMUL ? matrix_inst_for(node, target) : NULL;
+    bool mfma = mi != NULL;
+    MxTile mt = mfma ? matrix_tile(mi) : (MxTile){ 0 };
+    int bounds = node->kind == FXN_MAP ? MAP_BLOCK : node->kind == FXN_REDUCE ? REDUCE_BLOCK
+               : mfma ? mt.threads : TILE * TILE;
+    FxFunc *f = new_kernel(m, &k, p, nt, trans, s, bounds);
+    k.b.loc = node->loc;
+    st->kernel = f->name;
+    st->when = node->when ? (node->when->view_of ? node->when->view_of : node->when)->name : NULL;
+    st->when_nonzero = node->when_nonzero;
+    st->note = node->note;
+    st->block[0] = st->block[1] = st->block[2] = 1;
+    st->grid[1] = st->grid[2] = extent_const(1);
+    switch (node->kind) {
+    case FXN_MAP:
+        lower_maps(&k, group, n);
+        st->grid[0] = extent_of_tensor(node->out, -1, MAP_BLOCK);
+        st->block[0] = MAP_BLOCK;
+        break;
+    case FXN_REDUCE:
+        lower_reduce(&k, node);
+        st->grid[0] = extent_of_tensor(node->ins[0], node->axis, 1);
+        st->block[0] = REDUCE_BLOCK;
+        break;
+    case FXN_MATMUL:
+        if (mfma)
+            lower_matmul_matrix(&k, node, mi);
+        else
+            lower_matmul(&k, node);
+        st->grid[0] = extent_dim(node->out, 1, mfma ? mt.bn : BIG_TILE);
+        st->grid[1] = extent_dim(node->out, 0, mfma ? mt.bm : BIG_TILE);
+        st->block[0] = mfma ? mt.threads : TILE;
+        st->block[1] = mfma ? 1 : TILE;
+        break;
+    }
+    return f;
+}
+
 static FxPlan *lower_program(FxModule *m, FxProgram *p, const TgtTarget *target)
 {
     FxPlan *plan = arena_alloc(m->arena, sizeof *plan);
@@ -760,49 +837,19 @@ static FxPlan *lower_program(FxModule *m, FxProgram *p, const TgtTarget *target)
         plan->transients[i] = (FxPlanBuffer){ trans[i]->name, type_name(m->arena, et), type_storage_bits(et) / 8,
                                               extent_of_tensor(trans[i], -1, 1) };
     }
-    plan->nsteps = p->nodes.len;
-    plan->steps = arena_alloc(m->arena, sizeof(FxPlanStep) * (size_t)(p->nodes.len + 1));
-    FxFunc **kernels = arena_alloc(m->arena, sizeof(FxFunc *) * (size_t)(p->nodes.len + 1));
-    for (int i = 0; i < p->nodes.len; i++) {
-        FxNode *n = p->nodes.items[i];
-        FxPlanStep *st = &plan->steps[i];
-        KB k;
-        const TgtMatrixInst *mi = n->kind == FXN_MATMUL ? matrix_inst_for(n, target) : NULL;
-        bool mfma = mi != NULL;
-        MxTile mt = mfma ? matrix_tile(mi) : (MxTile){ 0 };
-        int bounds = n->kind == FXN_MAP ? MAP_BLOCK : n->kind == FXN_REDUCE ? REDUCE_BLOCK
-                   : mfma ? mt.threads : TILE * TILE;
-        FxFunc *f = new_kernel(m, &k, p, nt, trans, i, bounds);
-        kernels[i] = f;
-        k.b.loc = n->loc;
-        st->kernel = f->name;
-        st->when = n->when ? (n->when->view_of ? n->when->view_of : n->when)->name : NULL;
-        st->when_nonzero = n->when_nonzero;
-        st->note = n->note;
-        st->block[0] = st->block[1] = st->block[2] = 1;
-        st->grid[1] = st->grid[2] = extent_const(1);
-        switch (n->kind) {
-        case FXN_MAP:
-            lower_map(&k, n);
-            st->grid[0] = extent_of_tensor(n->out, -1, MAP_BLOCK);
-            st->block[0] = MAP_BLOCK;
-            break;
-        case FXN_REDUCE:
-            lower_reduce(&k, n);
-            st->grid[0] = extent_of_tensor(n->ins[0], n->axis, 1);
-            st->block[0] = REDUCE_BLOCK;
-            break;
-        case FXN_MATMUL:
-            if (mfma)
-                lower_matmul_matrix(&k, n, mi);
-            else
-                lower_matmul(&k, n);
-            st->grid[0] = extent_dim(n->out, 1, mfma ? mt.bn : BIG_TILE);
-            st->grid[1] = extent_dim(n->out, 0, mfma ? mt.bm : BIG_TILE);
-            st->block[0] = mfma ? mt.threads : TILE;
-            st->block[1] = mfma ? 1 : TILE;
-            break;
-        }
+    int nsteps = 0;
+    for (int i = 0; i < p->nodes.len; i++)
+        nsteps += !((FxNode *)p->nodes.items[i])->with_previous;
+    plan->nsteps = nsteps;
+    plan->steps = arena_alloc(m->arena, sizeof(FxPlanStep) * (size_t)(nsteps + 1));
+    FxFunc **kernels = arena_alloc(m->arena, sizeof(FxFunc *) * (size_t)(nsteps + 1));
+    for (int i = 0, s = 0; i < p->nodes.len; s++) {
+        int nmembers = 1;   /* the Maps that run with it */
+        while (i + nmembers < p->nodes.len && ((FxNode *)p->nodes.items[i + nmembers])->with_previous)
+            nmembers++;
+        kernels[s] = lower_step(m, p, nt, trans, target, (FxNode **)&p->nodes.items[i], nmembers, s,
+                                &plan->steps[s]);
+        i += nmembers;
     }
     share_kernels(m, plan, kernels);
     return plan;

@@ -438,6 +438,101 @@ static void test_map_fusion(void)
     prog_close(&p);
 }
 
+/* Maps of one shape that read a common tensor run as one kernel (siblings),
+ * which loads that tensor once per element, even past a reduction that
+ * neither touches; the results are each map's own. */
+static void test_sibling_maps(void)
+{
+    const char *src = "program f(A: Tensor[Float32, 8, 32], r: Tensor[Float32, 8, 1], X: Tensor[Float32, 8, 32],\n"
+                      "          Y: Tensor[Float32, 8, 32], Z: Tensor[Float32, 8, 32], W: Tensor[Float32, 32],\n"
+                      "          k: Float32) {\n"
+                      "    X = A * r\n    W = fx.reduce_max(A, axis=0)\n    Y = A - r\n    Z = A + k\n}\n";
+    Prog p;
+    CU_ASSERT_FATAL(prog_open(&p, src, "f", NULL));
+    FxPlan *plan = p.c.module->plans.items[0];
+    CU_ASSERT_EQUAL(plan->nsteps, 2);   /* X, Y and Z; the reduction */
+    char *fxir = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&fxir, &len);
+    for (int f = 0; f < p.c.module->funcs.len; f++)
+        if (!strcmp(((FxFunc *)p.c.module->funcs.items[f])->name, plan->steps[0].kernel))
+            fxir_print_func(out, p.c.module->funcs.items[f]);
+    fclose(out);
+    int loads_of_a = 0, stores = 0;
+    for (const char *q = fxir; (q = strstr(q, "= load %A[")); q++)
+        loads_of_a++;
+    for (const char *q = fxir; (q = strstr(q, "store %")); q++)
+        stores++;
+    CU_ASSERT_EQUAL(loads_of_a, 1);
+    CU_ASSERT_EQUAL(stores, 3);
+    free(fxir);
+    float A[8 * 32], r[8], X[8 * 32], Y[8 * 32], Z[8 * 32], W[32], k = 0.375f;
+    for (int i = 0; i < 8 * 32; i++)
+        A[i] = (float)(i % 13) * 0.25f - 1.5f;
+    for (int i = 0; i < 8; i++)
+        r[i] = (float)i - 2.5f;
+    void *pa = A, *pr = r, *px = X, *py = Y, *pz = Z, *pw = W;
+    void *args[] = { &pa, &pr, &px, &py, &pz, &pw, &k };
+    CU_ASSERT_FATAL(prog_run(&p, args));
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 32; j++) {
+            float a = A[i * 32 + j];
+            CU_ASSERT(X[i * 32 + j] == a * r[i] && Y[i * 32 + j] == a - r[i] && Z[i * 32 + j] == a + k);
+        }
+    for (int j = 0; j < 32; j++) {
+        float m = A[j];
+        for (int i = 1; i < 8; i++)
+            m = fmaxf(m, A[i * 32 + j]);
+        CU_ASSERT(W[j] == m);
+    }
+    prog_close(&p);
+}
+
+/* Maps stay apart when a later one reads what an earlier one writes, when a
+ * node between them writes what the later one reads or reads what it
+ * writes, when they read nothing in common, or when their shapes differ;
+ * the second and third keep their order's results. */
+static void test_siblings_stay_apart(void)
+{
+    static const struct { const char *body; int nsteps; } cases[] = {
+        { "    X = A + 1.0\n    Y = X + A\n", 2 },                     /* Y reads X */
+        { "    X = A + 1.0\n    A = B * 2.0\n    Y = A * 3.0\n", 3 },   /* A rewritten between */
+        { "    X = A + 1.0\n    B = Y * 2.0\n    Y = A * 3.0\n", 3 },   /* Y read between */
+        { "    X = A + 1.0\n    Y = B + 1.0\n", 2 },                   /* nothing in common */
+        { "    X = A + 1.0 + w\n    v = w * 2.0\n", 2 },               /* w in common, another shape */
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char src[512];
+        snprintf(src, sizeof src,
+                 "program f(A: Tensor[Float32, 16], B: Tensor[Float32, 16], X: Tensor[Float32, 16],\n"
+                 "          Y: Tensor[Float32, 16], v: Tensor[Float32, 1], w: Tensor[Float32, 1]) {\n%s}\n",
+                 cases[c].body);
+        Prog p;
+        CU_ASSERT_FATAL(prog_open(&p, src, "f", NULL));
+        FxPlan *plan = p.c.module->plans.items[0];
+        if (plan->nsteps != cases[c].nsteps)
+            fprintf(stderr, "\n  case %zu: %d steps, expected %d", c, plan->nsteps, cases[c].nsteps);
+        CU_ASSERT_EQUAL(plan->nsteps, cases[c].nsteps);
+        float A[16], B[16], X[16], Y[16], v[1], w[1] = { 0.0f };
+        for (int i = 0; i < 16; i++) {
+            A[i] = (float)i;
+            B[i] = (float)(100 + i);
+            Y[i] = (float)(200 + i);
+        }
+        void *pa = A, *pb = B, *px = X, *py = Y, *pv = v, *pw = w;
+        void *args[] = { &pa, &pb, &px, &py, &pv, &pw };
+        CU_ASSERT_FATAL(prog_run(&p, args));
+        for (int i = 0; i < 16; i++) {
+            CU_ASSERT(X[i] == (float)i + 1.0f);
+            if (c == 1)
+                CU_ASSERT(A[i] == (float)(100 + i) * 2.0f && Y[i] == A[i] * 3.0f);
+            if (c == 2)
+                CU_ASSERT(B[i] == (float)(200 + i) * 2.0f && Y[i] == (float)i * 3.0f);
+        }
+        prog_close(&p);
+    }
+}
+
 /* A program's name has no length limit: its kernels and the plan's launch
  * lines are named after it, and the plan text is parsed back (prog_open). */
 static void test_long_program_name(void)
@@ -739,6 +834,8 @@ static const FxtTest runs[] = {
     { "GEMM: Int8 x Int8 -> Int32, exact", test_gemm_int8 },
     { "maps with broadcasting and each reduction", test_maps_and_reductions },
     { "adjacent maps fuse", test_map_fusion },
+    { "maps reading a common tensor run as one kernel", test_sibling_maps },
+    { "maps that depend on each other or on a node between stay apart", test_siblings_stay_apart },
     { "a 400-character program name", test_long_program_name },
     { NULL, NULL },
 };
