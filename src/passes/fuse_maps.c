@@ -120,8 +120,8 @@ static int group_inputs(const FxProgram *p, int first, int last, const FxNode *a
 static bool may_join(const FxProgram *p, int head, int last, int j)
 {
     const FxNode *h = p->nodes.items[head], *n = p->nodes.items[j];
-    if (n->kind != FXN_MAP || n->note || !fxg_same_shape(h->out->type, n->out->type))
-        return false;
+    if (n->kind != FXN_MAP || n->note || n->with_previous || !fxg_same_shape(h->out->type, n->out->type))
+        return false;   /* a member of another group stays in it */
     if (h->when != n->when || h->when_nonzero != n->when_nonzero)
         return false;
     bool shared = false;
@@ -143,8 +143,10 @@ static int fuse_siblings(FxProgram *p)
     for (int head = 0; head < p->nodes.len; head++) {
         if (((FxNode *)p->nodes.items[head])->kind != FXN_MAP)
             continue;
-        int last = head;
-        for (int j = head + 1; j < p->nodes.len && last - head + 1 < MAX_SIBLINGS; j++) {
+        int last = head;   /* the group so far: read FXIR may have marked some already */
+        while (last + 1 < p->nodes.len && ((FxNode *)p->nodes.items[last + 1])->with_previous)
+            last++;
+        for (int j = last + 1; j < p->nodes.len && last - head + 1 < MAX_SIBLINGS; j++) {
             if (!may_join(p, head, last, j))
                 continue;
             FxNode *n = p->nodes.items[j];
@@ -155,6 +157,14 @@ static int fuse_siblings(FxProgram *p)
         head = last;
     }
     return joined;
+}
+
+/* Node i runs in one kernel with others (read FXIR can say so): folding it
+ * into a chain could leave its group reading what a member writes. */
+static bool in_group(const FxProgram *p, int i)
+{
+    return ((FxNode *)p->nodes.items[i])->with_previous ||
+           (i + 1 < p->nodes.len && ((FxNode *)p->nodes.items[i + 1])->with_previous);
 }
 
 int pass_fuse_maps(FxModule *m)
@@ -171,6 +181,8 @@ int pass_fuse_maps(FxModule *m)
                     continue;
                 FxNode *cons = p->nodes.items[j];
                 if (j <= i || cons->kind != FXN_MAP || !fxg_same_shape(prod->out->type, cons->out->type))
+                    continue;
+                if (in_group(p, i) || in_group(p, j))
                     continue;
                 if (prod->when != cons->when || prod->when_nonzero != cons->when_nonzero || cons->note)
                     continue;   /* steps that run under different conditions stay apart */
