@@ -207,7 +207,8 @@ static void lower_maps(KB *k, FxNode *const *group, int n)
             int at = 0;
             while (at < nloaded && loaded[at] != t)
                 at++;
-            if (at == nloaded) {
+            if (at == nloaded) {   /* at the line of the first statement that reads it */
+                k->b.loc = group[g]->loc;
                 loaded[nloaded] = t;
                 value[nloaded++] = broadcast_load(k, t, idx, ro);
             }

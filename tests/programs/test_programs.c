@@ -438,6 +438,18 @@ static void test_map_fusion(void)
     prog_close(&p);
 }
 
+/* The source lines of the stores in block b and the blocks inside it, in order. */
+static int store_lines(const FxBlock *b, int *lines, int n)
+{
+    for (const FxInst *i = b->first; i; i = i->next) {
+        if (i->op == FX_STORE && n < 16)
+            lines[n++] = i->loc.line;
+        for (int k = 0; k < i->nblocks; k++)
+            n = store_lines(&i->blocks[k], lines, n);
+    }
+    return n;
+}
+
 /* Maps of one shape that read a common tensor run as one kernel (siblings),
  * which loads that tensor once per element, even past a reduction that
  * neither touches; the results are each map's own. */
@@ -454,10 +466,16 @@ static void test_sibling_maps(void)
     char *fxir = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&fxir, &len);
-    for (int f = 0; f < p.c.module->funcs.len; f++)
-        if (!strcmp(((FxFunc *)p.c.module->funcs.items[f])->name, plan->steps[0].kernel))
-            fxir_print_func(out, p.c.module->funcs.items[f]);
+    int lines[16], nlines = 0;
+    for (int f = 0; f < p.c.module->funcs.len; f++) {
+        FxFunc *fn = p.c.module->funcs.items[f];
+        if (!strcmp(fn->name, plan->steps[0].kernel)) {
+            fxir_print_func(out, fn);
+            nlines = store_lines(&fn->body, lines, 0);
+        }
+    }
     fclose(out);
+    CU_ASSERT(nlines == 3 && lines[0] == 4 && lines[1] == 6 && lines[2] == 7);   /* each its statement's */
     int loads_of_a = 0, stores = 0;
     for (const char *q = fxir; (q = strstr(q, "= load %A[")); q++)
         loads_of_a++;
