@@ -2,7 +2,8 @@
  *
  * Down a chain: a Map whose output is a transient read by exactly one later
  * Map of the same shape becomes part of that Map's body, so the transient
- * is never written to memory.
+ * is never written to memory, unless a node between them rewrites what the
+ * first reads (its body would then read the new values).
  *   let T = X * s + b        (map 1 writes T)
  *   Y = fx.max(T, 0.0)       (map 2 reads T)   ->   Y = fx.max(X * s + b, 0.0)
  * The fused body calls both bodies (they are inlined by codegen), in the
@@ -159,6 +160,17 @@ static int fuse_siblings(FxProgram *p)
     return joined;
 }
 
+/* No node after i and before j writes what node i reads: folded into node
+ * j, node i's body reads its inputs when node j runs. */
+static bool inputs_kept(const FxProgram *p, int i, int j)
+{
+    const FxNode *prod = p->nodes.items[i];
+    for (int k = i + 1; k < j; k++)
+        if (fxg_node_reads(prod, ((const FxNode *)p->nodes.items[k])->out))
+            return false;
+    return true;
+}
+
 /* Node i runs in one kernel with others (read FXIR can say so): folding it
  * into a chain could leave its group reading what a member writes. */
 static bool in_group(const FxProgram *p, int i)
@@ -182,7 +194,7 @@ int pass_fuse_maps(FxModule *m)
                 FxNode *cons = p->nodes.items[j];
                 if (j <= i || cons->kind != FXN_MAP || !fxg_same_shape(prod->out->type, cons->out->type))
                     continue;
-                if (in_group(p, i) || in_group(p, j))
+                if (in_group(p, i) || in_group(p, j) || !inputs_kept(p, i, j))
                     continue;
                 if (prod->when != cons->when || prod->when_nonzero != cons->when_nonzero || cons->note)
                     continue;   /* steps that run under different conditions stay apart */
