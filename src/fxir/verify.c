@@ -1395,6 +1395,8 @@ static void check_matmul(Verifier *v, const FxProgram *p, const FxNode *n)
         return;
     }
     const FxTensor *a = n->ins[0], *b = n->ins[1], *o = n->out;
+    if (fxg_base(a) == o || fxg_base(b) == o)   /* its tiles would read what other tiles wrote */
+        fail(v, n->loc, "matmul writes '%s', which it reads as %s", o->name, fxg_base(a) == o ? "A" : "B");
     if (a->type->ndims != 2 || b->type->ndims != 2 || o->type->ndims != 2) {
         fail(v, n->loc, "matmul multiplies 2-D tensors into a 2-D tensor, got %s @ %s -> %s",
              shape_text(v, a->type), shape_text(v, b->type), shape_text(v, o->type));

@@ -495,6 +495,24 @@ static ScalarId accumulator_for(ScalarId t)
     return t;
 }
 
+/* `X = X @ B` (or A @ X): the product's tiles would read elements of X that
+ * other tiles already wrote (on the GPU, while they write them), so the
+ * product reads a copy of X that a Map makes first. */
+static FxTensor *copy_of(ProgCtx *p, FxTensor *in, Loc loc)
+{
+    Shape s = shape_of_type(in->type);
+    const char *name = arena_printf(p->arena, "%s__copy%d", in->name, p->nmaps);
+    FxTensor *copy = new_transient(p, name, in->type->elem, &s, loc);
+    FxNode *n = new_node(p, FXN_MAP, copy, loc);
+    fxg_set_inputs(p->sema->module, n, 1, &in);
+    FxBuilder b;
+    FxInst *params[1];
+    name = arena_printf(p->arena, "%s__map%d", p->prog->name, p->nmaps++);
+    fxg_map_body(&b, p->sema->module, p->prog, n, name, in->type->elem, params);
+    fxb_return(&b, params[0]);
+    return copy;
+}
+
 static bool matmul_statement(ProgCtx *p, Target *t, MatMulForm *f, Loc loc)
 {
     FxTensor *a = find_tensor(p, f->a->name), *b = find_tensor(p, f->b->name);
@@ -542,6 +560,12 @@ static bool matmul_statement(ProgCtx *p, Target *t, MatMulForm *f, Loc loc)
     n->out_type = t->tensor->type->elem->scalar;
     n->trans_a = f->ta;
     n->trans_b = f->tb;
+    if (a == t->tensor || b == t->tensor) {   /* the copy runs before the product */
+        FxTensor *copy = copy_of(p, t->tensor, loc);
+        fxg_move_node(p->prog, n, p->prog->nodes.len - 1);
+        a = a == t->tensor ? copy : a;
+        b = b == t->tensor ? copy : b;
+    }
     FxTensor *ins[3] = { a, b, t->tensor };
     fxg_set_inputs(p->sema->module, n, n->beta.kind == FXS_NONE ? 2 : 3, ins);
     return true;

@@ -1,11 +1,15 @@
 /* test_program_order.c - random tensor programs against a sequential
  * reference. map-fusion folds chains and gathers sibling Maps into one
- * kernel, moving Maps past the nodes between; whatever it does, a program
- * must compute what its statements say in their order. Each program writes
- * and rereads four Int32 tensors, `let`s (transients) and a one-element
- * tensor that reductions write and Maps broadcast, so reads after writes,
- * writes after reads and writes after writes all occur. Int32 wraps, so
- * the reference's arithmetic is exact in any order. */
+ * kernel, moving Maps past the nodes between, and a product may write a
+ * tensor it reads; whatever the passes and the lowering do, a program must
+ * compute what its statements say in their order. Each program writes and
+ * rereads four 36x36 Int32 tensors (a product is 2 x 2 tiles, so tiles
+ * read what others may have written), `let`s (transients) and a 36-element
+ * tensor that reductions write and Maps broadcast along rows, with Maps,
+ * reductions over either axis and products (either operand transposed,
+ * with or without `+ X`), so reads after writes, writes after reads and
+ * writes after writes all occur. Int32 wraps, so the reference's
+ * arithmetic is exact in any order. */
 #include "fxtest.h"
 #include <stdint.h>
 #include <stdio.h>
@@ -13,18 +17,22 @@
 #include <string.h>
 #include "prog.h"
 
-enum { LEN = 16, NX = 4, MAX_STMTS = 10, MAX_LETS = MAX_STMTS, PROGRAMS = 250 };
+enum { DIM = 36, LEN = DIM * DIM, NX = 4, MAX_STMTS = 10, MAX_LETS = MAX_STMTS, PROGRAMS = 150 };
 
-/* An operand: X0..X3, a let, s (the one-element tensor), n (a scalar
+/* An operand: X0..X3, a let, r (the DIM-element tensor), n (a scalar
  * parameter) or a literal. */
-typedef enum { OP_X, OP_LET, OP_S, OP_N, OP_LIT } OperandKind;
+typedef enum { OP_X, OP_LET, OP_R, OP_N, OP_LIT } OperandKind;
 typedef struct Operand { OperandKind kind; int index; } Operand;
 
-/* dst = a OP b (a Map), or s = fx.reduce_sum(a, axis=0) (reduce). */
+typedef enum { ST_MAP, ST_REDUCE, ST_MATMUL } StmtKind;
+
+/* dst = a OP b (a Map); r = fx.reduce_sum(a, axis=axis); dst = a[.T] @ b[.T] [+ dst]. */
 typedef struct Stmt {
-    bool reduce;
+    StmtKind kind;
     Operand dst, a, b;
     char op;
+    int axis;
+    bool ta, tb, plus_dst;
 } Stmt;
 
 typedef struct Program {
@@ -41,8 +49,8 @@ static int pick(int n)
     return (int)(rng % (uint64_t)n);
 }
 
-/* A 16-element tensor: one of X0..X3 or a let defined so far. */
-static Operand pick_long(const Program *p)
+/* A DIM x DIM tensor: one of X0..X3 or a let defined so far. */
+static Operand pick_matrix(const Program *p)
 {
     int i = pick(NX + p->nlets);
     return i < NX ? (Operand){ OP_X, i } : (Operand){ OP_LET, i - NX };
@@ -51,10 +59,45 @@ static Operand pick_long(const Program *p)
 static Operand pick_any(const Program *p)
 {
     switch (pick(6)) {
-    case 0: return (Operand){ OP_S, 0 };
+    case 0: return (Operand){ OP_R, 0 };
     case 1: return (Operand){ OP_N, 0 };
     case 2: return (Operand){ OP_LIT, 1 + pick(7) };
-    default: return pick_long(p);
+    default: return pick_matrix(p);
+    }
+}
+
+/* The result of a Map or a product: a new let (a third of the time) or an X. */
+static Operand pick_dst(Program *p)
+{
+    return pick(3) == 0 ? (Operand){ OP_LET, p->nlets++ } : (Operand){ OP_X, pick(NX) };
+}
+
+static void random_stmt(Program *p, Stmt *st)
+{
+    memset(st, 0, sizeof *st);
+    st->op = "+-*"[pick(3)];
+    int kind = pick(10);
+    if (kind == 0) {
+        st->kind = ST_REDUCE;
+        st->dst = (Operand){ OP_R, 0 };
+        st->a = pick_matrix(p);
+        st->axis = pick(2);
+    } else if (kind == 1) {   /* r = r OP (n | literal | r) */
+        st->dst = st->a = (Operand){ OP_R, 0 };
+        int b = pick(3);
+        st->b = b == 0 ? (Operand){ OP_N, 0 } : b == 1 ? (Operand){ OP_LIT, 1 + pick(7) } : (Operand){ OP_R, 0 };
+    } else if (kind <= 3) {
+        st->kind = ST_MATMUL;
+        st->a = pick_matrix(p);
+        st->b = pick_matrix(p);
+        st->ta = pick(2);
+        st->tb = pick(2);
+        st->dst = pick_dst(p);
+        st->plus_dst = st->dst.kind == OP_X && pick(2);
+    } else {
+        st->a = pick_matrix(p);
+        st->b = pick_any(p);
+        st->dst = pick_dst(p);
     }
 }
 
@@ -62,75 +105,71 @@ static void random_program(Program *p)
 {
     p->n = 3 + pick(MAX_STMTS - 2);
     p->nlets = 0;
-    for (int i = 0; i < p->n; i++) {
-        Stmt *st = &p->s[i];
-        memset(st, 0, sizeof *st);
-        st->op = "+-*"[pick(3)];
-        int kind = pick(10);
-        if (kind == 0) {   /* s = fx.reduce_sum(long, axis=0) */
-            st->reduce = true;
-            st->dst = (Operand){ OP_S, 0 };
-            st->a = pick_long(p);
-        } else if (kind == 1) {   /* s = s OP (n | literal | s) */
-            st->dst = (Operand){ OP_S, 0 };
-            st->a = (Operand){ OP_S, 0 };
-            int b = pick(3);
-            st->b = b == 0 ? (Operand){ OP_N, 0 } : b == 1 ? (Operand){ OP_LIT, 1 + pick(7) } : (Operand){ OP_S, 0 };
-        } else {
-            st->a = pick_long(p);
-            st->b = pick_any(p);
-            st->dst = kind < 4 ? (Operand){ OP_LET, p->nlets++ } : (Operand){ OP_X, pick(NX) };
-        }
-    }
+    for (int i = 0; i < p->n; i++)
+        random_stmt(p, &p->s[i]);
 }
 
-static void print_operand(char *out, size_t size, Operand o)
+static const char *operand_text(char *out, size_t size, Operand o)
 {
     switch (o.kind) {
     case OP_X: snprintf(out, size, "X%d", o.index); break;
     case OP_LET: snprintf(out, size, "L%d", o.index); break;
-    case OP_S: snprintf(out, size, "s"); break;
+    case OP_R: snprintf(out, size, "r"); break;
     case OP_N: snprintf(out, size, "n"); break;
     case OP_LIT: snprintf(out, size, "%d", o.index); break;
+    }
+    return out;
+}
+
+static int stmt_source(const Stmt *st, char *src, size_t size)
+{
+    char d[16], a[16], b[16];
+    operand_text(d, sizeof d, st->dst);
+    operand_text(a, sizeof a, st->a);
+    operand_text(b, sizeof b, st->b);
+    const char *let = st->dst.kind == OP_LET ? "let " : "";
+    switch (st->kind) {
+    case ST_REDUCE: return snprintf(src, size, "    r = fx.reduce_sum(%s, axis=%d)\n", a, st->axis);
+    case ST_MATMUL:
+        return snprintf(src, size, "    %s%s = %s%s @ %s%s%s%s\n", let, d, a, st->ta ? ".T" : "", b,
+                        st->tb ? ".T" : "", st->plus_dst ? " + " : "", st->plus_dst ? d : "");
+    default: return snprintf(src, size, "    %s%s = %s %c %s\n", let, d, a, st->op, b);
     }
 }
 
 static void program_source(const Program *p, char *src, size_t size)
 {
-    int len = snprintf(src, size, "program g(X0: Tensor[Int32, %d], X1: Tensor[Int32, %d], X2: Tensor[Int32, %d],\n"
-                                  "          X3: Tensor[Int32, %d], s: Tensor[Int32, 1], n: Int32) {\n",
-                       LEN, LEN, LEN, LEN);
-    for (int i = 0; i < p->n; i++) {
-        const Stmt *st = &p->s[i];
-        char d[16], a[16], b[16];
-        print_operand(d, sizeof d, st->dst);
-        print_operand(a, sizeof a, st->a);
-        print_operand(b, sizeof b, st->b);
-        const char *let = st->dst.kind == OP_LET ? "let " : "";
-        if (st->reduce)
-            len += snprintf(src + len, size - (size_t)len, "    s = fx.reduce_sum(%s, axis=0)\n", a);
-        else
-            len += snprintf(src + len, size - (size_t)len, "    %s%s = %s %c %s\n", let, d, a, st->op, b);
-    }
+    int len = snprintf(src, size,
+                       "program g(X0: Tensor[Int32, %d, %d], X1: Tensor[Int32, %d, %d], X2: Tensor[Int32, %d, %d],\n"
+                       "          X3: Tensor[Int32, %d, %d], r: Tensor[Int32, %d], n: Int32) {\n",
+                       DIM, DIM, DIM, DIM, DIM, DIM, DIM, DIM, DIM);
+    for (int i = 0; i < p->n; i++)
+        len += stmt_source(&p->s[i], src + len, size - (size_t)len);
     snprintf(src + len, size - (size_t)len, "}\n");
 }
 
 /* ---- the reference: the statements one after the other ---- */
 
 typedef struct State {
-    uint32_t x[NX][LEN], let[MAX_LETS][LEN], s, n;
+    uint32_t x[NX][LEN], let[MAX_LETS][LEN], r[DIM], n;
 } State;
 
+/* Element i (row-major) of a DIM x DIM operand; r broadcasts along rows. */
 static uint32_t element(const State *st, Operand o, int i)
 {
     switch (o.kind) {
     case OP_X: return st->x[o.index][i];
     case OP_LET: return st->let[o.index][i];
-    case OP_S: return st->s;
+    case OP_R: return st->r[i % DIM];
     case OP_N: return st->n;
     case OP_LIT: return (uint32_t)o.index;
     }
     return 0;
+}
+
+static uint32_t *matrix(State *st, Operand o)
+{
+    return o.kind == OP_X ? st->x[o.index] : st->let[o.index];
 }
 
 static uint32_t apply(char op, uint32_t a, uint32_t b)
@@ -138,26 +177,40 @@ static uint32_t apply(char op, uint32_t a, uint32_t b)
     return op == '+' ? a + b : op == '-' ? a - b : a * b;
 }
 
-static void run_reference(const Program *p, State *st)
+static void run_stmt(const Stmt *s, State *st)
 {
-    for (int k = 0; k < p->n; k++) {
-        const Stmt *s = &p->s[k];
-        if (s->reduce) {
+    uint32_t res[LEN];
+    switch (s->kind) {
+    case ST_REDUCE:
+        for (int i = 0; i < DIM; i++) {
             uint32_t sum = 0;
-            for (int i = 0; i < LEN; i++)
-                sum += element(st, s->a, i);
-            st->s = sum;
-            continue;
+            for (int j = 0; j < DIM; j++)
+                sum += element(st, s->a, s->axis == 0 ? j * DIM + i : i * DIM + j);
+            st->r[i] = sum;
         }
-        if (s->dst.kind == OP_S) {
-            st->s = apply(s->op, st->s, element(st, s->b, 0));
-            continue;
+        return;
+    case ST_MATMUL:
+        for (int i = 0; i < DIM; i++)
+            for (int j = 0; j < DIM; j++) {
+                uint32_t sum = s->plus_dst ? element(st, s->dst, i * DIM + j) : 0;
+                for (int k = 0; k < DIM; k++)
+                    sum += element(st, s->a, s->ta ? k * DIM + i : i * DIM + k) *
+                           element(st, s->b, s->tb ? j * DIM + k : k * DIM + j);
+                res[i * DIM + j] = sum;
+            }
+        break;
+    case ST_MAP:
+        if (s->dst.kind == OP_R) {
+            for (int i = 0; i < DIM; i++)
+                res[i] = apply(s->op, st->r[i], element(st, s->b, i));
+            memcpy(st->r, res, sizeof st->r);
+            return;
         }
-        uint32_t r[LEN];
         for (int i = 0; i < LEN; i++)
-            r[i] = apply(s->op, element(st, s->a, i), element(st, s->b, i));
-        memcpy(s->dst.kind == OP_X ? st->x[s->dst.index] : st->let[s->dst.index], r, sizeof r);
+            res[i] = apply(s->op, element(st, s->a, i), element(st, s->b, i));
+        break;
     }
+    memcpy(matrix(st, s->dst), res, sizeof res);
 }
 
 static void initial_state(State *st)
@@ -166,7 +219,8 @@ static void initial_state(State *st)
     for (int t = 0; t < NX; t++)
         for (int i = 0; i < LEN; i++)
             st->x[t][i] = (uint32_t)(pick(2001) - 1000);
-    st->s = (uint32_t)(pick(201) - 100);
+    for (int i = 0; i < DIM; i++)
+        st->r[i] = (uint32_t)(pick(201) - 100);
     st->n = (uint32_t)(pick(21) - 10);
 }
 
@@ -183,7 +237,8 @@ static void test_random_programs(void)
         State want, got;
         initial_state(&want);
         got = want;
-        run_reference(&prog, &want);
+        for (int i = 0; i < prog.n; i++)
+            run_stmt(&prog.s[i], &want);
         Prog p;
         if (!prog_open(&p, src, "g", NULL)) {
             fprintf(stderr, "\n  does not compile:\n%s", src);
@@ -195,12 +250,13 @@ static void test_random_programs(void)
         const FxProgram *graph = p.c.module->programs.items[0];
         for (int i = 0; i < graph->nodes.len; i++)
             gathered += ((const FxNode *)graph->nodes.items[i])->with_previous;
-        int32_t x[NX][LEN], s = (int32_t)got.s, n = (int32_t)got.n;
+        int32_t x[NX][LEN], r[DIM], n = (int32_t)got.n;
         memcpy(x, got.x, sizeof x);
-        void *px[NX] = { x[0], x[1], x[2], x[3] }, *ps = &s;
-        void *args[] = { &px[0], &px[1], &px[2], &px[3], &ps, &n };
+        memcpy(r, got.r, sizeof r);
+        void *px[NX] = { x[0], x[1], x[2], x[3] }, *pr = r;
+        void *args[] = { &px[0], &px[1], &px[2], &px[3], &pr, &n };
         CU_ASSERT_FATAL(prog_run(&p, args));
-        bool same = memcmp(x, want.x, sizeof x) == 0 && (uint32_t)s == want.s;
+        bool same = memcmp(x, want.x, sizeof x) == 0 && memcmp(r, want.r, sizeof r) == 0;
         if (!same) {
             fprintf(stderr, "\n  program %d differs from its statements in order:\n%s", k, src);
             failures++;
