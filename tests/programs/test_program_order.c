@@ -8,7 +8,8 @@
  * tensor that reductions write and Maps broadcast along rows, with Maps,
  * reductions over either axis and products (either operand transposed,
  * with or without `+ X`), so reads after writes, writes after reads and
- * writes after writes all occur. Int32 wraps, so the reference's
+ * writes after writes all occur. Every other program has symbolic dims (a
+ * parameter D) instead of 36. Int32 wraps, so the reference's
  * arithmetic is exact in any order. */
 #include "fxtest.h"
 #include <stdint.h>
@@ -137,12 +138,16 @@ static int stmt_source(const Stmt *st, char *src, size_t size)
     }
 }
 
-static void program_source(const Program *p, char *src, size_t size)
+/* The tensors' dims are the literal DIM, or (symbolic) the parameter D. */
+static void program_source(const Program *p, bool symbolic, char *src, size_t size)
 {
+    char d[8];
+    snprintf(d, sizeof d, "%d", DIM);
+    const char *dim = symbolic ? "D" : d;
     int len = snprintf(src, size,
-                       "program g(X0: Tensor[Int32, %d, %d], X1: Tensor[Int32, %d, %d], X2: Tensor[Int32, %d, %d],\n"
-                       "          X3: Tensor[Int32, %d, %d], r: Tensor[Int32, %d], n: Int32) {\n",
-                       DIM, DIM, DIM, DIM, DIM, DIM, DIM, DIM, DIM);
+                       "program g(X0: Tensor[Int32, %s, %s], X1: Tensor[Int32, %s, %s], X2: Tensor[Int32, %s, %s],\n"
+                       "          X3: Tensor[Int32, %s, %s], r: Tensor[Int32, %s], n: Int32%s) {\n",
+                       dim, dim, dim, dim, dim, dim, dim, dim, dim, symbolic ? ", D: Int32" : "");
     for (int i = 0; i < p->n; i++)
         len += stmt_source(&p->s[i], src + len, size - (size_t)len);
     snprintf(src + len, size - (size_t)len, "}\n");
@@ -233,7 +238,8 @@ static void test_random_programs(void)
         Program prog;
         random_program(&prog);
         char src[4096];
-        program_source(&prog, src, sizeof src);
+        bool symbolic = k % 2;
+        program_source(&prog, symbolic, src, sizeof src);
         State want, got;
         initial_state(&want);
         got = want;
@@ -250,11 +256,11 @@ static void test_random_programs(void)
         const FxProgram *graph = p.c.module->programs.items[0];
         for (int i = 0; i < graph->nodes.len; i++)
             gathered += ((const FxNode *)graph->nodes.items[i])->with_previous;
-        int32_t x[NX][LEN], r[DIM], n = (int32_t)got.n;
+        int32_t x[NX][LEN], r[DIM], n = (int32_t)got.n, d = DIM;
         memcpy(x, got.x, sizeof x);
         memcpy(r, got.r, sizeof r);
         void *px[NX] = { x[0], x[1], x[2], x[3] }, *pr = r;
-        void *args[] = { &px[0], &px[1], &px[2], &px[3], &pr, &n };
+        void *args[] = { &px[0], &px[1], &px[2], &px[3], &pr, &n, &d };   /* d: symbolic programs' D */
         CU_ASSERT_FATAL(prog_run(&p, args));
         bool same = memcmp(x, want.x, sizeof x) == 0 && memcmp(r, want.r, sizeof r) == 0;
         if (!same) {
