@@ -160,14 +160,16 @@ static int fuse_siblings(FxProgram *p)
     return joined;
 }
 
-/* No node after i and before j writes what node i reads: folded into node
- * j, node i's body reads its inputs when node j runs. */
+/* No node after i and before j writes what node i reads or its condition:
+ * folded into node j, node i's body reads its inputs when node j runs. */
 static bool inputs_kept(const FxProgram *p, int i, int j)
 {
     const FxNode *prod = p->nodes.items[i];
-    for (int k = i + 1; k < j; k++)
-        if (fxg_node_reads(prod, ((const FxNode *)p->nodes.items[k])->out))
+    for (int k = i + 1; k < j; k++) {
+        const FxTensor *w = ((const FxNode *)p->nodes.items[k])->out;
+        if (fxg_node_reads(prod, w) || (prod->when && fxg_base(prod->when) == w))
             return false;
+    }
     return true;
 }
 
