@@ -2,15 +2,17 @@
  * reference. map-fusion folds chains and gathers sibling Maps into one
  * kernel, moving Maps past the nodes between, and a product may write a
  * tensor it reads; whatever the passes and the lowering do, a program must
- * compute what its statements say in their order. Each program writes and
- * rereads four 36x36 Int32 tensors (a product is 2 x 2 tiles, so tiles
- * read what others may have written), `let`s (transients) and a 36-element
- * tensor that reductions write and Maps broadcast along rows, with Maps,
- * reductions over either axis and products (either operand transposed,
- * with or without `+ X`), so reads after writes, writes after reads and
- * writes after writes all occur. Every other program has symbolic dims (a
- * parameter D) instead of 36. Int32 wraps, so the reference's
- * arithmetic is exact in any order. */
+ * compute what its statements say in their order.
+ *
+ * Each program writes and rereads four 36x36 Int32 tensors (a product is
+ * 2 x 2 tiles, so tiles read what others may have written), `let`s
+ * (transients), r (36 elements: reductions write it, Maps broadcast it
+ * along rows) and c (36 x 1, broadcast along columns). Its statements are
+ * Maps, sums, maxima and minima over either axis, and products (either
+ * operand transposed, with or without `+ X`), so reads after writes,
+ * writes after reads and writes after writes all occur. Every other
+ * program has symbolic dims (a parameter D) instead of 36. Int32 wraps, so
+ * the reference's arithmetic is exact in any order. */
 #include "fxtest.h"
 #include <stdint.h>
 #include <stdio.h>
@@ -20,9 +22,9 @@
 
 enum { DIM = 36, LEN = DIM * DIM, NX = 4, MAX_STMTS = 10, MAX_LETS = MAX_STMTS, PROGRAMS = 150 };
 
-/* An operand: X0..X3, a let, r (the DIM-element tensor), n (a scalar
- * parameter) or a literal. */
-typedef enum { OP_X, OP_LET, OP_R, OP_N, OP_LIT } OperandKind;
+/* An operand: X0..X3, a let, r (DIM elements, broadcast along rows), c
+ * (DIM x 1, broadcast along columns), n (a scalar parameter) or a literal. */
+typedef enum { OP_X, OP_LET, OP_R, OP_C, OP_N, OP_LIT } OperandKind;
 typedef struct Operand { OperandKind kind; int index; } Operand;
 
 typedef enum { ST_MAP, ST_REDUCE, ST_MATMUL } StmtKind;
@@ -31,7 +33,7 @@ typedef enum { ST_MAP, ST_REDUCE, ST_MATMUL } StmtKind;
 typedef struct Stmt {
     StmtKind kind;
     Operand dst, a, b;
-    char op;
+    char op;      /* a Map's + - *; a reduction's s (sum), M (max), m (min) */
     int axis;
     bool ta, tb, plus_dst;
 } Stmt;
@@ -59,10 +61,11 @@ static Operand pick_matrix(const Program *p)
 
 static Operand pick_any(const Program *p)
 {
-    switch (pick(6)) {
+    switch (pick(7)) {
     case 0: return (Operand){ OP_R, 0 };
-    case 1: return (Operand){ OP_N, 0 };
-    case 2: return (Operand){ OP_LIT, 1 + pick(7) };
+    case 1: return (Operand){ OP_C, 0 };
+    case 2: return (Operand){ OP_N, 0 };
+    case 3: return (Operand){ OP_LIT, 1 + pick(7) };
     default: return pick_matrix(p);
     }
 }
@@ -80,13 +83,15 @@ static void random_stmt(Program *p, Stmt *st)
     int kind = pick(10);
     if (kind == 0) {
         st->kind = ST_REDUCE;
+        st->op = "sMm"[pick(3)];
         st->dst = (Operand){ OP_R, 0 };
         st->a = pick_matrix(p);
         st->axis = pick(2);
-    } else if (kind == 1) {   /* r = r OP (n | literal | r) */
-        st->dst = st->a = (Operand){ OP_R, 0 };
+    } else if (kind == 1) {   /* r = r OP (n | literal | r), or the same for c */
+        Operand v = { pick(2) ? OP_R : OP_C, 0 };
+        st->dst = st->a = v;
         int b = pick(3);
-        st->b = b == 0 ? (Operand){ OP_N, 0 } : b == 1 ? (Operand){ OP_LIT, 1 + pick(7) } : (Operand){ OP_R, 0 };
+        st->b = b == 0 ? (Operand){ OP_N, 0 } : b == 1 ? (Operand){ OP_LIT, 1 + pick(7) } : v;
     } else if (kind <= 3) {
         st->kind = ST_MATMUL;
         st->a = pick_matrix(p);
@@ -116,6 +121,7 @@ static const char *operand_text(char *out, size_t size, Operand o)
     case OP_X: snprintf(out, size, "X%d", o.index); break;
     case OP_LET: snprintf(out, size, "L%d", o.index); break;
     case OP_R: snprintf(out, size, "r"); break;
+    case OP_C: snprintf(out, size, "c"); break;
     case OP_N: snprintf(out, size, "n"); break;
     case OP_LIT: snprintf(out, size, "%d", o.index); break;
     }
@@ -130,7 +136,9 @@ static int stmt_source(const Stmt *st, char *src, size_t size)
     operand_text(b, sizeof b, st->b);
     const char *let = st->dst.kind == OP_LET ? "let " : "";
     switch (st->kind) {
-    case ST_REDUCE: return snprintf(src, size, "    r = fx.reduce_sum(%s, axis=%d)\n", a, st->axis);
+    case ST_REDUCE:
+        return snprintf(src, size, "    r = fx.reduce_%s(%s, axis=%d)\n",
+                        st->op == 's' ? "sum" : st->op == 'M' ? "max" : "min", a, st->axis);
     case ST_MATMUL:
         return snprintf(src, size, "    %s%s = %s%s @ %s%s%s%s\n", let, d, a, st->ta ? ".T" : "", b,
                         st->tb ? ".T" : "", st->plus_dst ? " + " : "", st->plus_dst ? d : "");
@@ -146,8 +154,9 @@ static void program_source(const Program *p, bool symbolic, char *src, size_t si
     const char *dim = symbolic ? "D" : d;
     int len = snprintf(src, size,
                        "program g(X0: Tensor[Int32, %s, %s], X1: Tensor[Int32, %s, %s], X2: Tensor[Int32, %s, %s],\n"
-                       "          X3: Tensor[Int32, %s, %s], r: Tensor[Int32, %s], n: Int32%s) {\n",
-                       dim, dim, dim, dim, dim, dim, dim, dim, dim, symbolic ? ", D: Int32" : "");
+                       "          X3: Tensor[Int32, %s, %s], r: Tensor[Int32, %s], c: Tensor[Int32, %s, 1],\n"
+                       "          n: Int32%s) {\n",
+                       dim, dim, dim, dim, dim, dim, dim, dim, dim, dim, symbolic ? ", D: Int32" : "");
     for (int i = 0; i < p->n; i++)
         len += stmt_source(&p->s[i], src + len, size - (size_t)len);
     snprintf(src + len, size - (size_t)len, "}\n");
@@ -156,16 +165,18 @@ static void program_source(const Program *p, bool symbolic, char *src, size_t si
 /* ---- the reference: the statements one after the other ---- */
 
 typedef struct State {
-    uint32_t x[NX][LEN], let[MAX_LETS][LEN], r[DIM], n;
+    uint32_t x[NX][LEN], let[MAX_LETS][LEN], r[DIM], c[DIM], n;
 } State;
 
-/* Element i (row-major) of a DIM x DIM operand; r broadcasts along rows. */
+/* Element i (row-major) of a DIM x DIM operand; r broadcasts along rows, c
+ * along columns. */
 static uint32_t element(const State *st, Operand o, int i)
 {
     switch (o.kind) {
     case OP_X: return st->x[o.index][i];
     case OP_LET: return st->let[o.index][i];
     case OP_R: return st->r[i % DIM];
+    case OP_C: return st->c[i / DIM];
     case OP_N: return st->n;
     case OP_LIT: return (uint32_t)o.index;
     }
@@ -188,10 +199,12 @@ static void run_stmt(const Stmt *s, State *st)
     switch (s->kind) {
     case ST_REDUCE:
         for (int i = 0; i < DIM; i++) {
-            uint32_t sum = 0;
-            for (int j = 0; j < DIM; j++)
-                sum += element(st, s->a, s->axis == 0 ? j * DIM + i : i * DIM + j);
-            st->r[i] = sum;
+            uint32_t acc = element(st, s->a, s->axis == 0 ? i : i * DIM);
+            for (int j = 1; j < DIM; j++) {
+                uint32_t e = element(st, s->a, s->axis == 0 ? j * DIM + i : i * DIM + j);
+                acc = s->op == 's' ? acc + e : (s->op == 'M') == ((int32_t)e > (int32_t)acc) ? e : acc;
+            }
+            st->r[i] = acc;
         }
         return;
     case ST_MATMUL:
@@ -205,10 +218,10 @@ static void run_stmt(const Stmt *s, State *st)
             }
         break;
     case ST_MAP:
-        if (s->dst.kind == OP_R) {
+        if (s->dst.kind == OP_R || s->dst.kind == OP_C) {   /* v = v OP (n | literal | v) */
+            uint32_t *v = s->dst.kind == OP_R ? st->r : st->c;
             for (int i = 0; i < DIM; i++)
-                res[i] = apply(s->op, st->r[i], element(st, s->b, i));
-            memcpy(st->r, res, sizeof st->r);
+                v[i] = apply(s->op, v[i], s->b.kind == s->dst.kind ? v[i] : element(st, s->b, 0));
             return;
         }
         for (int i = 0; i < LEN; i++)
@@ -224,8 +237,10 @@ static void initial_state(State *st)
     for (int t = 0; t < NX; t++)
         for (int i = 0; i < LEN; i++)
             st->x[t][i] = (uint32_t)(pick(2001) - 1000);
-    for (int i = 0; i < DIM; i++)
+    for (int i = 0; i < DIM; i++) {
         st->r[i] = (uint32_t)(pick(201) - 100);
+        st->c[i] = (uint32_t)(pick(201) - 100);
+    }
     st->n = (uint32_t)(pick(21) - 10);
 }
 
@@ -256,13 +271,15 @@ static void test_random_programs(void)
         const FxProgram *graph = p.c.module->programs.items[0];
         for (int i = 0; i < graph->nodes.len; i++)
             gathered += ((const FxNode *)graph->nodes.items[i])->with_previous;
-        int32_t x[NX][LEN], r[DIM], n = (int32_t)got.n, d = DIM;
+        int32_t x[NX][LEN], r[DIM], c[DIM], n = (int32_t)got.n, d = DIM;
         memcpy(x, got.x, sizeof x);
         memcpy(r, got.r, sizeof r);
-        void *px[NX] = { x[0], x[1], x[2], x[3] }, *pr = r;
-        void *args[] = { &px[0], &px[1], &px[2], &px[3], &pr, &n, &d };   /* d: symbolic programs' D */
+        memcpy(c, got.c, sizeof c);
+        void *px[NX] = { x[0], x[1], x[2], x[3] }, *pr = r, *pc = c;
+        void *args[] = { &px[0], &px[1], &px[2], &px[3], &pr, &pc, &n, &d };   /* d: symbolic programs' D */
         CU_ASSERT_FATAL(prog_run(&p, args));
-        bool same = memcmp(x, want.x, sizeof x) == 0 && memcmp(r, want.r, sizeof r) == 0;
+        bool same = memcmp(x, want.x, sizeof x) == 0 && memcmp(r, want.r, sizeof r) == 0 &&
+                    memcmp(c, want.c, sizeof c) == 0;
         if (!same) {
             fprintf(stderr, "\n  program %d differs from its statements in order:\n%s", k, src);
             failures++;
