@@ -12,7 +12,10 @@
  * operand transposed, with or without `+ X`), so reads after writes,
  * writes after reads and writes after writes all occur. Every other
  * program has symbolic dims (a parameter D) instead of 36. Int32 wraps, so
- * the reference's arithmetic is exact in any order. */
+ * the reference's arithmetic is exact in any order.
+ *
+ * For longer runs: FX_PROGRAMS=N runs N programs instead of 150, and
+ * FX_PROGRAM_SEED=S draws another series (a failure prints its source). */
 #include "fxtest.h"
 #include <stdint.h>
 #include <stdio.h>
@@ -248,8 +251,13 @@ static void initial_state(State *st)
  * siblings in many of them (a program's steps are fewer than its nodes). */
 static void test_random_programs(void)
 {
-    int failures = 0, gathered = 0;
-    for (int k = 0; k < PROGRAMS && failures < 3; k++) {
+    int failures = 0, gathered = 0, programs = PROGRAMS;
+    const char *count = getenv("FX_PROGRAMS"), *seed = getenv("FX_PROGRAM_SEED");
+    if (count && atoi(count) > 0)
+        programs = atoi(count);
+    if (seed && strtoull(seed, NULL, 0) != 0)
+        rng = strtoull(seed, NULL, 0);
+    for (int k = 0; k < programs && failures < 3; k++) {
         Program prog;
         random_program(&prog);
         char src[4096];
@@ -287,7 +295,7 @@ static void test_random_programs(void)
         CU_ASSERT(same);
         prog_close(&p);
     }
-    CU_ASSERT(gathered >= PROGRAMS / 4);
+    CU_ASSERT(gathered >= programs / 4);
 }
 
 static const FxtTest tests[] = {
