@@ -14,8 +14,10 @@
  * program has symbolic dims (a parameter D) instead of 36. Int32 wraps, so
  * the reference's arithmetic is exact in any order.
  *
- * For longer runs: FX_PROGRAMS=N runs N programs instead of 150, and
- * FX_PROGRAM_SEED=S draws another series (a failure prints its source). */
+ * A second series of 30 runs gfx942's kernels on its emulated waves.
+ * For longer runs: FX_PROGRAMS=N runs N programs in each series instead of
+ * 150 and 30, and FX_PROGRAM_SEED=S draws other ones (a failure prints its
+ * source). */
 #include "fxtest.h"
 #include <stdint.h>
 #include <stdio.h>
@@ -251,7 +253,7 @@ static void initial_state(State *st)
  * siblings in many of them (a program's steps are fewer than its nodes). */
 static void test_random_programs(void)
 {
-    int failures = 0, gathered = 0, programs = PROGRAMS;
+    int failures = 0, gathered = 0, programs = prog_wave_arch ? PROGRAMS / 5 : PROGRAMS;
     const char *count = getenv("FX_PROGRAMS"), *seed = getenv("FX_PROGRAM_SEED");
     if (count && atoi(count) > 0)
         programs = atoi(count);
@@ -298,6 +300,21 @@ static void test_random_programs(void)
     CU_ASSERT(gathered >= programs / 4);
 }
 
+/* The second series runs gfx942's kernels with its waves emulated (fxrun
+ * --arch gfx942): reductions there are trees in LDS across waves of 64. */
+static int init_gfx942(void)
+{
+    prog_wave_arch = "gfx942";
+    rng ^= 0x5bd1e995u;   /* other programs than the first series' */
+    return 0;
+}
+
+static int clean_gfx942(void)
+{
+    prog_wave_arch = NULL;
+    return 0;
+}
+
 static const FxtTest tests[] = {
     { "random programs compute their statements in order", test_random_programs },
     { NULL, NULL },
@@ -307,6 +324,7 @@ int main(int argc, char **argv)
 {
     static const FxtSuite suites[] = {
         { "program order", tests, NULL, NULL },
+        { "program order on gfx942's waves", tests, init_gfx942, clean_gfx942 },
         { NULL, NULL, NULL, NULL },
     };
     return fxt_main(argc, argv, TEST_DIR, suites);
