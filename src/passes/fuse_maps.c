@@ -16,6 +16,8 @@
  * Ozaki-II's residues of A, one Map per modulus, are such a group. */
 #include "passes/passes.h"
 #include "fxir/graph.h"
+#include "support/diag.h"
+#include <string.h>
 
 static int index_of(FxTensor *const *v, int n, const FxTensor *t)
 {
@@ -181,7 +183,69 @@ static bool in_group(const FxProgram *p, int i)
            (i + 1 < p->nodes.len && ((FxNode *)p->nodes.items[i + 1])->with_previous);
 }
 
-int pass_fuse_maps(FxModule *m)
+/* Node i may fold into the one Map that reads its output, *j, but for what
+ * nodes between them write (inputs_kept). */
+static bool chain_candidate(const FxProgram *p, int i, int *j)
+{
+    const FxNode *prod = p->nodes.items[i];
+    if (prod->kind != FXN_MAP || prod->out->param_index >= 0 || fxg_readers(p, prod->out, j) != 1)
+        return false;
+    const FxNode *cons = p->nodes.items[*j];
+    if (*j <= i || cons->kind != FXN_MAP || !fxg_same_shape(prod->out->type, cons->out->type))
+        return false;
+    if (in_group(p, i) || in_group(p, *j))
+        return false;
+    if (prod->when != cons->when || prod->when_nonzero != cons->when_nonzero || cons->note)
+        return false;   /* steps that run under different conditions stay apart */
+    return prod->nins + cons->nins <= 60 && prod->nscalars + cons->nscalars <= 60;
+}
+
+/* -Rpass-missed: the chains that a rewrite between them kept apart. */
+static void remark_kept_chains(const FxProgram *p, const PassOptions *o)
+{
+    for (int i = 0; i < p->nodes.len && pass_remark_on(o, "map-fusion", true); i++) {
+        int j;
+        if (!chain_candidate(p, i, &j) || inputs_kept(p, i, j))
+            continue;
+        const FxNode *prod = p->nodes.items[i];
+        for (int k = i + 1; k < j; k++) {
+            const FxNode *w = p->nodes.items[k];
+            if (fxg_node_reads(prod, w->out) || (prod->when && fxg_base(prod->when) == w->out)) {
+                diag_remark(prod->loc, "map-fusion: '%s' is not folded into the Map at line %d: line %d rewrites "
+                            "'%s' before it", prod->out->name, ((FxNode *)p->nodes.items[j])->loc.line,
+                            w->loc.line, w->out->name);
+                break;
+            }
+        }
+    }
+}
+
+/* -Rpass: each group of siblings, at its first Map, with its members' lines. */
+static void remark_groups(const FxProgram *p, const PassOptions *o)
+{
+    for (int i = 0; i < p->nodes.len && pass_remark_on(o, "map-fusion", false); i++) {
+        int n = 1;
+        while (i + n < p->nodes.len && ((FxNode *)p->nodes.items[i + n])->with_previous)
+            n++;
+        if (n == 1)
+            continue;
+        char lines[256];
+        size_t len = 0;
+        int last = -1;
+        for (int g = i; g < i + n && len < sizeof lines - 16; g++) {
+            int line = ((FxNode *)p->nodes.items[g])->loc.line;
+            if (line != last)
+                len += (size_t)snprintf(lines + len, sizeof lines - len, "%s%d", last < 0 ? "" : ", ", line);
+            last = line;
+        }
+        const FxNode *head = p->nodes.items[i];
+        diag_remark(head->loc, "map-fusion: %d Maps run in one kernel, writing '%s' and %d more (line%s %s)", n,
+                    head->out->name, n - 1, strchr(lines, ',') ? "s" : "", lines);
+        i += n - 1;
+    }
+}
+
+int pass_fuse_maps(FxModule *m, const PassOptions *o)
 {
     int fused = 0;
     for (int pi = 0; pi < m->programs.len; pi++) {
@@ -189,19 +253,13 @@ int pass_fuse_maps(FxModule *m)
         for (bool again = true; again;) {
             again = false;
             for (int i = 0; i < p->nodes.len && !again; i++) {
-                FxNode *prod = p->nodes.items[i];
-                int j = -1;
-                if (prod->kind != FXN_MAP || prod->out->param_index >= 0 || fxg_readers(p, prod->out, &j) != 1)
+                int j;
+                if (!chain_candidate(p, i, &j) || !inputs_kept(p, i, j))
                     continue;
-                FxNode *cons = p->nodes.items[j];
-                if (j <= i || cons->kind != FXN_MAP || !fxg_same_shape(prod->out->type, cons->out->type))
-                    continue;
-                if (in_group(p, i) || in_group(p, j) || !inputs_kept(p, i, j))
-                    continue;
-                if (prod->when != cons->when || prod->when_nonzero != cons->when_nonzero || cons->note)
-                    continue;   /* steps that run under different conditions stay apart */
-                if (prod->nins + cons->nins > 60 || prod->nscalars + cons->nscalars > 60)
-                    continue;
+                FxNode *prod = p->nodes.items[i], *cons = p->nodes.items[j];
+                if (pass_remark_on(o, "map-fusion", false))
+                    diag_remark(cons->loc, "map-fusion: the Map at line %d is folded into this one; '%s' never "
+                                "reaches memory", prod->loc.line, prod->out->name);
                 fuse(m, p, prod, cons);
                 fxg_remove_node(p, prod);
                 fxg_remove_tensor(p, prod->out);
@@ -209,7 +267,9 @@ int pass_fuse_maps(FxModule *m)
                 again = true;
             }
         }
+        remark_kept_chains(p, o);
         fused += fuse_siblings(p);
+        remark_groups(p, o);
     }
     return fused;
 }

@@ -27,8 +27,7 @@ static void run_contraction_precision(FxModule *m, const PassOptions *o)
 
 static void run_map_fusion(FxModule *m, const PassOptions *o)
 {
-    (void)o;
-    pass_fuse_maps(m);
+    pass_fuse_maps(m, o);
 }
 
 static void run_program_lowering(FxModule *m, const PassOptions *o)

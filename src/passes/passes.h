@@ -62,8 +62,10 @@ int pass_unfuse_where_preferred(FxModule *m, const PassOptions *o);
  * remark saying why. Returns the number rewritten. */
 int pass_contraction_precision(FxModule *m, const PassOptions *o);
 
-/* map-fusion: adjacent Map nodes of programs fuse (fuse_maps.c); returns the count. */
-int pass_fuse_maps(FxModule *m);
+/* map-fusion: Map nodes of programs fold into the Map that reads them or run
+ * in one kernel with their siblings (fuse_maps.c), with -Rpass remarks;
+ * returns the count. */
+int pass_fuse_maps(FxModule *m, const PassOptions *o);
 
 /* program-lowering: every program becomes kernels for the target and a
  * launch plan (m->plans; also the artifact's __fxplan_<program> data);
