@@ -1,7 +1,8 @@
 /* graph.h - editing program graphs (spec §7): tensors, MatMul/Map/Reduce
  * nodes, Map bodies, readers and writers. Sema builds graphs with it and
  * the passes that rewrite them (map-fusion, contraction-precision) use it;
- * nothing else reaches into FxProgram's vectors. */
+ * nothing else reaches into FxProgram's vectors. The verifier and program
+ * lowering ask it what a node reads (fxg_node_reads, fxg_base). */
 #ifndef FX_FXIR_GRAPH_H
 #define FX_FXIR_GRAPH_H
 #include "fxir/builder.h"

@@ -1529,7 +1529,7 @@ static void check_reads_written(Verifier *v, const FxProgram *p, int index)
 {
     const FxNode *n = p->nodes.items[index];
     for (int k = 0; k < n->nins; k++) {
-        const FxTensor *t = n->ins[k]->view_of ? n->ins[k]->view_of : n->ins[k];
+        const FxTensor *t = fxg_base(n->ins[k]);
         bool written = t->param_index >= 0;
         for (int j = 0; j < index && !written; j++)
             written = ((const FxNode *)p->nodes.items[j])->out == t;
@@ -1544,7 +1544,7 @@ static void check_condition_tensor(Verifier *v, const FxProgram *p, int index)
     const FxNode *n = p->nodes.items[index];
     if (!n->when)
         return;
-    const FxTensor *w = n->when->view_of ? n->when->view_of : n->when;
+    const FxTensor *w = fxg_base(n->when);
     bool written = false;
     for (int j = 0; j < index && !written; j++)
         written = ((const FxNode *)p->nodes.items[j])->out == w;

@@ -162,17 +162,18 @@ static int fuse_siblings(FxProgram *p)
     return joined;
 }
 
-/* No node after i and before j writes what node i reads or its condition:
- * folded into node j, node i's body reads its inputs when node j runs. */
-static bool inputs_kept(const FxProgram *p, int i, int j)
+/* The first node after i and before j that writes what node i reads or its
+ * condition, or NULL. Folded into node j, node i's body reads its inputs
+ * when node j runs, so such a node keeps them apart. */
+static const FxNode *rewrite_between(const FxProgram *p, int i, int j)
 {
     const FxNode *prod = p->nodes.items[i];
     for (int k = i + 1; k < j; k++) {
-        const FxTensor *w = ((const FxNode *)p->nodes.items[k])->out;
-        if (fxg_node_reads(prod, w) || (prod->when && fxg_base(prod->when) == w))
-            return false;
+        const FxNode *w = p->nodes.items[k];
+        if (fxg_node_reads(prod, w->out) || (prod->when && fxg_base(prod->when) == w->out))
+            return w;
     }
-    return true;
+    return NULL;
 }
 
 /* Node i runs in one kernel with others (read FXIR can say so): folding it
@@ -184,7 +185,7 @@ static bool in_group(const FxProgram *p, int i)
 }
 
 /* Node i may fold into the one Map that reads its output, *j, but for what
- * nodes between them write (inputs_kept). */
+ * nodes between them write (rewrite_between). */
 static bool chain_candidate(const FxProgram *p, int i, int *j)
 {
     const FxNode *prod = p->nodes.items[i];
@@ -205,18 +206,13 @@ static void remark_kept_chains(const FxProgram *p, const PassOptions *o)
 {
     for (int i = 0; i < p->nodes.len && pass_remark_on(o, "map-fusion", true); i++) {
         int j;
-        if (!chain_candidate(p, i, &j) || inputs_kept(p, i, j))
+        const FxNode *w = chain_candidate(p, i, &j) ? rewrite_between(p, i, j) : NULL;
+        if (!w)
             continue;
         const FxNode *prod = p->nodes.items[i];
-        for (int k = i + 1; k < j; k++) {
-            const FxNode *w = p->nodes.items[k];
-            if (fxg_node_reads(prod, w->out) || (prod->when && fxg_base(prod->when) == w->out)) {
-                diag_remark(prod->loc, "map-fusion: '%s' is not folded into the Map at line %d: line %d rewrites "
-                            "'%s' before it", prod->out->name, ((FxNode *)p->nodes.items[j])->loc.line,
-                            w->loc.line, w->out->name);
-                break;
-            }
-        }
+        diag_remark(prod->loc, "map-fusion: '%s' is not folded into the Map at line %d: line %d rewrites '%s' "
+                    "before it", prod->out->name, ((FxNode *)p->nodes.items[j])->loc.line, w->loc.line,
+                    w->out->name);
     }
 }
 
@@ -254,7 +250,7 @@ int pass_fuse_maps(FxModule *m, const PassOptions *o)
             again = false;
             for (int i = 0; i < p->nodes.len && !again; i++) {
                 int j;
-                if (!chain_candidate(p, i, &j) || !inputs_kept(p, i, j))
+                if (!chain_candidate(p, i, &j) || rewrite_between(p, i, j))
                     continue;
                 FxNode *prod = p->nodes.items[i], *cons = p->nodes.items[j];
                 if (pass_remark_on(o, "map-fusion", false))

@@ -9,6 +9,7 @@
 #include "passes/passes.h"
 #include "abi/fxplan.h"
 #include "fxir/builder.h"
+#include "fxir/graph.h"
 #include "support/bigint.h"
 #include <stdlib.h>
 #include <string.h>
@@ -785,7 +786,7 @@ static FxFunc *lower_step(FxModule *m, const FxProgram *p, int nt, FxTensor **tr
     FxFunc *f = new_kernel(m, &k, p, nt, trans, s, bounds);
     k.b.loc = node->loc;
     st->kernel = f->name;
-    st->when = node->when ? (node->when->view_of ? node->when->view_of : node->when)->name : NULL;
+    st->when = node->when ? fxg_base(node->when)->name : NULL;
     st->when_nonzero = node->when_nonzero;
     st->note = node->note;
     st->block[0] = st->block[1] = st->block[2] = 1;
