@@ -234,7 +234,8 @@ typedef struct FxNode {
     FxNodeKind kind;
     Loc loc;
     FxTensor *out;
-    FxTensor **ins;         /* MATMUL: A, B[, C when beta reads it]; MAP: its tensor inputs; REDUCE: the input */
+    FxTensor **ins;         /* MATMUL: A, B[, C when beta reads it]; MAP: its tensor inputs; REDUCE: the input,
+                               or its body's tensor inputs */
     int nins;
     /* MATMUL: out = alpha * op(A) @ op(B) + beta * C (beta absent: C not read) */
     bool trans_a, trans_b;
@@ -249,6 +250,12 @@ typedef struct FxNode {
     /* REDUCE */
     FxReduceKind reduce;
     int axis;
+    /* REDUCE with a body (map-fusion folded the Map that wrote its input):
+     * the elements reduced are body(ins[0][bcast idx], ..., scalars...), as
+     * a Map's, over the index space of `domain`: a tensor that only gives
+     * the shape and element type (not one of the program's; no buffer).
+     * Without a body, ins[0] is reduced and domain is NULL. */
+    FxTensor *domain;
     /* Any node: it runs only when the first element of `when` (an Int32
      * tensor an earlier node wrote) is zero, or nonzero (when_nonzero); the
      * plan says `note` (with {} replaced by that value) when it runs. */

@@ -17,6 +17,16 @@ static void print_scalar_arg(FILE *out, const FxProgram *p, const char *what, Fx
         fprintf(out, " %s=%%%s", what, p->params[s.param_index].name);
 }
 
+/* @body(%X, %Y, %scalar): a Map's, or a Reduce's that computes its elements. */
+static void print_body_call(FILE *out, const FxProgram *p, const FxNode *n)
+{
+    fprintf(out, "@%s(", n->body->name);
+    for (int i = 0; i < n->nins; i++)
+        fprintf(out, "%s%%%s", i ? ", " : "", n->ins[i]->name);
+    for (int i = 0; i < n->nscalars; i++)
+        fprintf(out, "%s%%%s", n->nins + i ? ", " : "", p->params[n->scalar_params[i]].name);
+    fputc(')', out);
+}
 
 static void print_node(FILE *out, const FxProgram *p, int idx, const FxNode *n)
 {
@@ -34,15 +44,19 @@ static void print_node(FILE *out, const FxProgram *p, int idx, const FxNode *n)
                 type_info(n->out_type)->name);
         break;
     case FXN_MAP:
-        fprintf(out, "map @%s(", n->body->name);
-        for (int i = 0; i < n->nins; i++)
-            fprintf(out, "%s%%%s", i ? ", " : "", n->ins[i]->name);
-        for (int i = 0; i < n->nscalars; i++)
-            fprintf(out, "%s%%%s", n->nins + i ? ", " : "", p->params[n->scalar_params[i]].name);
-        fputc(')', out);
+        fputs("map ", out);
+        print_body_call(out, p, n);
         break;
     case FXN_REDUCE:
-        fprintf(out, "reduce.%s %%%s axis=%d", fxir_reduce_name(n->reduce), n->ins[0]->name, n->axis);
+        fprintf(out, "reduce.%s ", fxir_reduce_name(n->reduce));
+        if (n->body) {
+            print_body_call(out, p, n);
+            fputs(" over ", out);
+            print_tensor_type(out, n->domain->type);
+        } else {
+            fprintf(out, "%%%s", n->ins[0]->name);
+        }
+        fprintf(out, " axis=%d", n->axis);
         break;
     }
     fputs(" : ", out);

@@ -163,6 +163,8 @@ FxNode *fxg_writer(const FxProgram *p, const FxTensor *t)
     return NULL;
 }
 
+const FxTensor *fxg_reduce_domain(const FxNode *n) { return n->body ? n->domain : n->ins[0]; }
+
 bool fxg_same_shape(const Type *a, const Type *b)
 {
     if (a->ndims != b->ndims)

@@ -44,6 +44,9 @@ bool fxg_node_reads(const FxNode *n, const FxTensor *t);
 int fxg_readers(const FxProgram *p, const FxTensor *t, int *last);
 /* The node that writes t, or NULL (a parameter only read). */
 FxNode *fxg_writer(const FxProgram *p, const FxTensor *t);
+/* The tensor whose index space a Reduce node reduces over: its input, or
+ * the domain of the body it computes its elements with. */
+const FxTensor *fxg_reduce_domain(const FxNode *n);
 /* Equal shapes: symbolic dims compare by name. */
 bool fxg_same_shape(const Type *a, const Type *b);
 

@@ -923,7 +923,7 @@ static bool read_matmul(Reader *r, FxProgram *p, FxNode *n)
 }
 
 /* map @body(%X, %Y, %scalar) */
-static bool read_map(Reader *r, FxProgram *p, FxNode *n)
+static bool read_body_call(Reader *r, FxProgram *p, FxNode *n)
 {
     if (r->tok.kind != T_GLOBAL || !(n->body = find_func(r, r->tok.s, r->tok.len)))
         return error(r, "the @name of a fn defined above");
@@ -949,18 +949,38 @@ static bool read_map(Reader *r, FxProgram *p, FxNode *n)
     return true;
 }
 
-/* reduce.max %A axis=1 */
+/* over Tensor[...]: the index space of a Reduce that computes its elements
+ * with a body; a tensor of no buffer, not one of the program's. */
+static bool read_domain(Reader *r, FxNode *n)
+{
+    Loc loc = r->tok.loc;
+    const Type *t;
+    if (!expect_word(r, "over") || !(t = read_type(r)))
+        return false;
+    n->domain = arena_alloc(r->m->arena, sizeof *n->domain);
+    *n->domain = (FxTensor){ arena_printf(r->m->arena, "%s.domain", n->out->name), t, -1, loc, NULL };
+    return true;
+}
+
+/* reduce.max %A axis=1 | reduce.sum @body(%X, %s) over Tensor[...] axis=1 */
 static bool read_reduce(Reader *r, FxProgram *p, FxNode *n, const char *kind)
 {
     int k = fxir_reduce_by_name(kind);
     if (k < 0)
-        return error(r, "reduce.sum, reduce.max, reduce.min or reduce.maxabs");
+        return error(r, "reduce.sum, reduce.max, reduce.min, reduce.maxabs or reduce.minabsnz");
     n->reduce = (FxReduceKind)k;
-    FxTensor *in = r->tok.kind == T_VALUE ? find_tensor(r, p) : NULL;
+    if (r->tok.kind == T_GLOBAL) {
+        if (!read_body_call(r, p, n) || !read_domain(r, n))
+            return false;
+    } else {
+        FxTensor *in = r->tok.kind == T_VALUE ? find_tensor(r, p) : NULL;
+        if (!in)
+            return error(r, "the reduced tensor or the @name of a fn");
+        fxg_set_inputs(r->m, n, 1, &in);
+    }
     int64_t axis;
-    if (!in || !expect_word(r, "axis") || !expect_punct(r, "=") || !read_int64(r, &axis))
+    if (!expect_word(r, "axis") || !expect_punct(r, "=") || !read_int64(r, &axis))
         return false;
-    fxg_set_inputs(r->m, n, 1, &in);
     n->axis = (int)axis;
     return true;
 }
@@ -984,7 +1004,7 @@ static bool read_node(Reader *r, FxProgram *p)
         ok = read_matmul(r, p, n);
     } else if (!strcmp(word, "map")) {
         n = fxg_node(r->m, p, FXN_MAP, out, loc, NULL);
-        ok = read_map(r, p, n);
+        ok = read_body_call(r, p, n);
     } else if (!strncmp(word, "reduce.", 7)) {
         n = fxg_node(r->m, p, FXN_REDUCE, out, loc, NULL);
         ok = read_reduce(r, p, n, word + 7);

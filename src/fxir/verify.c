@@ -1427,48 +1427,59 @@ static bool broadcasts_to(const Type *in, const Type *out)
     return true;
 }
 
-static void check_map_params(Verifier *v, const FxProgram *p, const FxNode *n, const FxFunc *body)
+/* `what` names the node kind in messages: "map" or "reduce". */
+static void check_body_params(Verifier *v, const FxProgram *p, const FxNode *n, const FxFunc *body, const char *what)
 {
     for (int k = 0; k < n->nins; k++)
         if (!type_equal(body->params[k].type, n->ins[k]->type->elem))
-            fail(v, n->loc, "map body '%s' parameter %d has type %s, but input '%s' holds %s", body->name, k,
+            fail(v, n->loc, "%s body '%s' parameter %d has type %s, but input '%s' holds %s", what, body->name, k,
                  tname(v, body->params[k].type), n->ins[k]->name, tname(v, n->ins[k]->type->elem));
     for (int k = 0; k < n->nscalars; k++) {
         int sp = n->scalar_params ? n->scalar_params[k] : -1;
         if (!scalar_param_ok(p, sp)) {
-            fail(v, n->loc, "map scalar %d reads parameter %d, which is not a scalar parameter of the program", k, sp);
+            fail(v, n->loc, "%s scalar %d reads parameter %d, which is not a scalar parameter of the program", what,
+                 k, sp);
             continue;
         }
         const FxParam *bp = &body->params[n->nins + k];
         if (!type_equal(bp->type, p->params[sp].type))
-            fail(v, n->loc, "map body '%s' parameter %d has type %s, but program parameter '%s' is %s", body->name,
-                 n->nins + k, tname(v, bp->type), p->params[sp].name, tname(v, p->params[sp].type));
+            fail(v, n->loc, "%s body '%s' parameter %d has type %s, but program parameter '%s' is %s", what,
+                 body->name, n->nins + k, tname(v, bp->type), p->params[sp].name, tname(v, p->params[sp].type));
     }
 }
 
-static void check_map(Verifier *v, const FxProgram *p, const FxNode *n)
+/* The body that computes node n's elements over the index space of
+ * `space` (a Map's output, a Reduce's domain): a fn of the module taking
+ * one element of each input, then each scalar, and returning an element of
+ * `space`; every input broadcasts to its shape. */
+static void check_body(Verifier *v, const FxProgram *p, const FxNode *n, const char *what, const FxTensor *space,
+                       const char *space_role)
 {
     const FxFunc *body = n->body;
-    if (!body) {
-        fail(v, n->loc, "map has no body");
-        return;
-    }
     if (!in_module(v->m, body))
-        fail(v, n->loc, "map body '%s' is not a function of the module", body->name);
+        fail(v, n->loc, "%s body '%s' is not a function of the module", what, body->name);
     if (body->kind != FXF_FN || body->nparams != n->nins + n->nscalars || (body->nparams && !body->params)) {
-        fail(v, n->loc, "map body '%s' must be a fn of %d parameters (%d elements, %d scalars), got a %s of %d",
+        fail(v, n->loc, "%s body '%s' must be a fn of %d parameters (%d elements, %d scalars), got a %s of %d", what,
              body->name, n->nins + n->nscalars, n->nins, n->nscalars, body->kind == FXF_FN ? "fn" : "kernel",
              body->nparams);
         return;
     }
-    check_map_params(v, p, n, body);
-    if (!type_equal(body->ret, n->out->type->elem))
-        fail(v, n->loc, "map body '%s' returns %s, but output '%s' holds %s", body->name, tname(v, body->ret),
-             n->out->name, tname(v, n->out->type->elem));
+    check_body_params(v, p, n, body, what);
+    if (!type_equal(body->ret, space->type->elem))
+        fail(v, n->loc, "%s body '%s' returns %s, but %s '%s' holds %s", what, body->name, tname(v, body->ret),
+             space_role, space->name, tname(v, space->type->elem));
     for (int k = 0; k < n->nins; k++)
-        if (!broadcasts_to(n->ins[k]->type, n->out->type))
-            fail(v, n->loc, "map input '%s' of shape %s does not broadcast to the output shape %s", n->ins[k]->name,
-                 shape_text(v, n->ins[k]->type), shape_text(v, n->out->type));
+        if (!broadcasts_to(n->ins[k]->type, space->type))
+            fail(v, n->loc, "%s input '%s' of shape %s does not broadcast to the %s shape %s", what, n->ins[k]->name,
+                 shape_text(v, n->ins[k]->type), space_role, shape_text(v, space->type));
+}
+
+static void check_map(Verifier *v, const FxProgram *p, const FxNode *n)
+{
+    if (!n->body)
+        fail(v, n->loc, "map has no body");
+    else
+        check_body(v, p, n, "map", n->out, "output");
 }
 
 /* "[M]": the input's shape without the axis, "[1]" when nothing is left. */
@@ -1501,13 +1512,35 @@ static bool reduced_shape_ok(const Type *in, int axis, const Type *out)
     return true;
 }
 
-static void check_reduce(Verifier *v, const FxNode *n)
+/* A Reduce that computes its elements with a body (map-fusion folded a Map
+ * into it) reduces over its domain: a well-formed tensor of no buffer. */
+static bool check_reduce_body(Verifier *v, const FxProgram *p, const FxNode *n)
 {
-    if (n->nins != 1) {
+    const FxTensor *d = n->domain;
+    if (!d || !tensor_type_ok(d->type)) {
+        fail(v, n->loc, "reduce with body '%s' must have a domain: a Tensor type of numbers with 1 to %d "
+             "dimensions, got %s", n->body->name, MAX_RANK, d ? tname(v, d->type) : "none");
+        return false;
+    }
+    check_dim_names(v, p, d);
+    check_body(v, p, n, "reduce", d, "domain");
+    if (fxg_node_reads(n, n->out))   /* a workgroup would read what another one writes */
+        fail(v, n->loc, "reduce with body '%s' reads its output '%s'", n->body->name, n->out->name);
+    return true;
+}
+
+static void check_reduce(Verifier *v, const FxProgram *p, const FxNode *n)
+{
+    if (n->body) {
+        if (!check_reduce_body(v, p, n))
+            return;
+    } else if (n->nins != 1) {
         fail(v, n->loc, "reduce reads 1 tensor, got %d", n->nins);
         return;
+    } else if (n->domain) {
+        fail(v, n->loc, "reduce of '%s' has a domain but no body", n->ins[0]->name);
     }
-    const Type *in = n->ins[0]->type, *out = n->out->type;
+    const Type *in = fxg_reduce_domain(n)->type, *out = n->out->type;
     if ((int)n->reduce < FXR_SUM || n->reduce > FXR_MINABS_NZ)
         fail(v, n->loc, "reduce has kind %d, expected sum, max, min, maxabs or minabsnz", (int)n->reduce);
     if (n->axis < 0 || n->axis >= in->ndims) {
@@ -1610,7 +1643,7 @@ static void check_node(Verifier *v, const FxProgram *p, int index)
     switch (n->kind) {
     case FXN_MATMUL: check_matmul(v, p, n); break;
     case FXN_MAP: check_map(v, p, n); break;
-    case FXN_REDUCE: check_reduce(v, n); break;
+    case FXN_REDUCE: check_reduce(v, p, n); break;
     default: fail(v, n->loc, "node has kind %d, expected matmul, map or reduce", (int)n->kind); return;
     }
     check_reads_written(v, p, index);

@@ -6,6 +6,9 @@
  * first reads (its body would then read the new values).
  *   let T = X * s + b        (map 1 writes T)
  *   Y = fx.max(T, 0.0)       (map 2 reads T)   ->   Y = fx.max(X * s + b, 0.0)
+ * A Reduce is the end of a chain the same way: one that reads the Map's
+ * output computes each element with the Map's body instead of loading it.
+ *   r = fx.reduce_sum(X * X, axis=1)   ->   one kernel, no X * X in memory
  * The fused body calls both bodies (they are inlined by codegen), in the
  * same order, so the result is bit-identical.
  *
@@ -75,6 +78,17 @@ static void fuse(FxModule *m, FxProgram *p, FxNode *prod, FxNode *cons)
     fxg_map_body(&b, m, p, cons, name, old.body->ret, params);
     FxInst *inner = call_body(&b, prod, cons, params, NULL, NULL);
     fxb_return(&b, call_body(&b, &old, cons, params, prod->out, inner));
+}
+
+/* A Reduce of the producer's output T computes T's elements itself: it
+ * takes the producer's body, inputs and scalars, and T as its domain (T
+ * keeps its shape and element type, but no longer has a buffer). */
+static void fold_into_reduce(FxModule *m, FxNode *prod, FxNode *red)
+{
+    fxg_set_inputs(m, red, prod->nins, prod->ins);
+    fxg_set_scalars(m, red, prod->nscalars, prod->scalar_params);
+    red->body = prod->body;
+    red->domain = prod->out;
 }
 
 /* ---- siblings ---- */
@@ -184,16 +198,42 @@ static bool in_group(const FxProgram *p, int i)
            (i + 1 < p->nodes.len && ((FxNode *)p->nodes.items[i + 1])->with_previous);
 }
 
-/* Node i may fold into the one Map that reads its output, *j, but for what
- * nodes between them write (rewrite_between). */
+/* Whether node n reads t only as t (a view of t has another shape, and
+ * would read a buffer the fold removes) and no node runs under t. */
+static bool only_read_directly(const FxProgram *p, const FxNode *n, const FxTensor *t)
+{
+    for (int k = 0; k < n->nins; k++)
+        if (n->ins[k] != t && fxg_base(n->ins[k]) == t)
+            return false;
+    for (int k = 0; k < p->nodes.len; k++) {
+        const FxTensor *w = ((const FxNode *)p->nodes.items[k])->when;
+        if (w && fxg_base(w) == t)
+            return false;
+    }
+    return true;
+}
+
+/* The index space the consumer of a chain computes over: a Map's output
+ * shape, a Reduce's domain. */
+static const Type *consumer_space(const FxNode *cons)
+{
+    return cons->kind == FXN_MAP ? cons->out->type : fxg_reduce_domain(cons)->type;
+}
+
+/* Node i may fold into the one Map or Reduce that reads its output, *j,
+ * but for what nodes between them write (rewrite_between). */
 static bool chain_candidate(const FxProgram *p, int i, int *j)
 {
     const FxNode *prod = p->nodes.items[i];
     if (prod->kind != FXN_MAP || prod->out->param_index >= 0 || fxg_readers(p, prod->out, j) != 1)
         return false;
     const FxNode *cons = p->nodes.items[*j];
-    if (*j <= i || cons->kind != FXN_MAP || !fxg_same_shape(prod->out->type, cons->out->type))
+    if (*j <= i || cons->kind == FXN_MATMUL || !only_read_directly(p, cons, prod->out))
         return false;
+    if (!fxg_same_shape(prod->out->type, consumer_space(cons)))
+        return false;
+    if (cons->kind == FXN_REDUCE && fxg_node_reads(prod, cons->out))
+        return false;   /* folded in, its workgroups would read what the others write */
     if (in_group(p, i) || in_group(p, *j))
         return false;
     if (prod->when != cons->when || prod->when_nonzero != cons->when_nonzero || cons->note)
@@ -209,10 +249,10 @@ static void remark_kept_chains(const FxProgram *p, const PassOptions *o)
         const FxNode *w = chain_candidate(p, i, &j) ? rewrite_between(p, i, j) : NULL;
         if (!w)
             continue;
-        const FxNode *prod = p->nodes.items[i];
-        diag_remark(prod->loc, "map-fusion: '%s' is not folded into the Map at line %d: line %d rewrites '%s' "
-                    "before it", prod->out->name, ((FxNode *)p->nodes.items[j])->loc.line, w->loc.line,
-                    w->out->name);
+        const FxNode *prod = p->nodes.items[i], *cons = p->nodes.items[j];
+        diag_remark(prod->loc, "map-fusion: '%s' is not folded into the %s at line %d: line %d rewrites '%s' "
+                    "before it", prod->out->name, cons->kind == FXN_MAP ? "Map" : "reduction", cons->loc.line,
+                    w->loc.line, w->out->name);
     }
 }
 
@@ -254,9 +294,13 @@ int pass_fuse_maps(FxModule *m, const PassOptions *o)
                     continue;
                 FxNode *prod = p->nodes.items[i], *cons = p->nodes.items[j];
                 if (pass_remark_on(o, "map-fusion", false))
-                    diag_remark(cons->loc, "map-fusion: the Map at line %d is folded into this one; '%s' never "
-                                "reaches memory", prod->loc.line, prod->out->name);
-                fuse(m, p, prod, cons);
+                    diag_remark(cons->loc, "map-fusion: the Map at line %d is folded into this %s; '%s' never "
+                                "reaches memory", prod->loc.line, cons->kind == FXN_MAP ? "one" : "reduction",
+                                prod->out->name);
+                if (cons->kind == FXN_REDUCE && !cons->body)
+                    fold_into_reduce(m, prod, cons);
+                else
+                    fuse(m, p, prod, cons);
                 fxg_remove_node(p, prod);
                 fxg_remove_tensor(p, prod->out);
                 fused++;

@@ -3,7 +3,8 @@
  * the host runtime treat them like the user's own kernels:
  *  - Map: one work-item per output element, numpy broadcasting of inputs;
  *  - Reduce: one workgroup per output element, a strided pass and a tree in
- *    LDS (one pass: each workgroup owns its whole reduced row);
+ *    LDS (one pass: each workgroup owns its whole reduced row); a Reduce
+ *    with a body computes each element where it would have loaded it;
  *  - MatMul/GEMM: 16x16 output tiles per workgroup, A and B tiles staged in
  *    LDS, boundary guards for sizes that are not multiples of the tile. */
 #include "passes/passes.h"
@@ -244,9 +245,23 @@ static FxInst *reduce_combine(KB *k, FxReduceKind r, FxInst *x, FxInst *y)
     return fxb_minmax(&k->b, r == FXR_MIN || r == FXR_MINABS_NZ ? FXMM_MIN : FXMM_MAX, x, y);
 }
 
+/* Element idx of what Reduce n reduces: its input's, or the value its body
+ * computes there from its inputs (broadcast) and scalars. */
+static FxInst *reduced_element(KB *k, const FxNode *n, FxInst **idx)
+{
+    if (!n->body)
+        return load_element(k, n->ins[0], idx);
+    FxInst **args = arena_alloc(k->b.arena, sizeof(FxInst *) * (size_t)(n->nins + n->nscalars + 1));
+    for (int i = 0; i < n->nins; i++)
+        args[i] = broadcast_load(k, n->ins[i], idx, n->domain->type->ndims);
+    for (int i = 0; i < n->nscalars; i++)
+        args[n->nins + i] = k->params[n->scalar_params[i]];
+    return fxb_call(&k->b, n->body, n->nins + n->nscalars, args);
+}
+
 static void lower_reduce(KB *k, const FxNode *n)
 {
-    const FxTensor *in = n->ins[0];
+    const FxTensor *in = fxg_reduce_domain(n);
     const Type *et = in->type->elem;
     int r = in->type->ndims;
     int64_t shared_dims[1] = { REDUCE_BLOCK };
@@ -267,7 +282,7 @@ static void lower_reduce(KB *k, const FxNode *n)
     FxInst *len = dim_value(k, in, n->axis);
     FxInst *stride = k_special64(k, FXS_BLOCK_DIM, 0);
     FxInst *loop = k_counted_loop(k, "j", tid, len, stride, &idx[n->axis]);
-    FxInst *x = load_element(k, in, idx);
+    FxInst *x = reduced_element(k, n, idx);
     if (n->reduce == FXR_MAXABS || n->reduce == FXR_MINABS_NZ)
         x = fxb_unop(&k->b, FXU_ABS, x);
     if (n->reduce == FXR_MINABS_NZ) {   /* a zero does not count: it becomes the identity */
@@ -799,7 +814,7 @@ static FxFunc *lower_step(FxModule *m, const FxProgram *p, int nt, FxTensor **tr
         break;
     case FXN_REDUCE:
         lower_reduce(&k, node);
-        st->grid[0] = extent_of_tensor(node->ins[0], node->axis, 1);
+        st->grid[0] = extent_of_tensor(fxg_reduce_domain(node), node->axis, 1);
         st->block[0] = REDUCE_BLOCK;
         break;
     case FXN_MATMUL:

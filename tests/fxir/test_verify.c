@@ -1057,6 +1057,64 @@ static void test_reduce(void)
     t_free(&t);
 }
 
+/* The Map writing Y folded into the Reduce of Y, as map-fusion does: the
+ * Reduce computes Y's elements with the Map's body over Y's index space. */
+static void fold_map_into_reduce(T *t, Prog *g)
+{
+    fxg_set_inputs(t->m, g->red, g->map->nins, g->map->ins);
+    fxg_set_scalars(t->m, g->red, g->map->nscalars, g->map->scalar_params);
+    g->red->body = g->map->body;
+    g->red->domain = g->Y;
+    fxg_remove_node(g->p, g->map);
+    fxg_remove_tensor(g->p, g->Y);
+}
+
+static void test_reduce_body(void)
+{
+    T t;
+    Prog g;
+    build_program(&t, &g);
+    fold_map_into_reduce(&t, &g);
+    expect_clean(t.m);
+    t_free(&t);
+
+    build_program(&t, &g);
+    fold_map_into_reduce(&t, &g);
+    g.red->domain = NULL;
+    expect_error(t.m, 33, 3, "reduce with body 'p__map0' must have a domain: a Tensor type of numbers with 1 to 8 "
+                 "dimensions, got none");
+    t_free(&t);
+
+    build_program(&t, &g);
+    fold_map_into_reduce(&t, &g);
+    g.red->domain = g.R;   /* [M]: T [M, N] does not broadcast to it, and [M] over axis 1 is out of range */
+    expect_error(t.m, 33, 3, "reduce input 'T' of shape [M, N] does not broadcast to the domain shape [M]");
+    expect_error(t.m, 33, 3, "reduce axis 1 is out of range for a tensor of shape [M]");
+    t_free(&t);
+
+    build_program(&t, &g);
+    fold_map_into_reduce(&t, &g);
+    g.red->body->ret = sc(SC_FLOAT64);
+    g.red->body->params[1].type = sc(SC_INT32);
+    g.red->scalar_params[0] = GA;
+    expect_error(t.m, 33, 3, "reduce body 'p__map0' returns Float64, but domain 'Y' holds Float32");
+    expect_error(t.m, 33, 3, "reduce body 'p__map0' parameter 1 has type Int32, but input 'bias' holds Float32");
+    expect_error(t.m, 33, 3, "reduce scalar 0 reads parameter 0, which is not a scalar parameter of the program");
+    t_free(&t);
+
+    build_program(&t, &g);
+    fold_map_into_reduce(&t, &g);
+    fxg_set_scalars(t.m, g.red, 0, NULL);   /* the body takes T, bias and s */
+    expect_error(t.m, 33, 3, "reduce body 'p__map0' must be a fn of 2 parameters (2 elements, 0 scalars), got a fn "
+                 "of 3");
+    t_free(&t);
+
+    build_program(&t, &g);
+    g.red1->domain = g.Y;   /* a domain is a body's index space */
+    expect_error(t.m, 34, 3, "reduce of 'bias' has a domain but no body");
+    t_free(&t);
+}
+
 static void test_program_dataflow(void)
 {
     T t;
@@ -1170,6 +1228,7 @@ static const TestCase tests[] = {
     { "map body", test_map_body },
     { "map broadcast", test_map_broadcast },
     { "reduce", test_reduce },
+    { "reduce with a body", test_reduce_body },
     { "program dataflow", test_program_dataflow },
     { "program tensors", test_program_tensors },
     { "map body outside module", test_map_body_outside_module },

@@ -8,9 +8,11 @@
  * 2 x 2 tiles, so tiles read what others may have written), `let`s
  * (transients), r (36 elements: reductions write it, Maps broadcast it
  * along rows) and c (36 x 1, broadcast along columns). Its statements are
- * Maps, sums, maxima and minima over either axis, and products (either
- * operand transposed, with or without `+ X`), so reads after writes,
- * writes after reads and writes after writes all occur. Every other
+ * Maps, sums, maxima and minima over either axis (of a tensor, or of an
+ * expression that map-fusion folds into the reduction unless it reads r),
+ * and products (either operand transposed, with or without `+ X`), so
+ * reads after writes, writes after reads and writes after writes all
+ * occur. Every other
  * program has symbolic dims (a parameter D) instead of 36. Int32 wraps, so
  * the reference's arithmetic is exact in any order.
  *
@@ -34,11 +36,12 @@ typedef struct Operand { OperandKind kind; int index; } Operand;
 
 typedef enum { ST_MAP, ST_REDUCE, ST_MATMUL } StmtKind;
 
-/* dst = a OP b (a Map); r = fx.reduce_sum(a, axis=axis); dst = a[.T] @ b[.T] [+ dst]. */
+/* dst = a OP b (a Map); r = fx.reduce_sum(a [OP b], axis=axis); dst = a[.T] @ b[.T] [+ dst]. */
 typedef struct Stmt {
     StmtKind kind;
     Operand dst, a, b;
     char op;      /* a Map's + - *; a reduction's s (sum), M (max), m (min) */
+    char of;      /* a reduction of a OP b: its + - * (map-fusion folds the Map into it); 0: of a */
     int axis;
     bool ta, tb, plus_dst;
 } Stmt;
@@ -92,6 +95,10 @@ static void random_stmt(Program *p, Stmt *st)
         st->dst = (Operand){ OP_R, 0 };
         st->a = pick_matrix(p);
         st->axis = pick(2);
+        if (pick(2)) {   /* of an expression, which may read r, the reduction's output */
+            st->of = "+-*"[pick(3)];
+            st->b = pick_any(p);
+        }
     } else if (kind == 1) {   /* r = r OP (n | literal | r), or the same for c */
         Operand v = { pick(2) ? OP_R : OP_C, 0 };
         st->dst = st->a = v;
@@ -141,9 +148,12 @@ static int stmt_source(const Stmt *st, char *src, size_t size)
     operand_text(b, sizeof b, st->b);
     const char *let = st->dst.kind == OP_LET ? "let " : "";
     switch (st->kind) {
-    case ST_REDUCE:
+    case ST_REDUCE: {
+        char of[40];
+        snprintf(of, sizeof of, st->of ? "%s %c %s" : "%s", a, st->of, b);
         return snprintf(src, size, "    r = fx.reduce_%s(%s, axis=%d)\n",
-                        st->op == 's' ? "sum" : st->op == 'M' ? "max" : "min", a, st->axis);
+                        st->op == 's' ? "sum" : st->op == 'M' ? "max" : "min", of, st->axis);
+    }
     case ST_MATMUL:
         return snprintf(src, size, "    %s%s = %s%s @ %s%s%s%s\n", let, d, a, st->ta ? ".T" : "", b,
                         st->tb ? ".T" : "", st->plus_dst ? " + " : "", st->plus_dst ? d : "");
@@ -203,10 +213,12 @@ static void run_stmt(const Stmt *s, State *st)
     uint32_t res[LEN];
     switch (s->kind) {
     case ST_REDUCE:
+        for (int i = 0; i < LEN; i++)   /* what is reduced, all of it before r changes */
+            res[i] = s->of ? apply(s->of, element(st, s->a, i), element(st, s->b, i)) : element(st, s->a, i);
         for (int i = 0; i < DIM; i++) {
-            uint32_t acc = element(st, s->a, s->axis == 0 ? i : i * DIM);
+            uint32_t acc = res[s->axis == 0 ? i : i * DIM];
             for (int j = 1; j < DIM; j++) {
-                uint32_t e = element(st, s->a, s->axis == 0 ? j * DIM + i : i * DIM + j);
+                uint32_t e = res[s->axis == 0 ? j * DIM + i : i * DIM + j];
                 acc = s->op == 's' ? acc + e : (s->op == 'M') == ((int32_t)e > (int32_t)acc) ? e : acc;
             }
             st->r[i] = acc;

@@ -438,6 +438,94 @@ static void test_map_fusion(void)
     prog_close(&p);
 }
 
+/* A Map whose output only a reduction reads folds into it: each reduction
+ * is one kernel computing the elements it reduces (b broadcasts along rows,
+ * c along columns), no transient is allocated, and a NaN still propagates. */
+static void test_reduce_fusion(void)
+{
+    const char *src =
+        "program f(X: Tensor[Float32, R, N], b: Tensor[Float32, N], c: Tensor[Float32, R, 1], s: Float32,\n"
+        "          nrm: Tensor[Float32, R], mx: Tensor[Float32, N], mn: Tensor[Float32, R], R: Int32, N: Int32) {\n"
+        "    nrm = fx.reduce_sum(X * X + b, axis=1)\n"
+        "    mx = fx.reduce_max(fx.abs(X - c), axis=0)\n"
+        "    let T = X * s\n"
+        "    mn = fx.reduce_min(T - b, axis=1)\n"
+        "}\n";
+    Prog p;
+    CU_ASSERT_FATAL(prog_open(&p, src, "f", NULL));
+    FxPlan *plan = p.c.module->plans.items[0];
+    CU_ASSERT_EQUAL(plan->nsteps, 3);        /* the three reductions */
+    CU_ASSERT_EQUAL(plan->ntransients, 0);   /* what they reduce never reaches memory */
+    enum { R = 29, N = 300 };
+    static float X[R * N];
+    float b[N], c[R], nrm[R], mx[N], mn[R], sv = 0.5f;
+    int32_t rr = R, nn = N;
+    for (int i = 0; i < R * N; i++)
+        X[i] = (float)((i * 7) % 23) - 11;
+    X[N * 3 + 17] = NAN;
+    for (int j = 0; j < N; j++)
+        b[j] = (float)(j % 6) - 2;
+    for (int i = 0; i < R; i++)
+        c[i] = (float)(i % 4);
+    void *px = X, *pb = b, *pc = c, *pn = nrm, *pm = mx, *pmn = mn;
+    void *args[] = { &px, &pb, &pc, &sv, &pn, &pm, &pmn, &rr, &nn };
+    CU_ASSERT_FATAL(prog_run(&p, args));
+    for (int i = 0; i < R; i++) {
+        float sum = 0, lo = INFINITY;
+        bool nan = false;
+        for (int j = 0; j < N; j++) {
+            float x = X[i * N + j];
+            nan |= isnan(x);
+            sum += x * x + b[j];   /* small integers: exact in any order */
+            lo = fminf(lo, x * sv - b[j]);
+        }
+        CU_ASSERT(nan ? isnan(nrm[i]) : nrm[i] == sum);
+        CU_ASSERT(nan ? isnan(mn[i]) : mn[i] == lo);
+    }
+    for (int j = 0; j < N; j++) {
+        float hi = -INFINITY;
+        bool nan = false;
+        for (int i = 0; i < R; i++) {
+            nan |= isnan(X[i * N + j]);
+            hi = fmaxf(hi, fabsf(X[i * N + j] - c[i]));
+        }
+        CU_ASSERT(nan ? isnan(mx[j]) : mx[j] == hi);
+    }
+    prog_close(&p);
+}
+
+/* Folded or not, a reduction adds the same values in the same order: the
+ * sums of X * X + b bit for bit equal those of T = X * X + b stored first
+ * (T has a second reader, so there it stays a tensor). */
+static void test_reduce_fusion_bits(void)
+{
+    const char *fused = "program f(X: Tensor[Float32, 7, 1000], b: Tensor[Float32, 1000], r: Tensor[Float32, 7],\n"
+                        "          Y: Tensor[Float32, 7, 1000]) {\n"
+                        "    r = fx.reduce_sum(X * X + b, axis=1)\n}\n";
+    const char *stored = "program f(X: Tensor[Float32, 7, 1000], b: Tensor[Float32, 1000], r: Tensor[Float32, 7],\n"
+                         "          Y: Tensor[Float32, 7, 1000]) {\n"
+                         "    let T = X * X + b\n    r = fx.reduce_sum(T, axis=1)\n    Y = T\n}\n";
+    static float X[7 * 1000], Y[7 * 1000];
+    float b[1000], r[2][7];
+    uint32_t h = 12345;
+    for (int i = 0; i < 7 * 1000; i++) {
+        h = h * 1103515245u + 12345u;
+        X[i] = (float)(h >> 8) / 16777216.0f - 0.5f;
+    }
+    for (int j = 0; j < 1000; j++)
+        b[j] = X[j] * 3.25f;
+    for (int v = 0; v < 2; v++) {
+        Prog p;
+        CU_ASSERT_FATAL(prog_open(&p, v ? stored : fused, "f", NULL));
+        CU_ASSERT_EQUAL(((FxPlan *)p.c.module->plans.items[0])->nsteps, v ? 3 : 1);   /* stored: T, r, Y */
+        void *px = X, *pb = b, *pr = r[v], *py = Y;
+        void *args[] = { &px, &pb, &pr, &py };
+        CU_ASSERT_FATAL(prog_run(&p, args));
+        prog_close(&p);
+    }
+    CU_ASSERT(memcmp(r[0], r[1], sizeof r[0]) == 0);
+}
+
 /* The source lines of the stores in block b and the blocks inside it, in order. */
 static int store_lines(const FxBlock *b, int *lines, int n)
 {
@@ -852,6 +940,8 @@ static const FxtTest runs[] = {
     { "GEMM: Int8 x Int8 -> Int32, exact", test_gemm_int8 },
     { "maps with broadcasting and each reduction", test_maps_and_reductions },
     { "adjacent maps fuse", test_map_fusion },
+    { "a Map folds into the reduction of its output", test_reduce_fusion },
+    { "folded reductions add the same bits", test_reduce_fusion_bits },
     { "maps reading a common tensor run as one kernel", test_sibling_maps },
     { "maps that depend on each other or on a node between stay apart", test_siblings_stay_apart },
     { "a 400-character program name", test_long_program_name },

@@ -1,0 +1,11 @@
+# map-fusion folds a Map into the reduction that reads its output: each
+# reduction below is one kernel that computes the elements it reduces, and
+# the results are those of the statements as written.
+program p(X: Tensor[Int32, 3, 4], b: Tensor[Int32, 4], r: Tensor[Int32, 3], m: Tensor[Int32, 4],
+          s: Tensor[Int32, 3], n: Int32) {
+    r = fx.reduce_sum(X * X, axis=1)
+    m = fx.reduce_max(fx.abs(X - n) + b, axis=0)
+    let T = X * 2
+    let U = T - b
+    s = fx.reduce_min(U, axis=1)
+}
