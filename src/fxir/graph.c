@@ -78,14 +78,16 @@ void fxg_set_inputs(FxModule *m, FxNode *n, int nins, FxTensor *const *ins)
 {
     n->nins = nins;
     n->ins = arena_alloc(m->arena, sizeof(FxTensor *) * (size_t)(nins ? nins : 1));
-    memcpy(n->ins, ins, sizeof(FxTensor *) * (size_t)nins);
+    if (nins)   /* an empty list may be NULL, which memcpy must not get */
+        memcpy(n->ins, ins, sizeof(FxTensor *) * (size_t)nins);
 }
 
 void fxg_set_scalars(FxModule *m, FxNode *n, int nscalars, const int *params)
 {
     n->nscalars = nscalars;
     n->scalar_params = arena_alloc(m->arena, sizeof(int) * (size_t)(nscalars ? nscalars : 1));
-    memcpy(n->scalar_params, params, sizeof(int) * (size_t)nscalars);
+    if (nscalars)
+        memcpy(n->scalar_params, params, sizeof(int) * (size_t)nscalars);
 }
 
 void fxg_replace_input(FxNode *n, const FxTensor *old, FxTensor *repl)
@@ -164,6 +166,16 @@ FxNode *fxg_writer(const FxProgram *p, const FxTensor *t)
 }
 
 const FxTensor *fxg_reduce_domain(const FxNode *n) { return n->body ? n->domain : n->ins[0]; }
+
+bool fxg_same_kernel_shape(const FxNode *a, const FxNode *b)
+{
+    if (a->kind != b->kind)
+        return false;
+    if (a->kind == FXN_MAP)
+        return fxg_same_shape(a->out->type, b->out->type);
+    return a->kind == FXN_REDUCE && a->axis == b->axis &&
+           fxg_same_shape(fxg_reduce_domain(a)->type, fxg_reduce_domain(b)->type);
+}
 
 bool fxg_same_shape(const Type *a, const Type *b)
 {

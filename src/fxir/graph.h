@@ -47,6 +47,13 @@ FxNode *fxg_writer(const FxProgram *p, const FxTensor *t);
 /* The tensor whose index space a Reduce node reduces over: its input, or
  * the domain of the body it computes its elements with. */
 const FxTensor *fxg_reduce_domain(const FxNode *n);
+/* Whether b can run in the kernel of a (map-fusion's siblings, `with
+ * previous`): Maps of the same shape, or Reduces over domains of the same
+ * shape along the same axis. */
+bool fxg_same_kernel_shape(const FxNode *a, const FxNode *b);
+/* Reductions that run in one kernel are at most this many: each has its
+ * own LDS buffer for the tree (256 elements of up to 8 bytes). */
+enum { FXG_MAX_REDUCE_SIBLINGS = 8 };
 /* Equal shapes: symbolic dims compare by name. */
 bool fxg_same_shape(const Type *a, const Type *b);
 

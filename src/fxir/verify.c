@@ -1589,29 +1589,41 @@ static void check_condition_tensor(Verifier *v, const FxProgram *p, int index)
              n->when_nonzero ? "!=" : "==", w->name);
 }
 
-/* `with previous`: node index joins the kernel of the Maps before it, so it
- * is a Map of their shape under their condition that reads nothing they
- * write and writes nothing they touch (the group's order is free). */
+/* The shape a group member runs over: a Map's output, a Reduce's domain
+ * with the axis it reduces. */
+static const char *kernel_shape_text(Verifier *v, const FxNode *n)
+{
+    if (n->kind == FXN_MAP)
+        return shape_text(v, n->out->type);
+    return arena_printf(v->tmp, "%s over axis %d", shape_text(v, fxg_reduce_domain(n)->type), n->axis);
+}
+
+/* `with previous`: node index joins the kernel of the Maps (or Reduces)
+ * before it, so it is a node of their kind and shape under their condition
+ * that reads nothing they write and writes nothing they touch (the group's
+ * order is free); reductions are at most FXG_MAX_REDUCE_SIBLINGS. */
 static void check_sibling(Verifier *v, const FxProgram *p, int index)
 {
     const FxNode *n = p->nodes.items[index];
     if (!n->with_previous)
         return;
     const FxNode *prev = index > 0 ? p->nodes.items[index - 1] : NULL;
-    if (n->kind != FXN_MAP || !prev || prev->kind != FXN_MAP) {
-        fail(v, n->loc, "node %d is marked 'with previous', but only a Map right after a Map can run in its kernel",
-             index);
+    if (n->kind == FXN_MATMUL || !prev || prev->kind != n->kind) {
+        fail(v, n->loc, "node %d is marked 'with previous', but only a Map right after a Map, or a Reduce right "
+             "after a Reduce, can run in its kernel", index);
         return;
     }
-    if (!fxg_same_shape(prev->out->type, n->out->type))
+    if (!fxg_same_kernel_shape(prev, n))
         fail(v, n->loc, "node %d runs in the kernel of node %d, but its shape %s is not %s", index, index - 1,
-             shape_text(v, n->out->type), shape_text(v, prev->out->type));
+             kernel_shape_text(v, n), kernel_shape_text(v, prev));
     if (prev->when != n->when || prev->when_nonzero != n->when_nonzero)
         fail(v, n->loc, "node %d runs in the kernel of node %d, but under another condition", index, index - 1);
     if (n->note)
         fail(v, n->loc, "node %d runs in the kernel of node %d and has a note of its own", index, index - 1);
+    int members = 1;
     for (int g = index - 1; g >= 0; g--) {
         const FxNode *m = p->nodes.items[g];
+        members++;
         if (m->out == n->out)
             fail(v, n->loc, "node %d and node %d, in one kernel, both write '%s'", index, g, n->out->name);
         else if (fxg_node_reads(n, m->out))
@@ -1621,6 +1633,9 @@ static void check_sibling(Verifier *v, const FxProgram *p, int index)
         if (!m->with_previous)
             break;
     }
+    if (n->kind == FXN_REDUCE && members == FXG_MAX_REDUCE_SIBLINGS + 1)
+        fail(v, n->loc, "node %d is reduction %d of one kernel; at most %d run in one (each has its own LDS "
+             "buffer)", index, members, FXG_MAX_REDUCE_SIBLINGS);
 }
 
 static bool node_tensors_ok(Verifier *v, const FxProgram *p, const FxNode *n)

@@ -16,7 +16,10 @@
  * and nothing the others write run in one kernel (FxNode.with_previous),
  * which loads each input element once and stores every member's output:
  *   R0 = f(A, s)   R1 = g(A, s)   ->   one kernel writing R0 and R1
- * Ozaki-II's residues of A, one Map per modulus, are such a group. */
+ * Ozaki-II's residues of A, one Map per modulus, are such a group. So are
+ * reductions over one shape and axis that read a common tensor:
+ *   m = fx.reduce_max(X, axis=1)   q = fx.reduce_sum(X * X, axis=1)
+ * read X once, each with its own accumulator and tree. */
 #include "passes/passes.h"
 #include "fxir/graph.h"
 #include "support/diag.h"
@@ -131,14 +134,17 @@ static int group_inputs(const FxProgram *p, int first, int last, const FxNode *a
     return n;
 }
 
-/* Whether node j can join the group [head, last]: a Map of the same shape,
- * under the same condition, sharing an input with a member and touching
- * nothing a member writes, that can move up past the nodes between. */
+/* Whether node j can join the group [head, last]: a node of the kind and
+ * shape of the head (a Map's output, a Reduce's domain and axis), under the
+ * same condition, sharing an input with a member and touching nothing a
+ * member writes, that can move up past the nodes between. */
 static bool may_join(const FxProgram *p, int head, int last, int j)
 {
     const FxNode *h = p->nodes.items[head], *n = p->nodes.items[j];
-    if (n->kind != FXN_MAP || n->note || n->with_previous || !fxg_same_shape(h->out->type, n->out->type))
+    if (n->note || n->with_previous || !fxg_same_kernel_shape(h, n))
         return false;   /* a member of another group stays in it */
+    if (n->kind == FXN_REDUCE && last - head + 1 == FXG_MAX_REDUCE_SIBLINGS)
+        return false;
     if (h->when != n->when || h->when_nonzero != n->when_nonzero)
         return false;
     bool shared = false;
@@ -153,12 +159,13 @@ static bool may_join(const FxProgram *p, int head, int last, int j)
     return shared && group_inputs(p, head, last, n) <= MAX_GROUP_INPUTS;
 }
 
-/* Gathers each Map's siblings right after it; returns how many joined. */
+/* Gathers each Map's or Reduce's siblings right after it; returns how many
+ * joined. */
 static int fuse_siblings(FxProgram *p)
 {
     int joined = 0;
     for (int head = 0; head < p->nodes.len; head++) {
-        if (((FxNode *)p->nodes.items[head])->kind != FXN_MAP)
+        if (((FxNode *)p->nodes.items[head])->kind == FXN_MATMUL)
             continue;
         int last = head;   /* the group so far: read FXIR may have marked some already */
         while (last + 1 < p->nodes.len && ((FxNode *)p->nodes.items[last + 1])->with_previous)
@@ -275,8 +282,9 @@ static void remark_groups(const FxProgram *p, const PassOptions *o)
             last = line;
         }
         const FxNode *head = p->nodes.items[i];
-        diag_remark(head->loc, "map-fusion: %d Maps run in one kernel, writing '%s' and %d more (line%s %s)", n,
-                    head->out->name, n - 1, strchr(lines, ',') ? "s" : "", lines);
+        diag_remark(head->loc, "map-fusion: %d %s run in one kernel, writing '%s' and %d more (line%s %s)", n,
+                    head->kind == FXN_MAP ? "Maps" : "reductions", head->out->name, n - 1,
+                    strchr(lines, ',') ? "s" : "", lines);
         i += n - 1;
     }
 }

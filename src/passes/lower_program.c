@@ -183,6 +183,60 @@ static FxInst *broadcast_load(KB *k, const FxTensor *t, FxInst **idx, int ro)
     return load_element(k, t, in_idx);
 }
 
+/* The input elements of a group of nodes at coordinates idx of their index
+ * space (rank ro): each input tensor loaded once, at the line of the first
+ * node that reads it. A Reduce without a body loads its input whole (its
+ * domain); inputs of bodies broadcast. */
+typedef struct Loaded {
+    const FxTensor **tensor;
+    FxInst **value;
+    int n;
+} Loaded;
+
+static Loaded load_inputs(KB *k, FxNode *const *group, int n, FxInst **idx, int ro)
+{
+    int most = 0;
+    for (int g = 0; g < n; g++)
+        most += group[g]->nins;
+    Loaded l = { arena_alloc(k->b.arena, sizeof(FxTensor *) * (size_t)(most + 1)),
+                 arena_alloc(k->b.arena, sizeof(FxInst *) * (size_t)(most + 1)), 0 };
+    for (int g = 0; g < n; g++)
+        for (int i = 0; i < group[g]->nins; i++) {
+            const FxTensor *t = group[g]->ins[i];
+            int at = 0;
+            while (at < l.n && l.tensor[at] != t)
+                at++;
+            if (at < l.n)
+                continue;
+            k->b.loc = group[g]->loc;
+            l.tensor[l.n] = t;
+            l.value[l.n++] = group[g]->body ? broadcast_load(k, t, idx, ro) : load_element(k, t, idx);
+        }
+    return l;
+}
+
+static FxInst *loaded_value(const Loaded *l, const FxTensor *t)
+{
+    for (int at = 0; at < l->n; at++)
+        if (l->tensor[at] == t)
+            return l->value[at];
+    return NULL;
+}
+
+/* Node's element from the loaded inputs: its body's value, or (a Reduce
+ * without a body) its input's element. */
+static FxInst *node_element(KB *k, const FxNode *node, const Loaded *l)
+{
+    if (!node->body)
+        return loaded_value(l, node->ins[0]);
+    FxInst **args = arena_alloc(k->b.arena, sizeof(FxInst *) * (size_t)(node->nins + node->nscalars + 1));
+    for (int i = 0; i < node->nins; i++)
+        args[i] = loaded_value(l, node->ins[i]);
+    for (int i = 0; i < node->nscalars; i++)
+        args[node->nins + i] = k->params[node->scalar_params[i]];
+    return fxb_call(&k->b, node->body, node->nins + node->nscalars, args);
+}
+
 /* Maps group[0..n) (one Map, or siblings: same shape, none reading what
  * another writes) as one kernel: each work-item loads every input element
  * of its index once, then computes and stores each member's element. */
@@ -195,37 +249,11 @@ static void lower_maps(KB *k, FxNode *const *group, int n)
         total = k_mul(k, total, dim_value(k, shape, d));
     fxb_if(&k->b, k_lt(k, gid, total));
     FxInst *idx[8];
-    int ro = shape->type->ndims;
     coords_of(k, shape, gid, idx);
-    int nloaded = 0;
-    for (int g = 0; g < n; g++)
-        nloaded += group[g]->nins;
-    const FxTensor **loaded = arena_alloc(k->b.arena, sizeof(FxTensor *) * (size_t)(nloaded + 1));
-    FxInst **value = arena_alloc(k->b.arena, sizeof(FxInst *) * (size_t)(nloaded + 1));
-    nloaded = 0;
-    for (int g = 0; g < n; g++)
-        for (int i = 0; i < group[g]->nins; i++) {
-            const FxTensor *t = group[g]->ins[i];
-            int at = 0;
-            while (at < nloaded && loaded[at] != t)
-                at++;
-            if (at == nloaded) {   /* at the line of the first statement that reads it */
-                k->b.loc = group[g]->loc;
-                loaded[nloaded] = t;
-                value[nloaded++] = broadcast_load(k, t, idx, ro);
-            }
-        }
+    Loaded l = load_inputs(k, group, n, idx, shape->type->ndims);
     for (int g = 0; g < n; g++) {
-        const FxNode *node = group[g];
-        FxInst **args = arena_alloc(k->b.arena, sizeof(FxInst *) * (size_t)(node->nins + node->nscalars + 1));
-        for (int i = 0; i < node->nins; i++)
-            for (int at = 0; at < nloaded; at++)
-                if (loaded[at] == node->ins[i])
-                    args[i] = value[at];
-        for (int i = 0; i < node->nscalars; i++)
-            args[node->nins + i] = k->params[node->scalar_params[i]];
-        k->b.loc = node->loc;
-        store_element(k, node->out, idx, fxb_call(&k->b, node->body, node->nins + node->nscalars, args));
+        k->b.loc = group[g]->loc;
+        store_element(k, group[g]->out, idx, node_element(k, group[g], &l));
     }
 }
 
@@ -245,68 +273,86 @@ static FxInst *reduce_combine(KB *k, FxReduceKind r, FxInst *x, FxInst *y)
     return fxb_minmax(&k->b, r == FXR_MIN || r == FXR_MINABS_NZ ? FXMM_MIN : FXMM_MAX, x, y);
 }
 
-/* Element idx of what Reduce n reduces: its input's, or the value its body
- * computes there from its inputs (broadcast) and scalars. */
-static FxInst *reduced_element(KB *k, const FxNode *n, FxInst **idx)
+/* x as Reduce n counts it: maxabs and minabsnz take |x|, and minabsnz
+ * turns a zero into the identity (it does not count). */
+static FxInst *reduce_operand(KB *k, const FxNode *n, FxInst *x)
 {
-    if (!n->body)
-        return load_element(k, n->ins[0], idx);
-    FxInst **args = arena_alloc(k->b.arena, sizeof(FxInst *) * (size_t)(n->nins + n->nscalars + 1));
-    for (int i = 0; i < n->nins; i++)
-        args[i] = broadcast_load(k, n->ins[i], idx, n->domain->type->ndims);
-    for (int i = 0; i < n->nscalars; i++)
-        args[n->nins + i] = k->params[n->scalar_params[i]];
-    return fxb_call(&k->b, n->body, n->nins + n->nscalars, args);
+    ScalarId s = fxg_reduce_domain(n)->type->elem->scalar;
+    if (n->reduce == FXR_MAXABS || n->reduce == FXR_MINABS_NZ)
+        x = fxb_unop(&k->b, FXU_ABS, x);
+    if (n->reduce == FXR_MINABS_NZ) {
+        FxInst *zero = fxb_cmp(&k->b, FXC_EQ, x, fxb_number(&k->b, s, 0));
+        x = fxb_select(&k->b, zero, reduce_identity(k, FXR_MINABS_NZ, s), x);
+    }
+    return x;
 }
 
-static void lower_reduce(KB *k, const FxNode *n)
+static const Type *reduced_type(const FxNode *n) { return fxg_reduce_domain(n)->type->elem; }
+
+/* Reduces group[0..n) (one, or siblings over domains of one shape along one
+ * axis) as one kernel: a workgroup per output element, whose work-items
+ * stride along the axis loading each input element once and combining it
+ * into every member's accumulator, then a tree in LDS per member. */
+static void lower_reduces(KB *k, FxNode *const *group, int n)
 {
-    const FxTensor *in = fxg_reduce_domain(n);
-    const Type *et = in->type->elem;
+    const FxNode *first = group[0];
+    const FxTensor *in = fxg_reduce_domain(first);
     int r = in->type->ndims;
     int64_t shared_dims[1] = { REDUCE_BLOCK };
-    FxInst *buf = fxb_alloca(&k->b, type_array(k->b.arena, et, 1, shared_dims), FXSPACE_SHARED, "partial");
+    FxInst *buf[FXG_MAX_REDUCE_SIBLINGS], *acc[FXG_MAX_REDUCE_SIBLINGS];
+    for (int g = 0; g < n; g++)
+        buf[g] = fxb_alloca(&k->b, type_array(k->b.arena, reduced_type(group[g]), 1, shared_dims), FXSPACE_SHARED,
+                            "partial");
     FxInst *tid = k_special64(k, FXS_THREAD_IDX, 0);
     FxInst *o = k_special64(k, FXS_BLOCK_IDX, 0);
     /* coordinates of this workgroup's output element, over the non-axis dims */
     FxInst *idx[8], *rem = o;
     for (int d = r - 1; d >= 0; d--) {
-        if (d == n->axis)
+        if (d == first->axis)
             continue;
         FxInst *dim = dim_value(k, in, d);
         idx[d] = fxb_binop(&k->b, FXB_MOD, rem, dim);
         rem = fxb_binop(&k->b, FXB_FLOORDIV, rem, dim);
     }
-    FxInst *acc = fxb_alloca(&k->b, et, FXSPACE_PRIVATE, "acc");
-    k_store_slot(k, acc, reduce_identity(k, n->reduce, et->scalar));
-    FxInst *len = dim_value(k, in, n->axis);
-    FxInst *stride = k_special64(k, FXS_BLOCK_DIM, 0);
-    FxInst *loop = k_counted_loop(k, "j", tid, len, stride, &idx[n->axis]);
-    FxInst *x = reduced_element(k, n, idx);
-    if (n->reduce == FXR_MAXABS || n->reduce == FXR_MINABS_NZ)
-        x = fxb_unop(&k->b, FXU_ABS, x);
-    if (n->reduce == FXR_MINABS_NZ) {   /* a zero does not count: it becomes the identity */
-        FxInst *zero = fxb_cmp(&k->b, FXC_EQ, x, fxb_number(&k->b, et->scalar, 0));
-        x = fxb_select(&k->b, zero, reduce_identity(k, FXR_MINABS_NZ, et->scalar), x);
+    for (int g = 0; g < n; g++) {
+        acc[g] = fxb_alloca(&k->b, reduced_type(group[g]), FXSPACE_PRIVATE, "acc");
+        k_store_slot(k, acc[g], reduce_identity(k, group[g]->reduce, reduced_type(group[g])->scalar));
     }
-    k_store_slot(k, acc, reduce_combine(k, n->reduce, k_load_slot(k, acc), x));
+    FxInst *len = dim_value(k, in, first->axis);
+    FxInst *stride = k_special64(k, FXS_BLOCK_DIM, 0);
+    FxInst *loop = k_counted_loop(k, "j", tid, len, stride, &idx[first->axis]);
+    Loaded l = load_inputs(k, group, n, idx, r);
+    for (int g = 0; g < n; g++) {
+        k->b.loc = group[g]->loc;
+        FxInst *x = reduce_operand(k, group[g], node_element(k, group[g], &l));
+        k_store_slot(k, acc[g], reduce_combine(k, group[g]->reduce, k_load_slot(k, acc[g]), x));
+    }
+    k->b.loc = first->loc;
     fxb_after(&k->b, loop);
-    fxb_store(&k->b, buf, k_load_slot(k, acc), 1, &tid);
+    for (int g = 0; g < n; g++)
+        fxb_store(&k->b, buf[g], k_load_slot(k, acc[g]), 1, &tid);
     fxb_barrier(&k->b);
     /* tree: every work-item runs the same trip count, so the barrier is uniform */
     for (int s = REDUCE_BLOCK / 2; s > 0; s /= 2) {
         FxInst *sv = k_i64(k, s);
         FxInst *br = fxb_if(&k->b, k_lt(k, tid, sv));
         FxInst *other = k_add(k, tid, sv);
-        FxInst *v = reduce_combine(k, n->reduce, fxb_load(&k->b, buf, et, 1, &tid), fxb_load(&k->b, buf, et, 1, &other));
-        fxb_store(&k->b, buf, v, 1, &tid);
+        for (int g = 0; g < n; g++) {
+            const Type *et = reduced_type(group[g]);
+            FxInst *v = reduce_combine(k, group[g]->reduce, fxb_load(&k->b, buf[g], et, 1, &tid),
+                                       fxb_load(&k->b, buf[g], et, 1, &other));
+            fxb_store(&k->b, buf[g], v, 1, &tid);
+        }
         fxb_after(&k->b, br);
         fxb_barrier(&k->b);
     }
     fxb_if(&k->b, fxb_cmp(&k->b, FXC_EQ, tid, k_i64(k, 0)));
     FxInst *zero = k_i64(k, 0);
-    FxInst *first = fxb_load(&k->b, buf, et, 1, &zero);
-    fxb_store(&k->b, tensor_ptr(k, n->out), first, 1, &o);
+    for (int g = 0; g < n; g++) {
+        k->b.loc = group[g]->loc;
+        fxb_store(&k->b, tensor_ptr(k, group[g]->out), fxb_load(&k->b, buf[g], reduced_type(group[g]), 1, &zero), 1,
+                  &o);
+    }
 }
 
 /* ---- MatMul / GEMM ---- */
@@ -786,8 +832,8 @@ static void share_kernels(FxModule *m, FxPlan *plan, FxFunc **kernels)
 
 /* ---- driving ---- */
 
-/* Step s of the plan: node group[0], with the Maps that run in its kernel
- * (group[1..n)), lowered to one kernel. */
+/* Step s of the plan: node group[0], with the Maps or Reduces that run in
+ * its kernel (group[1..n)), lowered to one kernel. */
 static FxFunc *lower_step(FxModule *m, const FxProgram *p, int nt, FxTensor **trans, const TgtTarget *target,
                           FxNode *const *group, int n, int s, FxPlanStep *st)
 {
@@ -813,7 +859,7 @@ static FxFunc *lower_step(FxModule *m, const FxProgram *p, int nt, FxTensor **tr
         st->block[0] = MAP_BLOCK;
         break;
     case FXN_REDUCE:
-        lower_reduce(&k, node);
+        lower_reduces(&k, group, n);
         st->grid[0] = extent_of_tensor(fxg_reduce_domain(node), node->axis, 1);
         st->block[0] = REDUCE_BLOCK;
         break;

@@ -6,15 +6,15 @@
  *
  * Each program writes and rereads four 36x36 Int32 tensors (a product is
  * 2 x 2 tiles, so tiles read what others may have written), `let`s
- * (transients), r (36 elements: reductions write it, Maps broadcast it
- * along rows) and c (36 x 1, broadcast along columns). Its statements are
- * Maps, sums, maxima and minima over either axis (of a tensor, or of an
- * expression that map-fusion folds into the reduction unless it reads r),
- * and products (either operand transposed, with or without `+ X`), so
- * reads after writes, writes after reads and writes after writes all
- * occur. Every other
- * program has symbolic dims (a parameter D) instead of 36. Int32 wraps, so
- * the reference's arithmetic is exact in any order.
+ * (transients), r and q (36 elements: reductions write them, Maps
+ * broadcast them along rows) and c (36 x 1, broadcast along columns). Its
+ * statements are Maps, sums, maxima and minima over either axis (of a
+ * tensor, or of an expression that map-fusion folds into the reduction
+ * unless it reads the output; two reductions may share a kernel), and
+ * products (either operand transposed, with or without `+ X`), so reads
+ * after writes, writes after reads and writes after writes all occur.
+ * Every other program has symbolic dims (a parameter D) instead of 36.
+ * Int32 wraps, so the reference's arithmetic is exact in any order.
  *
  * A second series of 30 runs gfx942's kernels on its emulated waves.
  * For longer runs: FX_PROGRAMS=N runs N programs in each series instead of
@@ -49,6 +49,7 @@ typedef struct Stmt {
 typedef struct Program {
     Stmt s[MAX_STMTS];
     int n, nlets;
+    const Stmt *last_reduction;   /* the latest so far, or NULL */
 } Program;
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -70,7 +71,7 @@ static Operand pick_matrix(const Program *p)
 static Operand pick_any(const Program *p)
 {
     switch (pick(7)) {
-    case 0: return (Operand){ OP_R, 0 };
+    case 0: return (Operand){ OP_R, pick(2) };
     case 1: return (Operand){ OP_C, 0 };
     case 2: return (Operand){ OP_N, 0 };
     case 3: return (Operand){ OP_LIT, 1 + pick(7) };
@@ -88,19 +89,26 @@ static void random_stmt(Program *p, Stmt *st)
 {
     memset(st, 0, sizeof *st);
     st->op = "+-*"[pick(3)];
-    int kind = pick(10);
-    if (kind == 0) {
+    int kind = pick(11) - 1;   /* -1 and 0: a reduction */
+    if (kind <= 0) {
         st->kind = ST_REDUCE;
         st->op = "sMm"[pick(3)];
-        st->dst = (Operand){ OP_R, 0 };
+        st->dst = (Operand){ OP_R, pick(2) };   /* r or q: two reductions may share a kernel */
         st->a = pick_matrix(p);
         st->axis = pick(2);
         if (pick(2)) {   /* of an expression, which may read r, the reduction's output */
             st->of = "+-*"[pick(3)];
             st->b = pick_any(p);
         }
-    } else if (kind == 1) {   /* r = r OP (n | literal | r), or the same for c */
-        Operand v = { pick(2) ? OP_R : OP_C, 0 };
+        const Stmt *last = p->last_reduction;
+        if (last && pick(2)) {   /* the other output, along the same axis of the same tensor: siblings */
+            st->a = last->a;
+            st->axis = last->axis;
+            st->dst = (Operand){ OP_R, !last->dst.index };
+        }
+        p->last_reduction = st;
+    } else if (kind == 1) {   /* r = r OP (n | literal | r), or the same for q or c */
+        Operand v = pick(2) ? (Operand){ OP_R, pick(2) } : (Operand){ OP_C, 0 };
         st->dst = st->a = v;
         int b = pick(3);
         st->b = b == 0 ? (Operand){ OP_N, 0 } : b == 1 ? (Operand){ OP_LIT, 1 + pick(7) } : v;
@@ -123,6 +131,7 @@ static void random_program(Program *p)
 {
     p->n = 3 + pick(MAX_STMTS - 2);
     p->nlets = 0;
+    p->last_reduction = NULL;
     for (int i = 0; i < p->n; i++)
         random_stmt(p, &p->s[i]);
 }
@@ -132,7 +141,7 @@ static const char *operand_text(char *out, size_t size, Operand o)
     switch (o.kind) {
     case OP_X: snprintf(out, size, "X%d", o.index); break;
     case OP_LET: snprintf(out, size, "L%d", o.index); break;
-    case OP_R: snprintf(out, size, "r"); break;
+    case OP_R: snprintf(out, size, "%s", o.index ? "q" : "r"); break;
     case OP_C: snprintf(out, size, "c"); break;
     case OP_N: snprintf(out, size, "n"); break;
     case OP_LIT: snprintf(out, size, "%d", o.index); break;
@@ -151,7 +160,7 @@ static int stmt_source(const Stmt *st, char *src, size_t size)
     case ST_REDUCE: {
         char of[40];
         snprintf(of, sizeof of, st->of ? "%s %c %s" : "%s", a, st->of, b);
-        return snprintf(src, size, "    r = fx.reduce_%s(%s, axis=%d)\n",
+        return snprintf(src, size, "    %s = fx.reduce_%s(%s, axis=%d)\n", d,
                         st->op == 's' ? "sum" : st->op == 'M' ? "max" : "min", of, st->axis);
     }
     case ST_MATMUL:
@@ -169,9 +178,9 @@ static void program_source(const Program *p, bool symbolic, char *src, size_t si
     const char *dim = symbolic ? "D" : d;
     int len = snprintf(src, size,
                        "program g(X0: Tensor[Int32, %s, %s], X1: Tensor[Int32, %s, %s], X2: Tensor[Int32, %s, %s],\n"
-                       "          X3: Tensor[Int32, %s, %s], r: Tensor[Int32, %s], c: Tensor[Int32, %s, 1],\n"
-                       "          n: Int32%s) {\n",
-                       dim, dim, dim, dim, dim, dim, dim, dim, dim, dim, symbolic ? ", D: Int32" : "");
+                       "          X3: Tensor[Int32, %s, %s], r: Tensor[Int32, %s], q: Tensor[Int32, %s],\n"
+                       "          c: Tensor[Int32, %s, 1], n: Int32%s) {\n",
+                       dim, dim, dim, dim, dim, dim, dim, dim, dim, dim, dim, symbolic ? ", D: Int32" : "");
     for (int i = 0; i < p->n; i++)
         len += stmt_source(&p->s[i], src + len, size - (size_t)len);
     snprintf(src + len, size - (size_t)len, "}\n");
@@ -180,7 +189,7 @@ static void program_source(const Program *p, bool symbolic, char *src, size_t si
 /* ---- the reference: the statements one after the other ---- */
 
 typedef struct State {
-    uint32_t x[NX][LEN], let[MAX_LETS][LEN], r[DIM], c[DIM], n;
+    uint32_t x[NX][LEN], let[MAX_LETS][LEN], r[2][DIM], c[DIM], n;   /* r[1]: q */
 } State;
 
 /* Element i (row-major) of a DIM x DIM operand; r broadcasts along rows, c
@@ -190,7 +199,7 @@ static uint32_t element(const State *st, Operand o, int i)
     switch (o.kind) {
     case OP_X: return st->x[o.index][i];
     case OP_LET: return st->let[o.index][i];
-    case OP_R: return st->r[i % DIM];
+    case OP_R: return st->r[o.index][i % DIM];
     case OP_C: return st->c[i / DIM];
     case OP_N: return st->n;
     case OP_LIT: return (uint32_t)o.index;
@@ -221,7 +230,7 @@ static void run_stmt(const Stmt *s, State *st)
                 uint32_t e = res[s->axis == 0 ? j * DIM + i : i * DIM + j];
                 acc = s->op == 's' ? acc + e : (s->op == 'M') == ((int32_t)e > (int32_t)acc) ? e : acc;
             }
-            st->r[i] = acc;
+            st->r[s->dst.index][i] = acc;
         }
         return;
     case ST_MATMUL:
@@ -236,9 +245,10 @@ static void run_stmt(const Stmt *s, State *st)
         break;
     case ST_MAP:
         if (s->dst.kind == OP_R || s->dst.kind == OP_C) {   /* v = v OP (n | literal | v) */
-            uint32_t *v = s->dst.kind == OP_R ? st->r : st->c;
+            uint32_t *v = s->dst.kind == OP_R ? st->r[s->dst.index] : st->c;
+            bool self = s->b.kind == s->dst.kind && s->b.index == s->dst.index;
             for (int i = 0; i < DIM; i++)
-                v[i] = apply(s->op, v[i], s->b.kind == s->dst.kind ? v[i] : element(st, s->b, 0));
+                v[i] = apply(s->op, v[i], self ? v[i] : element(st, s->b, 0));
             return;
         }
         for (int i = 0; i < LEN; i++)
@@ -255,7 +265,8 @@ static void initial_state(State *st)
         for (int i = 0; i < LEN; i++)
             st->x[t][i] = (uint32_t)(pick(2001) - 1000);
     for (int i = 0; i < DIM; i++) {
-        st->r[i] = (uint32_t)(pick(201) - 100);
+        st->r[0][i] = (uint32_t)(pick(201) - 100);
+        st->r[1][i] = (uint32_t)(pick(201) - 100);
         st->c[i] = (uint32_t)(pick(201) - 100);
     }
     st->n = (uint32_t)(pick(21) - 10);
@@ -265,7 +276,7 @@ static void initial_state(State *st)
  * siblings in many of them (a program's steps are fewer than its nodes). */
 static void test_random_programs(void)
 {
-    int failures = 0, gathered = 0, programs = prog_wave_arch ? PROGRAMS / 5 : PROGRAMS;
+    int failures = 0, gathered = 0, reductions_gathered = 0, programs = prog_wave_arch ? PROGRAMS / 5 : PROGRAMS;
     const char *count = getenv("FX_PROGRAMS"), *seed = getenv("FX_PROGRAM_SEED");
     if (count && atoi(count) > 0)
         programs = atoi(count);
@@ -291,14 +302,17 @@ static void test_random_programs(void)
             continue;
         }
         const FxProgram *graph = p.c.module->programs.items[0];
-        for (int i = 0; i < graph->nodes.len; i++)
-            gathered += ((const FxNode *)graph->nodes.items[i])->with_previous;
-        int32_t x[NX][LEN], r[DIM], c[DIM], n = (int32_t)got.n, d = DIM;
+        for (int i = 0; i < graph->nodes.len; i++) {
+            const FxNode *node = graph->nodes.items[i];
+            gathered += node->with_previous;
+            reductions_gathered += node->with_previous && node->kind == FXN_REDUCE;
+        }
+        int32_t x[NX][LEN], r[2][DIM], c[DIM], n = (int32_t)got.n, d = DIM;
         memcpy(x, got.x, sizeof x);
         memcpy(r, got.r, sizeof r);
         memcpy(c, got.c, sizeof c);
-        void *px[NX] = { x[0], x[1], x[2], x[3] }, *pr = r, *pc = c;
-        void *args[] = { &px[0], &px[1], &px[2], &px[3], &pr, &pc, &n, &d };   /* d: symbolic programs' D */
+        void *px[NX] = { x[0], x[1], x[2], x[3] }, *pr = r[0], *pq = r[1], *pc = c;
+        void *args[] = { &px[0], &px[1], &px[2], &px[3], &pr, &pq, &pc, &n, &d };   /* d: symbolic programs' D */
         CU_ASSERT_FATAL(prog_run(&p, args));
         bool same = memcmp(x, want.x, sizeof x) == 0 && memcmp(r, want.r, sizeof r) == 0 &&
                     memcmp(c, want.c, sizeof c) == 0;
@@ -310,6 +324,7 @@ static void test_random_programs(void)
         prog_close(&p);
     }
     CU_ASSERT(gathered >= programs / 4);
+    CU_ASSERT(reductions_gathered >= programs / 50);
 }
 
 /* The second series runs gfx942's kernels with its waves emulated (fxrun

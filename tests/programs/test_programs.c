@@ -454,7 +454,7 @@ static void test_reduce_fusion(void)
     Prog p;
     CU_ASSERT_FATAL(prog_open(&p, src, "f", NULL));
     FxPlan *plan = p.c.module->plans.items[0];
-    CU_ASSERT_EQUAL(plan->nsteps, 3);        /* the three reductions */
+    CU_ASSERT_EQUAL(plan->nsteps, 2);        /* nrm and mn reduce rows of X in one kernel; mx */
     CU_ASSERT_EQUAL(plan->ntransients, 0);   /* what they reduce never reaches memory */
     enum { R = 29, N = 300 };
     static float X[R * N];
@@ -524,6 +524,68 @@ static void test_reduce_fusion_bits(void)
         prog_close(&p);
     }
     CU_ASSERT(memcmp(r[0], r[1], sizeof r[0]) == 0);
+}
+
+/* Reductions over one shape and axis that read a common tensor run as one
+ * kernel (siblings), each with its own accumulator and tree: a plain one
+ * and two that computed elements folded into them; the sum over the other
+ * axis is a kernel of its own. Each result equals that reduction run by
+ * itself, bit for bit. */
+static void test_reduce_siblings(void)
+{
+    static const char *const stmts[] = {
+        "    mx = fx.reduce_max(X, axis=1)\n",
+        "    sq = fx.reduce_sum(X * X + b, axis=1)\n",
+        "    s0 = fx.reduce_sum(X, axis=0)\n",
+        "    mn = fx.reduce_min(X - b, axis=1)\n",
+    };
+    const char *head = "program f(X: Tensor[Float32, R, N], b: Tensor[Float32, N], mx: Tensor[Float32, R],\n"
+                       "          sq: Tensor[Float32, R], s0: Tensor[Float32, N], mn: Tensor[Float32, R],\n"
+                       "          R: Int32, N: Int32) {\n";
+    enum { R = 29, N = 300, NOUT = 4 };
+    static float X[R * N];
+    float b[N], out[NOUT + 1][NOUT][N];   /* [0]: all four statements; [1 + i]: statement i alone */
+    int32_t rr = R, nn = N;
+    uint32_t h = 777;
+    for (int i = 0; i < R * N; i++) {
+        h = h * 1103515245u + 12345u;
+        X[i] = (float)(h >> 8) / 16777216.0f - 0.5f;
+    }
+    X[N * 5 + 7] = NAN;
+    for (int j = 0; j < N; j++)
+        b[j] = X[j] * 0.75f;
+    memset(out, 0, sizeof out);
+    for (int v = 0; v <= NOUT; v++) {
+        char src[1024];
+        int len = snprintf(src, sizeof src, "%s", head);
+        for (int i = 0; i < NOUT; i++)
+            if (v == 0 || v == i + 1)
+                len += snprintf(src + len, sizeof src - (size_t)len, "%s", stmts[i]);
+        snprintf(src + len, sizeof src - (size_t)len, "}\n");
+        Prog p;
+        CU_ASSERT_FATAL(prog_open(&p, src, "f", NULL));
+        FxPlan *plan = p.c.module->plans.items[0];
+        CU_ASSERT_EQUAL(plan->nsteps, v == 0 ? 2 : 1);   /* mx, sq and mn in one kernel; s0 */
+        CU_ASSERT_EQUAL(plan->ntransients, 0);
+        void *px = X, *pb = b, *o0 = out[v][0], *o1 = out[v][1], *o2 = out[v][2], *o3 = out[v][3];
+        void *args[] = { &px, &pb, &o0, &o1, &o2, &o3, &rr, &nn };
+        CU_ASSERT_FATAL(prog_run(&p, args));
+        prog_close(&p);
+    }
+    for (int i = 0; i < NOUT; i++)
+        CU_ASSERT(memcmp(out[0][i], out[1 + i][i], sizeof out[0][i]) == 0);
+    for (int i = 0; i < R; i++) {   /* and the values are right (min and max exactly) */
+        float hi = -INFINITY, lo = INFINITY;
+        bool nan = false;
+        for (int j = 0; j < N; j++) {
+            nan |= isnan(X[i * N + j]);
+            hi = fmaxf(hi, X[i * N + j]);
+            lo = fminf(lo, X[i * N + j] - b[j]);
+        }
+        CU_ASSERT(nan ? isnan(out[0][0][i]) : out[0][0][i] == hi);
+        CU_ASSERT(nan ? isnan(out[0][3][i]) : out[0][3][i] == lo);
+        CU_ASSERT(nan == isnan(out[0][1][i]));
+    }
 }
 
 /* The source lines of the stores in block b and the blocks inside it, in order. */
@@ -942,6 +1004,7 @@ static const FxtTest runs[] = {
     { "adjacent maps fuse", test_map_fusion },
     { "a Map folds into the reduction of its output", test_reduce_fusion },
     { "folded reductions add the same bits", test_reduce_fusion_bits },
+    { "reductions reading a common tensor run as one kernel", test_reduce_siblings },
     { "maps reading a common tensor run as one kernel", test_sibling_maps },
     { "maps that depend on each other or on a node between stay apart", test_siblings_stay_apart },
     { "a 400-character program name", test_long_program_name },
