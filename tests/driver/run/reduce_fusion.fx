@@ -1,6 +1,7 @@
-# map-fusion folds a Map into the reduction that reads its output: each
-# reduction below is one kernel that computes the elements it reduces, and
-# the results are those of the statements as written.
+# map-fusion folds a Map into the reduction that reads its output, and runs
+# reductions along one axis that read a common tensor in one kernel: r and
+# s (both along rows of X) are one kernel, m another, each computing the
+# elements it reduces; the results are those of the statements as written.
 program p(X: Tensor[Int32, 3, 4], b: Tensor[Int32, 4], r: Tensor[Int32, 3], m: Tensor[Int32, 4],
           s: Tensor[Int32, 3], n: Int32) {
     r = fx.reduce_sum(X * X, axis=1)
