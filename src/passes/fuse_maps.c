@@ -227,8 +227,16 @@ static const Type *consumer_space(const FxNode *cons)
     return cons->kind == FXN_MAP ? cons->out->type : fxg_reduce_domain(cons)->type;
 }
 
+/* Whether Map prod reads what Reduce cons writes: folded in, the
+ * reduction's workgroups would read elements the others have written. */
+static bool reads_reduction_output(const FxNode *prod, const FxNode *cons)
+{
+    return cons->kind == FXN_REDUCE && fxg_node_reads(prod, cons->out);
+}
+
 /* Node i may fold into the one Map or Reduce that reads its output, *j,
- * but for what nodes between them write (rewrite_between). */
+ * but for what nodes between them write (rewrite_between) and a Map that
+ * reads a reduction's output (reads_reduction_output). */
 static bool chain_candidate(const FxProgram *p, int i, int *j)
 {
     const FxNode *prod = p->nodes.items[i];
@@ -239,8 +247,6 @@ static bool chain_candidate(const FxProgram *p, int i, int *j)
         return false;
     if (!fxg_same_shape(prod->out->type, consumer_space(cons)))
         return false;
-    if (cons->kind == FXN_REDUCE && fxg_node_reads(prod, cons->out))
-        return false;   /* folded in, its workgroups would read what the others write */
     if (in_group(p, i) || in_group(p, *j))
         return false;
     if (prod->when != cons->when || prod->when_nonzero != cons->when_nonzero || cons->note)
@@ -248,18 +254,22 @@ static bool chain_candidate(const FxProgram *p, int i, int *j)
     return prod->nins + cons->nins <= 60 && prod->nscalars + cons->nscalars <= 60;
 }
 
-/* -Rpass-missed: the chains that a rewrite between them kept apart. */
+/* -Rpass-missed: the chains that a rewrite between them, or a reduction's
+ * output read by the Map, kept apart. */
 static void remark_kept_chains(const FxProgram *p, const PassOptions *o)
 {
     for (int i = 0; i < p->nodes.len && pass_remark_on(o, "map-fusion", true); i++) {
         int j;
-        const FxNode *w = chain_candidate(p, i, &j) ? rewrite_between(p, i, j) : NULL;
-        if (!w)
+        if (!chain_candidate(p, i, &j))
             continue;
-        const FxNode *prod = p->nodes.items[i], *cons = p->nodes.items[j];
-        diag_remark(prod->loc, "map-fusion: '%s' is not folded into the %s at line %d: line %d rewrites '%s' "
-                    "before it", prod->out->name, cons->kind == FXN_MAP ? "Map" : "reduction", cons->loc.line,
-                    w->loc.line, w->out->name);
+        const FxNode *prod = p->nodes.items[i], *cons = p->nodes.items[j], *w = rewrite_between(p, i, j);
+        const char *into = cons->kind == FXN_MAP ? "Map" : "reduction";
+        if (w)
+            diag_remark(prod->loc, "map-fusion: '%s' is not folded into the %s at line %d: line %d rewrites '%s' "
+                        "before it", prod->out->name, into, cons->loc.line, w->loc.line, w->out->name);
+        else if (reads_reduction_output(prod, cons))
+            diag_remark(prod->loc, "map-fusion: '%s' is not folded into the reduction at line %d: it reads '%s', "
+                        "which the reduction writes", prod->out->name, cons->loc.line, cons->out->name);
     }
 }
 
@@ -298,7 +308,8 @@ int pass_fuse_maps(FxModule *m, const PassOptions *o)
             again = false;
             for (int i = 0; i < p->nodes.len && !again; i++) {
                 int j;
-                if (!chain_candidate(p, i, &j) || rewrite_between(p, i, j))
+                if (!chain_candidate(p, i, &j) || rewrite_between(p, i, j) ||
+                    reads_reduction_output(p->nodes.items[i], p->nodes.items[j]))
                     continue;
                 FxNode *prod = p->nodes.items[i], *cons = p->nodes.items[j];
                 if (pass_remark_on(o, "map-fusion", false))

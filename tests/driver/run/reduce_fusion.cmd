@@ -1,1 +1,1 @@
-p -Rpass=map-fusion 'X=iota(Int32, 3, 4)' 'b=iota(Int32, 4)' 'r=zeros(Int32, 3)' 'm=zeros(Int32, 4)' 's=zeros(Int32, 3)' n=5 --print r --print m --print s
+p -Rpass=map-fusion -Rpass-missed=map-fusion 'X=iota(Int32, 3, 4)' 'b=iota(Int32, 4)' 'r=zeros(Int32, 3)' 'm=zeros(Int32, 4)' 's=zeros(Int32, 3)' 'q=iota(Int32, 4)' n=5 --print r --print m --print s --print q
