@@ -367,6 +367,39 @@ static char *program_asm(const char *src, const char *arch)
     return text ? text : calloc(1, 1);
 }
 
+static int occurrences(const char *text, const char *what)
+{
+    int n = 0;
+    for (const char *at = text; (at = strstr(at, what)); at += strlen(what))
+        n++;
+    return n;
+}
+
+/* Three reductions along the rows of X, one of X * X folded into it, are
+ * one kernel on the GPU: one load of X per element, a store per result,
+ * the three trees sharing the barriers (8 steps and the one after the
+ * strided pass). */
+static void test_reduce_group_isa(void)
+{
+    static const char *const archs[] = { "gfx90a", "gfx942", "gfx1100", "gfx1201" };
+    const char *src = "program rowstats(X: Tensor[Float32, M, N], mx: Tensor[Float32, M], s1: Tensor[Float32, M],\n"
+                      "                 s2: Tensor[Float32, M], M: Int32, N: Int32) {\n"
+                      "    mx = fx.reduce_max(X, axis=1)\n    s1 = fx.reduce_sum(X, axis=1)\n"
+                      "    s2 = fx.reduce_sum(X * X, axis=1)\n}\n";
+    for (size_t i = 0; i < sizeof archs / sizeof archs[0]; i++) {
+        char *s = program_asm(src, archs[i]);
+        /* gfx12 splits a barrier into s_barrier_signal and s_barrier_wait */
+        int barriers = occurrences(s, "s_barrier") - occurrences(s, "s_barrier_signal");
+        bool ok = occurrences(s, "rowstats__k0:") == 1 && occurrences(s, "rowstats__k1:") == 0 &&
+                  occurrences(s, "global_load") == 1 && occurrences(s, "global_store") == 3 && barriers == 9;
+        if (!ok)
+            fprintf(stderr, "\n  %s: %d loads, %d stores, %d barriers", archs[i], occurrences(s, "global_load"),
+                    occurrences(s, "global_store"), barriers);
+        CU_ASSERT(ok);
+        free(s);
+    }
+}
+
 /* The f64 and f32 GEMMs use the matrix cores on gfx90a/gfx942 (operands
  * staged in LDS) and FMA tiles on RDNA. */
 static void test_gemm_isa(void)
@@ -1014,6 +1047,7 @@ static const FxtTest runs[] = {
 static const FxtTest tests[] = {
     { "program kernels compile for gfx90a, gfx942, gfx1100", test_device_compile },
     { "GEMM ISA: MFMA on gfx90a/gfx942, FMA tiles on gfx1100; Int8 MFMA/WMMA", test_gemm_isa },
+    { "reductions in one kernel: one load of X, three stores", test_reduce_group_isa },
     { "the plan travels inside the .hsaco", test_plan_in_artifact },
     { "Ozaki's products share one kernel, each step binding its buffers", test_shared_kernels },
     { "products of two statements keep their kernels", test_statements_keep_kernels },
