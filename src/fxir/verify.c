@@ -1589,6 +1589,14 @@ static void check_condition_tensor(Verifier *v, const FxProgram *p, int index)
              n->when_nonzero ? "!=" : "==", w->name);
 }
 
+/* The tensor a Reduce reduces over, or NULL when it has none to check
+ * (check_reduce reports that). */
+static const FxTensor *checked_domain(const FxNode *n)
+{
+    const FxTensor *d = n->body ? n->domain : n->nins >= 1 && n->ins ? n->ins[0] : NULL;
+    return d && tensor_type_ok(d->type) ? d : NULL;
+}
+
 /* The shape a group member runs over: a Map's output, a Reduce's domain
  * with the axis it reduces. */
 static const char *kernel_shape_text(Verifier *v, const FxNode *n)
@@ -1613,6 +1621,8 @@ static void check_sibling(Verifier *v, const FxProgram *p, int index)
              "after a Reduce, can run in its kernel", index);
         return;
     }
+    if (n->kind == FXN_REDUCE && (!checked_domain(n) || !checked_domain(prev)))
+        return;
     if (!fxg_same_kernel_shape(prev, n))
         fail(v, n->loc, "node %d runs in the kernel of node %d, but its shape %s is not %s", index, index - 1,
              kernel_shape_text(v, n), kernel_shape_text(v, prev));

@@ -1113,6 +1113,19 @@ static void test_reduce_body(void)
     g.red1->domain = g.Y;   /* a domain is a body's index space */
     expect_error(t.m, 34, 3, "reduce of 'bias' has a domain but no body");
     t_free(&t);
+
+    /* reductions in one kernel whose domains are missing: reported once, no crash */
+    build_program(&t, &g);
+    fold_map_into_reduce(&t, &g);
+    g.red->domain = NULL;
+    g.red1->with_previous = true;
+    expect_error(t.m, 33, 3, "reduce with body 'p__map0' must have a domain");
+    t_free(&t);
+    build_program(&t, &g);
+    fxg_set_inputs(t.m, g.red1, 0, NULL);
+    g.red1->with_previous = true;
+    expect_error(t.m, 34, 3, "reduce reads 1 tensor, got 0");
+    t_free(&t);
 }
 
 static void test_program_dataflow(void)
