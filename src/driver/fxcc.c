@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "driver/heap.h"
 #include "driver/pipeline.h"
 #include "abi/fxbundle.h"
 #include "fx_config.h"
@@ -301,6 +302,13 @@ static int compile_bundle(FxOptions *o)
     free(objects);
     free(entries);
     return rc;
+}
+
+/* Runs before LLVM's static constructors (priority 101 comes first), so
+ * that all of the compilation's heap can be on huge pages (heap.c). */
+__attribute__((constructor(101))) static void heap_on_huge_pages(void)
+{
+    heap_prefer_huge_pages();
 }
 
 int main(int argc, char **argv)
