@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "driver/heap.h"
 #include "driver/pipeline.h"
 #include "fx_config.h"
 #include "abi/fxplan.h"
@@ -981,6 +982,13 @@ static void free_run(Run *r)
     free(r->prints);
     free(r->saves);
     pipe_free(&r->comp);
+}
+
+/* Before LLVM's static constructors, as in fxcc: the JIT's heap on huge
+ * pages (heap.c). */
+__attribute__((constructor(101))) static void heap_on_huge_pages(void)
+{
+    heap_prefer_huge_pages();
 }
 
 int main(int argc, char **argv)

@@ -79,8 +79,9 @@ int rt_host_threads(unsigned *n, char **err);
  * 32 and 64 lanes (a Ptr[Float32x8] wants 32 bytes). Every Ptr argument must
  * be aligned so; rt_buffer_alloc's buffers are, for any element type that
  * fits in them: zeroed, aligned to the buffer's size rounded up to a power of
- * two, at least 64 and at most 4096 bytes. NULL when count * elem_bytes
- * overflows or the memory is not there. Release with free(). */
+ * two, at least 64 and at most 4096 bytes (2 MiB from 2 MiB on, where the
+ * buffer is advised for transparent huge pages). NULL when count *
+ * elem_bytes overflows or the memory is not there. Release with free(). */
 void *rt_buffer_alloc(size_t count, size_t elem_bytes);
 
 #endif

@@ -253,6 +253,12 @@ static bool snapshot_reserve(Snapshot *sn, size_t bytes, size_t value_bytes)
     return true;
 }
 
+/* A buffer of this size or more starts on a 2 MiB boundary and is advised
+ * for transparent huge pages before it is zeroed: a 64 MiB tensor is then
+ * 32 page faults instead of 16,384, which on a virtual machine was most of
+ * an fxrun process's time (docs/compile-time.md, seventh round). */
+#define RT_HUGE_PAGE ((size_t)2 << 20)
+
 void *rt_buffer_alloc(size_t count, size_t elem_bytes)
 {
     if (elem_bytes && count > SIZE_MAX / elem_bytes)
@@ -260,12 +266,17 @@ void *rt_buffer_alloc(size_t count, size_t elem_bytes)
     size_t bytes = count * elem_bytes, align = 64;
     while (align < bytes && align < 4096)
         align *= 2;
+    if (bytes >= RT_HUGE_PAGE)
+        align = RT_HUGE_PAGE;
     if (bytes > SIZE_MAX - align)
         return NULL;
     size_t rounded = bytes ? (bytes + align - 1) & ~(align - 1) : align;
     char *p = aligned_alloc(align, rounded);
-    if (p)
-        memset(p, 0, rounded);
+    if (!p)
+        return NULL;
+    if (align == RT_HUGE_PAGE)
+        madvise(p, rounded, MADV_HUGEPAGE);   /* advice only: no huge pages, no harm */
+    memset(p, 0, rounded);
     return p;
 }
 

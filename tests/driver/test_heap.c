@@ -10,38 +10,6 @@
 #include <unistd.h>
 #include "driver/heap.h"
 
-/* The line starting with `field` (e.g. "VmFlags:") of the mapping holding
- * addr in /proc/self/smaps (malloc'd), or NULL when no mapping holds it. */
-static char *smaps_line(const void *addr, const char *field)
-{
-    FILE *f = fopen("/proc/self/smaps", "r");
-    if (!f)
-        return NULL;
-    char line[512];
-    bool inside = false;
-    char *found = NULL;
-    while (!found && fgets(line, sizeof line, f)) {
-        unsigned long lo, hi;
-        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
-            inside = (uintptr_t)addr >= lo && (uintptr_t)addr < hi;
-        else if (inside && strncmp(line, field, strlen(field)) == 0)
-            found = strdup(line);
-    }
-    fclose(f);
-    return found;
-}
-
-/* A "Field:   N kB" line's N, or -1. */
-static long smaps_kb(const void *addr, const char *field)
-{
-    char *line = smaps_line(addr, field);
-    long kb = -1;
-    if (line)
-        sscanf(line + strlen(field), "%ld", &kb);
-    free(line);
-    return kb;
-}
-
 /* Whether the kernel's setting, e.g. "always [madvise] never", selects one
  * of the words in `any`. */
 static bool thp_setting_is(const char *file, const char *const *any)
@@ -108,7 +76,7 @@ static void test_blocks_on_advised_heap(void)
         char *p = malloc(sizes[i]);
         CU_ASSERT_PTR_NOT_NULL_FATAL(p);
         CU_ASSERT((uintptr_t)p > break_before && (uintptr_t)p + sizes[i] <= break_after);
-        char *flags = smaps_line(p + sizes[i] - 1, "VmFlags:");
+        char *flags = fxt_smaps_line(p + sizes[i] - 1, "VmFlags:");
         CU_ASSERT_PTR_NOT_NULL(flags);
         if (flags && !strstr(flags, " hg")) {
             fprintf(stderr, "block of %zu bytes at %p: %s", sizes[i], (void *)p, flags);
@@ -119,7 +87,7 @@ static void test_blocks_on_advised_heap(void)
         /* Every 2 MiB the heap has touched in the advised mapping is one
          * huge page: nothing in it was touched before the advice. */
         char *last = p + sizes[i] - 1;
-        long rss = smaps_kb(last, "Rss:"), huge = smaps_kb(last, "AnonHugePages:");
+        long rss = fxt_smaps_kb(last, "Rss:"), huge = fxt_smaps_kb(last, "AnonHugePages:");
         if (advised_faults_get_huge_pages() && rss != huge) {
             fprintf(stderr, "block of %zu bytes: Rss %ld kB, AnonHugePages %ld kB\n", sizes[i], rss, huge);
             CU_FAIL("the advised heap has small pages");

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include "support/diag.h"
 
 const char *fxt_dir = ".";
@@ -194,4 +195,36 @@ int fxt_main(int argc, char **argv, const char *dir, const FxtSuite *suites)
     CU_cleanup_registry();
     free(fxt_args);
     return failures != 0;
+}
+
+/* The line starting with `field` (e.g. "VmFlags:") of the mapping holding
+ * addr in /proc/self/smaps (malloc'd), or NULL when no mapping holds it. */
+char *fxt_smaps_line(const void *addr, const char *field)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (!f)
+        return NULL;
+    char line[512];
+    bool inside = false;
+    char *found = NULL;
+    while (!found && fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+            inside = (uintptr_t)addr >= lo && (uintptr_t)addr < hi;
+        else if (inside && strncmp(line, field, strlen(field)) == 0)
+            found = strdup(line);
+    }
+    fclose(f);
+    return found;
+}
+
+/* A "Field:   N kB" line's N, or -1. */
+long fxt_smaps_kb(const void *addr, const char *field)
+{
+    char *line = fxt_smaps_line(addr, field);
+    long kb = -1;
+    if (line)
+        sscanf(line + strlen(field), "%ld", &kb);
+    free(line);
+    return kb;
 }

@@ -22,6 +22,12 @@ typedef struct FxtSuite {
 /* The suite's source folder, from its meson.build (-DTEST_DIR=...). */
 #ifndef TEST_DIR
 #define TEST_DIR "."
+/* The line starting with `field` (e.g. "VmFlags:") of the mapping holding
+ * addr in /proc/self/smaps (malloc'd), or NULL when no mapping holds it;
+ * fxt_smaps_kb reads a "Field:  N kB" line's N (-1 when there is none). */
+char *fxt_smaps_line(const void *addr, const char *field);
+long fxt_smaps_kb(const void *addr, const char *field);
+
 #endif
 
 /* Runs the suites (ended by { NULL, NULL }) named on the command line, or
@@ -53,5 +59,11 @@ void fxt_free_list(char **names, int n);
 /* Diagnostics printed between begin and end, as a malloc'd string. */
 void fxt_capture_begin(void);
 char *fxt_capture_end(void);
+
+/* The line starting with `field` (e.g. "VmFlags:") of the mapping holding
+ * addr in /proc/self/smaps (malloc'd), or NULL when no mapping holds it;
+ * fxt_smaps_kb reads a "Field:  N kB" line's N (-1 when there is none). */
+char *fxt_smaps_line(const void *addr, const char *field);
+long fxt_smaps_kb(const void *addr, const char *field);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "codegen/codegen.h"
 #include "runtime/fxrt.h"
 #include "host_jit.h"
@@ -1562,11 +1563,13 @@ static void test_modules_verified(void)
 }
 
 /* rt_buffer_alloc: zeroed, aligned to the buffer's size up to 4096 bytes
- * (at least 64), NULL on an overflowing size. */
+ * (at least 64), from 2 MiB on to 2 MiB and advised for huge pages, NULL
+ * on an overflowing size. */
 static void test_buffer_alloc(void)
 {
     static const size_t sizes[][3] = { { 1, 4, 64 }, { 16, 4, 64 }, { 32, 4, 128 }, { 100, 8, 1024 },
-                                       { 3, 4096, 4096 }, { 0, 4, 64 } };
+                                       { 3, 4096, 4096 }, { 0, 4, 64 }, { (2 << 20) - 1, 1, 4096 },
+                                       { 1 << 19, 4, 2 << 20 }, { (3 << 20) + 5, 1, 2 << 20 } };
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         unsigned char *p = rt_buffer_alloc(sizes[k][0], sizes[k][1]);
         CU_ASSERT_PTR_NOT_NULL_FATAL(p);
@@ -1575,6 +1578,11 @@ static void test_buffer_alloc(void)
         for (size_t i = 0; i < n; i++)
             zero += p[i] == 0;
         CU_ASSERT_EQUAL(zero, n);
+        if (sizes[k][2] == 2 << 20 && access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0) {
+            char *flags = fxt_smaps_line(p, "VmFlags:");
+            CU_ASSERT(flags && strstr(flags, " hg"));
+            free(flags);
+        }
         free(p);
     }
     CU_ASSERT_PTR_NULL(rt_buffer_alloc(SIZE_MAX / 2, 4));
