@@ -3,12 +3,20 @@
 # (their relocation is the start-up cost the option removes) and must be a
 # fixed-address executable (a PIE would bring 300,000 relocations back),
 # with the register alias lists of cg_regalias.cpp in place of LLVM's.
-#   static_llvm.sh FXCC KERNEL.fx
+# fxrun is linked the same way but keeps libgcc_s.so, where its JIT finds
+# libgcc's routines (Int128 division, Float16 conversions) by name.
+#   static_llvm.sh FXCC KERNEL.fx FXRUN
 set -eu
 fxcc=$1
-dyn=$(readelf -d "$fxcc")
-if printf '%s\n' "$dyn" | grep -E 'NEEDED.*\[lib(LLVM|stdc\+\+)' ; then
-  echo "static_llvm: $fxcc still needs the libraries above" >&2
+fxrun=$3
+for prog in "$fxcc" "$fxrun"; do
+  if readelf -d "$prog" | grep -E 'NEEDED.*\[lib(LLVM|stdc\+\+)' ; then
+    echo "static_llvm: $prog still needs the libraries above" >&2
+    exit 1
+  fi
+done
+if ! readelf -d "$fxrun" | grep -q 'NEEDED.*\[libgcc_s'; then
+  echo "static_llvm: $fxrun does not load libgcc_s.so, which its JIT's code calls" >&2
   exit 1
 fi
 if ! readelf -h "$fxcc" | grep -q 'Type: *EXEC'; then
@@ -33,4 +41,6 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$fxcc" "$2" --offload-arch=gfx942 -O3 -o "$out/k.hsaco"
 test -s "$out/k.hsaco"
+"$fxrun" "$2" saxpy --grid 1 --block 4 'x=iota(Float32, 4)' 'y=zeros(Float32, 4)' a=2 n=4 --print y |
+  grep -q '^y = \[0.0, 2.0, 4.0, 6.0\]'
 echo "static_llvm: ok"
