@@ -29,6 +29,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#ifdef HEAP_SANITIZED
+bool heap_prefer_huge_pages(void)
+{
+    return false;   /* the sanitizer's allocator has no program-break heap */
+}
+#else
 #define HUGE_PAGE ((uintptr_t)2 << 20)
 
 static uintptr_t align_up(uintptr_t x, uintptr_t to)
@@ -72,9 +78,6 @@ static void *grow_heap(uintptr_t from, size_t page)
 
 bool heap_prefer_huge_pages(void)
 {
-#ifdef HEAP_SANITIZED
-    return false;   /* the sanitizer's allocator has no program-break heap */
-#else
     if (!grow_in_large_steps())
         return false;
     size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -88,5 +91,5 @@ bool heap_prefer_huge_pages(void)
     free(first);
     free(filler);
     return ok;
-#endif
 }
+#endif
