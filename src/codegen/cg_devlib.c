@@ -173,6 +173,36 @@ static void define_isa_version(CgCtx *c, LLVMValueRef g)
     LLVMSetGlobalConstant(g, 1);
 }
 
+/* The names of the global variables the module declares before the device
+ * library joins it: symbols the loader defines, such as the LDS of a
+ * dynamic shared array (docs/language.md), not something ocml must provide.
+ * Names, not values: linking may replace values. */
+static int our_external_globals(CgCtx *c, char ***names)
+{
+    int n = 0;
+    *names = NULL;
+    for (LLVMValueRef g = LLVMGetFirstGlobal(c->M); g; g = LLVMGetNextGlobal(g)) {
+        if (!LLVMIsDeclaration(g))
+            continue;
+        size_t len;
+        const char *name = LLVMGetValueName2(g, &len);
+        char **grown = realloc(*names, (size_t)(n + 1) * sizeof **names);
+        if (!grown)
+            break;
+        *names = grown;
+        (*names)[n++] = strdup(name);
+    }
+    return n;
+}
+
+static bool is_listed(const char *name, char **names, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (strcmp(names[k], name) == 0)
+            return true;
+    return false;
+}
+
 bool cg_devlib_link(CgCtx *c)
 {
     if (!c->devlib_used && !c->ockl_used)
@@ -185,6 +215,8 @@ bool cg_devlib_link(CgCtx *c)
     for (LLVMValueRef g = LLVMGetFirstGlobal(c->M); g; g = LLVMGetNextGlobal(g))
         if (!LLVMIsDeclaration(g))
             cg_map_put(&ours, g, g);
+    char **extern_names = NULL;
+    int n_extern = our_external_globals(c, &extern_names);
     bool ok = (!c->devlib_used || link_file(c, "ocml.bc")) && (!c->ockl_used || link_file(c, "ockl.bc"));
     /* the control variables it references, until none is left undefined */
     for (bool again = ok; again && ok;) {
@@ -194,6 +226,8 @@ bool cg_devlib_link(CgCtx *c)
                 continue;
             size_t n;
             const char *name = LLVMGetValueName2(g, &n);
+            if (is_listed(name, extern_names, n_extern))
+                continue;   /* the kernel's own, defined at load time (a dynamic shared array) */
             if (strcmp(name, "__oclc_ISA_version") == 0) {
                 define_isa_version(c, g);
                 continue;
@@ -231,6 +265,9 @@ bool cg_devlib_link(CgCtx *c)
             }
     }
     cg_map_free(&ours);
+    for (int k = 0; k < n_extern; k++)
+        free(extern_names[k]);
+    free(extern_names);
     return ok;
 }
 

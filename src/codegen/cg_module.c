@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <llvm-c/Analysis.h>
+#include <llvm-c/Support.h>
 #include <llvm-c/BitWriter.h>
 #include <llvm-c/ErrorHandling.h>
 #include <llvm-c/IRReader.h>
@@ -128,6 +129,22 @@ static void diag_handler(LLVMDiagnosticInfoRef di, void *arg)
 
 /* ---- targets ---- */
 
+/* LLVM 19's SIOptimizeVGPRLiveRange ends the live range of a VGPR that
+ * only the else side of a branch reads at the start of the then side, so
+ * the then side may reuse its register. That is sound for ordinary code,
+ * which writes only the then lanes, and wrong for a whole-wave region
+ * there (a wave reduction), whose writes reach the else lanes too: they
+ * read the region's temporaries instead of their own values. Without the
+ * pass the register stays live through the then side, as the linearized
+ * control flow says it is, and nothing else changes (docs/waves.md,
+ * "Whole-wave mode"; tests/waves/test_wwm.c checks the machine code). The
+ * option is LLVM's process-wide setting, parsed once. */
+static void keep_inactive_lanes_registers(void)
+{
+    static const char *const argv[] = { "fxcc", "-amdgpu-opt-vgpr-liverange=false" };
+    LLVMParseCommandLineOptions(2, argv, NULL);
+}
+
 static void init_targets(void)
 {
     static bool done;
@@ -142,6 +159,7 @@ static void init_targets(void)
     LLVMInitializeNativeTarget();
     LLVMInitializeNativeAsmPrinter();
     LLVMInitializeNativeAsmParser();
+    keep_inactive_lanes_registers();
 }
 
 /* The code generator's level for -O<o>. -O3 on AMDGPU generates code at

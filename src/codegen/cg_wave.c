@@ -7,9 +7,10 @@
  * ballot of true); otherwise the operation's fallback (docs/waves.md) is
  * used, so the result never depends on a dead lane's register. Reductions
  * run in whole-wave mode: inactive lanes enter as the identity
- * (set.inactive) and a butterfly of log2(W) bpermute steps combines lower
- * lane with upper lane at every level; strict.wwm hands the total back.
- * That is the pairwise tree in lane order the host's wave model computes.
+ * (set.inactive), ds_swizzle steps combine the lower half of each block of
+ * lanes with its upper half within 32 lanes, readlane joins the halves of
+ * a wave64, and strict.wwm hands the total back. That is the pairwise tree
+ * in lane order the host's wave model computes.
  *
  * Host: wave operations were rewritten by wave-emulation into exchanges;
  * an exchange calls ctx->wave_exchange (abi/fxhost.h) with this lane's
@@ -155,6 +156,27 @@ static LLVMValueRef combine(CgCtx *c, FxWaveOp op, ScalarId s, LLVMValueRef lo, 
     return cg_minmax_values(c, op == FXW_MAX ? FXMM_MAX : FXMM_MIN, s, 0, lo, hi);
 }
 
+/* The word of lane (l & and_mask) | or_mask within each group of 32 lanes,
+ * l the reading lane: ds_swizzle in its bit-mask mode (offset bits 0-4 the
+ * and mask, 5-9 the or mask), which needs no lane address. */
+static LLVMValueRef swizzle(CgCtx *c, LLVMValueRef v, unsigned and_mask, unsigned or_mask)
+{
+    LLVMValueRef w[MAX_WORDS];
+    int n = to_words(c, v, w);
+    for (int k = 0; k < n; k++) {
+        LLVMValueRef a[2] = { w[k], c32(c, (and_mask & 31u) | (or_mask & 31u) << 5) };
+        w[k] = cg_intrinsic(c, "llvm.amdgcn.ds.swizzle", NULL, 0, a, 2);
+    }
+    return from_words(c, w, n, LLVMTypeOf(v));
+}
+
+/* The whole-wave part of a reduction computes nothing from a lane id and
+ * no lane address: values that GVN could merge with another reduction's
+ * into a phi, which strict.wwm leaves undefined (docs/waves.md, "Whole-wave
+ * mode"). At step s every lane combines the partial of the lower half of
+ * its block of 2s lanes (lane l & ~s) with that of the upper half (l | s),
+ * so all lanes of the block hold the same pairwise sum in lane order; the
+ * two halves of a wave64 meet through readlane 0 and 32. */
 static LLVMValueRef reduce(CgCtx *c, FxWaveOp op, ScalarId s, LLVMValueRef v)
 {
     LLVMTypeRef ty = LLVMTypeOf(v), i32 = i32_ty(c);
@@ -166,13 +188,15 @@ static LLVMValueRef reduce(CgCtx *c, FxWaveOp op, ScalarId s, LLVMValueRef v)
         w[k] = cg_intrinsic(c, "llvm.amdgcn.set.inactive", &i32, 1, a, 2);
     }
     LLVMValueRef x = from_words(c, w, n, ty);
-    LLVMValueRef lane = lane_id(c);
-    for (int step = 1; step < c->tgt->wave_size; step *= 2) {
-        LLVMValueRef other = bpermute(c, x, LLVMBuildXor(c->B, lane, c32(c, (unsigned)step), ""));
-        LLVMValueRef upper = LLVMBuildICmp(c->B, LLVMIntNE, LLVMBuildAnd(c->B, lane, c32(c, (unsigned)step), ""),
-                                           c32(c, 0), "");
-        LLVMValueRef lo = LLVMBuildSelect(c->B, upper, other, x, "");
-        LLVMValueRef hi = LLVMBuildSelect(c->B, upper, x, other, "");
+    int W = c->tgt->wave_size, group = W < 32 ? W : 32;
+    for (int step = 1; step < group; step *= 2) {
+        LLVMValueRef lo = swizzle(c, x, 31u & ~(unsigned)step, 0);
+        LLVMValueRef hi = swizzle(c, x, 31u, (unsigned)step);
+        x = combine(c, op, s, lo, hi);
+    }
+    if (W > 32) {
+        LLVMValueRef lo = word_intrinsic(c, "llvm.amdgcn.readlane", x, c32(c, 0));
+        LLVMValueRef hi = word_intrinsic(c, "llvm.amdgcn.readlane", x, c32(c, 32));
         x = combine(c, op, s, lo, hi);
     }
     n = to_words(c, x, w);

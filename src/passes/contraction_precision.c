@@ -561,6 +561,8 @@ int pass_contraction_precision(FxModule *m, const PassOptions *o)
         /* the candidates: the program's float contractions as written (the
          * Int8 MatMuls a rewrite adds are not) */
         int ncand = p->nodes.len, serial = 0;
+        if (ncand == 0)
+            continue;   /* an empty program (and memcpy takes no NULL source) */
         FxNode **cand = arena_alloc(m->arena, sizeof(FxNode *) * (size_t)(ncand + 1));
         memcpy(cand, p->nodes.items, sizeof(FxNode *) * (size_t)ncand);
         for (int i = 0; i < ncand; i++) {

@@ -66,7 +66,59 @@ static void test_gfx942(void) { check_arch(1); }
 static void test_gfx1100(void) { check_arch(2); }
 static void test_gfx1201(void) { check_arch(3); }
 
+/* A kernel with a dynamic shared array (an external LDS symbol the loader
+ * places) that calls a device-library function compiles to a code object:
+ * the symbol is the kernel's own, not one ocml must provide. Every function
+ * of ocml and ockl that fxcc calls, on every GPU. */
+static bool compiles_with_dyn(const char *call, const char *ty, const char *arch)
+{
+    char src[768];
+    snprintf(src, sizeof src,
+             "kernel k(x: Ptr[%s], y: const Ptr[%s]) {\n"
+             "    shared s: Array[%s, DYN]\n"
+             "    let i = thread_idx.x\n"
+             "    s[i] = x[i]\n"
+             "    fx.barrier()\n"
+             "    let v = s[block_dim.x - 1 - i]\n"
+             "    %s\n"
+             "}\n", ty, ty, ty, call);
+    FxsModule m;
+    fxt_capture_begin();
+    char *a = fxs_assembly(&m, src, arch);
+    char *diag = fxt_capture_end();
+    bool ok = a && !strstr(a, "__ocml");   /* ocml is inlined; ockl's printf may stay a call */
+    if (!ok)
+        fprintf(stderr, "\n  '%s' (%s) with a dynamic shared array on %s: %s", call, ty, arch,
+                a ? "a device-library call is left" : diag);
+    free(a), free(diag);
+    fxs_close(&m);
+    return ok;
+}
+
+static void test_dynamic_shared(void)
+{
+    static const char *const f64_only[] = { "exp", "exp2", "log", "log2", "sin", "cos", "tanh" };
+    static const char *const tys[] = { "Float32", "Float64" };
+    char call[128];
+    for (int a = 0; a < 4; a++) {
+        for (int fi = 0; fi < ma_nfns; fi++)
+            for (int ti = 0; ti < 2; ti++) {
+                if (ma_fns[fi].fn < 0)
+                    snprintf(call, sizeof call, "x[i] = v ** y[i]");
+                else
+                    snprintf(call, sizeof call, "x[i] = fx.%s(v%s)", ma_fns[fi].name, ma_fns[fi].binary ? ", y[i]" : "");
+                CU_ASSERT(compiles_with_dyn(call, tys[ti], archs[a]));
+            }
+        for (size_t k = 0; k < sizeof f64_only / sizeof f64_only[0]; k++) {
+            snprintf(call, sizeof call, "x[i] = fx.%s(v)", f64_only[k]);
+            CU_ASSERT(compiles_with_dyn(call, "Float64", archs[a]));
+        }
+        CU_ASSERT(compiles_with_dyn("fx.printf(\"%f\\n\", v)", "Float32", archs[a]));
+    }
+}
+
 const FxtTest devices_tests[] = {
     { "gfx90a", test_gfx90a }, { "gfx942", test_gfx942 }, { "gfx1100", test_gfx1100 }, { "gfx1201", test_gfx1201 },
+    { "a dynamic shared array and the device library, every GPU", test_dynamic_shared },
     { NULL, NULL },
 };

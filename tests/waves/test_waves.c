@@ -2117,15 +2117,20 @@ static void test_isa(void)
                        w64 ? "a 64-bit scalar compare" : "a 32-bit scalar compare");
             free(b);
         }
-        /* reductions: whole-wave mode and a butterfly of log2(W) ds_bpermute steps per word */
+        /* reductions: whole-wave mode, two ds_swizzle_b32 for each of the five steps within 32 lanes
+         * per word, and on wave64 the halves joined by two v_readlane_b32 per word */
         static const struct { const char *k; int words; const char *op; } rd[] = {
             { "ksum", 1, "v_add_" }, { "ksumd", 2, "v_add_f64" }, { "kmaxh", 1, "_f16" }, { "kminv", 4, "_f32" },
         };
         for (size_t i = 0; i < sizeof rd / sizeof rd[0]; i++) {
             b = kernel_body(text, rd[i].k);
             char what[64];
-            snprintf(what, sizeof what, "%d ds_bpermute_b32", rd[i].words * gpus[a].log2w);
-            isa_expect(arch, text, rd[i].k, count(b, "ds_bpermute_b32") >= rd[i].words * gpus[a].log2w, what);
+            snprintf(what, sizeof what, "%d ds_swizzle_b32", rd[i].words * 10);
+            isa_expect(arch, text, rd[i].k, count(b, "ds_swizzle_b32") >= rd[i].words * 10, what);
+            isa_expect(arch, text, rd[i].k, !w64 || count(b, "v_readlane_b32") >= 2 * rd[i].words,
+                       "v_readlane_b32 of lanes 0 and 32 per word");
+            isa_expect(arch, text, rd[i].k, strstr(b, "ds_bpermute") == NULL && strstr(b, "v_mbcnt") == NULL,
+                       "no lane address (ds_bpermute, v_mbcnt) in a reduction");
             isa_expect(arch, text, rd[i].k,
                        matches(b, w64 ? "s_or_saveexec_b64 s\\[[0-9]+:[0-9]+\\], -1" : "s_or_saveexec_b32 s[0-9]+, -1"),
                        "whole-wave mode (s_or_saveexec with -1)");
@@ -2182,10 +2187,10 @@ static void test_isa_types(void)
             free(b);
             if (t->k != K_BOOL && t->k != K_RAW) {
                 b = kernel_body(text, "rd");
-                ok = strstr(b, "ds_bpermute_b32") != NULL;
+                ok = strstr(b, "ds_swizzle_b32") != NULL;
                 CU_ASSERT(ok);
                 if (!ok)
-                    fprintf(stderr, "\n  %s: %s: the reductions do not compile to ds_bpermute", arches[a], t->name);
+                    fprintf(stderr, "\n  %s: %s: the reductions do not compile to ds_swizzle", arches[a], t->name);
                 free(b);
             }
             free(text);
@@ -2302,7 +2307,7 @@ static const FxtTest control_tests[] = {
 };
 
 static const FxtTest isa_tests[] = {
-    { "gfx942 / gfx1100: ds_bpermute, readlane, readfirstlane, ballot, whole-wave reductions", test_isa },
+    { "gfx942 / gfx1100: ds_bpermute, readlane, readfirstlane, ballot, whole-wave reductions by ds_swizzle", test_isa },
     { "every type's wave kernels compile for gfx942 and gfx1100", test_isa_types },
     { NULL, NULL },
 };
