@@ -663,6 +663,13 @@ static Val *wave_call(Ctx *c, Args *a, FxWaveOp op, const char *fname)
     int want = has_lane ? 2 : 1;
     if (!check_kwargs(a, fname, NULL) || !check_count(a, fname, want, want) || !in_work_item_code(c, a->loc, fname))
         return NULL;
+    const TgtTarget *t = c->sema->opts->target;
+    if (op < FXW_READLANE && t && !tgt_has_lane_permute(t)) {
+        diag_error(a->loc, "%s() needs ds_bpermute_b32, which %s (%s) does not have: gfx801 and later "
+                   "processors have it (fx.readlane, fx.readfirstlane, fx.ballot and the reductions work on %s)",
+                   fname, t->name, t->family, t->name);
+        return NULL;
+    }
     Val *v = a->pos[0];
     if (op == FXW_BALLOT || op == FXW_ANY || op == FXW_ALL) {
         if (!(v = sema_assign_convert(c, v, type_scalar(SC_BOOLEAN), v->loc)))

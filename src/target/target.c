@@ -50,6 +50,26 @@ static const TgtCodegenFacts amdgpu_facts = {
     .max_fp_int_bits = 64,
     .libm = false,
     .maximum_snan_bug = false,
+    .lane_permute = true,
+};
+
+/* GCN 1 and 2 (gfx600-gfx705) have no 16-bit float instructions: LLVM
+ * widens Float16 arithmetic to Float32, cannot select the f32 -> f16
+ * conversion under a rounding mode (llvm.fptrunc.round), and an f16 fma
+ * widened to an f32 fma rounds twice. fxcc uses the software conversion and
+ * the exact fma it uses on the host there. Nor do they have ds_bpermute_b32
+ * (the shuffles; docs/waves.md). */
+static const TgtCodegenFacts gcn12_facts = {
+    .global_as = 1, .lds_as = 3, .private_as = 5, .constant_as = 4,
+    .syncscopes = true,
+    .fptrunc_round_f16 = false,
+    .native_fma_f16 = false,
+    .exact_f16_div_sqrt = false,
+    .exact_frem = false,
+    .max_fp_int_bits = 64,
+    .libm = false,
+    .maximum_snan_bug = false,
+    .lane_permute = false,
 };
 
 static const TgtCodegenFacts host_facts = {
@@ -62,6 +82,7 @@ static const TgtCodegenFacts host_facts = {
     .max_fp_int_bits = 128,
     .libm = true,
     .maximum_snan_bug = true,
+    .lane_permute = true,
 };
 
 /* ---- the processors ---- */
@@ -70,21 +91,23 @@ static const TgtCodegenFacts host_facts = {
  * marks exactly these as supported in the code object's flags) */
 #define GPU(n, fam, wave, lds, cov, isa, dot, mi, idf) \
     { n, TGT_AMDGPU, fam, wave, lds, cov, isa, dot, mi, &amdgpu_facts, idf }
+#define GPU_GCN12(n, fam, wave, lds, cov, isa, dot, mi, idf) \
+    { n, TGT_AMDGPU, fam, wave, lds, cov, isa, dot, mi, &gcn12_facts, idf }
 #define XN TGT_ID_XNACK
 #define XS (TGT_ID_XNACK | TGT_ID_SRAMECC)
 #define S4 TGT_DOT_SDOT4
 #define SU4 (TGT_DOT_SDOT4 | TGT_DOT_SUDOT4)
 
 static const TgtTarget gpus[] = {
-    GPU("gfx600", "GCN1", 64, 32768, 500, 6000, 0, mi_none, 0),
-    GPU("gfx601", "GCN1", 64, 32768, 500, 6001, 0, mi_none, 0),
-    GPU("gfx602", "GCN1", 64, 32768, 500, 6002, 0, mi_none, 0),
-    GPU("gfx700", "GCN2", 64, 65536, 500, 7000, 0, mi_none, 0),
-    GPU("gfx701", "GCN2", 64, 65536, 500, 7001, 0, mi_none, 0),
-    GPU("gfx702", "GCN2", 64, 65536, 500, 7002, 0, mi_none, 0),
-    GPU("gfx703", "GCN2", 64, 65536, 500, 7003, 0, mi_none, 0),
-    GPU("gfx704", "GCN2", 64, 65536, 500, 7004, 0, mi_none, 0),
-    GPU("gfx705", "GCN2", 64, 65536, 500, 7005, 0, mi_none, 0),
+    GPU_GCN12("gfx600", "GCN1", 64, 32768, 500, 6000, 0, mi_none, 0),
+    GPU_GCN12("gfx601", "GCN1", 64, 32768, 500, 6001, 0, mi_none, 0),
+    GPU_GCN12("gfx602", "GCN1", 64, 32768, 500, 6002, 0, mi_none, 0),
+    GPU_GCN12("gfx700", "GCN2", 64, 65536, 500, 7000, 0, mi_none, 0),
+    GPU_GCN12("gfx701", "GCN2", 64, 65536, 500, 7001, 0, mi_none, 0),
+    GPU_GCN12("gfx702", "GCN2", 64, 65536, 500, 7002, 0, mi_none, 0),
+    GPU_GCN12("gfx703", "GCN2", 64, 65536, 500, 7003, 0, mi_none, 0),
+    GPU_GCN12("gfx704", "GCN2", 64, 65536, 500, 7004, 0, mi_none, 0),
+    GPU_GCN12("gfx705", "GCN2", 64, 65536, 500, 7005, 0, mi_none, 0),
     GPU("gfx801", "GCN3", 64, 65536, 500, 8001, 0, mi_none, XN),
     GPU("gfx802", "GCN3", 64, 65536, 500, 8002, 0, mi_none, 0),
     GPU("gfx803", "GCN4", 64, 65536, 500, 8003, 0, mi_none, 0),
@@ -263,6 +286,11 @@ int tgt_layout_position(const TgtOperandLayout *l, int wave_size, int lane, int 
 bool tgt_unified_agprs(const TgtTarget *t)
 {
     return t->kind == TGT_AMDGPU && (strcmp(t->family, "CDNA2") == 0 || strcmp(t->family, "CDNA3") == 0);
+}
+
+bool tgt_has_lane_permute(const TgtTarget *t)
+{
+    return t->cg->lane_permute;
 }
 
 bool tgt_has_matrix(const TgtTarget *t, TgtMatrixId id)

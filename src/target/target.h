@@ -83,6 +83,7 @@ typedef struct TgtCodegenFacts {
     int max_fp_int_bits;      /* widest integer llvm.fpto[su]i.sat lowers for */
     bool libm;                /* the C library's math functions can be called */
     bool maximum_snan_bug;    /* llvm.maximum/minimum(x, sNaN) may return x (x86) */
+    bool lane_permute;        /* ds_bpermute_b32 (tgt_has_lane_permute) */
 } TgtCodegenFacts;
 
 typedef struct TgtTarget {
@@ -132,6 +133,11 @@ const TgtMatrixInst *tgt_matrix_inst(TgtMatrixId id);
  * (any K; the largest K wins); NULL when it has none. */
 const TgtMatrixInst *tgt_find_matrix(const TgtTarget *t, TgtElem in, TgtElem acc, int m, int n);
 bool tgt_has_matrix(const TgtTarget *t, TgtMatrixId id);
+/* Whether lanes read other lanes' registers at a per-lane index
+ * (ds_bpermute_b32, the shuffles' instruction): GCN 3 (gfx801) and later;
+ * GCN 1 and 2 (gfx600-gfx705) have only the fixed patterns of ds_swizzle.
+ * The host (its wave model) always. */
+bool tgt_has_lane_permute(const TgtTarget *t);
 /* CDNA2/CDNA3 (gfx90a, gfx94x): one 512-register file holds VGPRs and
  * AGPRs; a kernel allowed more than 256 makes LLVM keep MFMA accumulators in
  * AGPRs and copy them to VGPRs and back around every loop iteration. */
