@@ -35,7 +35,7 @@ for f in ocml oclc_isa_version_940 oclc_finite_only_off oclc_unsafe_math_off ocl
 done
 
 # CPU seconds (user + sys) of one run of the command, to the millisecond
-# (bash's time keyword; /usr/bin/time rounds to 10 ms).
+# (bash's time keyword, which reports milliseconds).
 cpu_of() {
   local TIMEFORMAT='%3U %3S'
   { time "$@" >/dev/null 2>"$out/err" || { cat "$out/err" >&2; exit 1; }; } 2>"$out/t"

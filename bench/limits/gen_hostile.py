@@ -9,8 +9,7 @@
 
 KIND is one of the names in KINDS below; N is its size (kernels, items,
 depth, trip count, ...). Sizes take suffixes: 10k, 2M. Peak memory is the child's
-own rusage from wait4 (the figure /usr/bin/time -v calls "Maximum resident
-set size").
+own rusage from wait4 (ru_maxrss, its maximum resident set size).
 """
 import os
 import subprocess

@@ -11,10 +11,10 @@
  *   void    K__fxblock(void **args, FxHostCtx *ctx);  run every work-item of
  *                           the block ctx->block_idx (ctx->thread_idx is
  *                           not read); only kernels that never wait (K__fxsync
- *                           0) have it: codegen/cg_hostblock.c. A kernel
+ *                           0) have it: codegen/host/cg_hostblock.c. A kernel
  *                           whose barriers all sit where every work-item
  *                           reaches them runs them as work-item loops
- *                           between the barriers (codegen/cg_hostregion.c):
+ *                           between the barriers (codegen/host/cg_hostregion.c):
  *                           K__fxsync 0, and K__fxblock only
  *   int64_t K__fxshared;    bytes of static shared memory one block needs
  *   int64_t K__fxdyn;       the element stride of K's dynamic shared array
@@ -79,7 +79,7 @@ typedef void (*FxAssertFn)(struct FxHostCtx *ctx, const char *where, const char 
  * FxAssertFn, what the operation ("Int32 '+'"); does not return */
 typedef void (*FxOverflowFn)(struct FxHostCtx *ctx, const char *where, const char *func, const char *what);
 /* A kernel run as work-item loops between barriers (K__fxsync 0 although
- * it has barriers, cg_hostregion.c): the work-item of ctx computed another
+ * it has barriers, codegen/host/cg_hostregion.c): the work-item of ctx computed another
  * value than the first work-item of its block for the condition at `where`
  * ("file:line:col"), which decides which barrier comes next; does not
  * return */

@@ -5,6 +5,8 @@
  * block without predecessors, so instructions that follow it in the same FXIR
  * block still have somewhere to go; LLVM drops those blocks. */
 #include "codegen/cg_internal.h"
+#include "codegen/host/cg_host.h"
+#include "codegen/amdgpu/cg_amdgpu.h"
 #include <string.h>
 
 static void cg_inst(CgCtx *c, FxInst *i);

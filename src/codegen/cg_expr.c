@@ -5,6 +5,7 @@
  * one. All code here is written for scalars and vectors alike: constants are
  * splatted to the operand's shape and guards are elementwise selects. */
 #include "codegen/cg_internal.h"
+#include "codegen/host/cg_host.h"
 #include <stdio.h>
 #include <string.h>
 

@@ -1,4 +1,9 @@
-/* cg_internal.h - state shared by the codegen files (not part of the public API). */
+/* cg_internal.h - what every code generation file shares: the state of a
+ * compilation (CgCtx) and the helpers both targets use (not part of the
+ * public API). What only host code generation offers is in host/cg_host.h,
+ * what only AMDGPU's is in amdgpu/cg_amdgpu.h (docs/architecture.md,
+ * "Code generation"): the files of the shared core include either, the
+ * files of one group never include the other's. */
 #ifndef FX_CG_INTERNAL_H
 #define FX_CG_INTERNAL_H
 #include <stddef.h>
@@ -41,7 +46,7 @@ typedef struct CgFunc {
                                array (Array[T, DYN]), 0 without one */
     int nhidden;            /* host fns: trailing i32 origins, one per Ptr parameter */
     CgRegionPlan *regions;  /* host kernels that wait: run as work-item loops between their
-                               barriers (cg_hostregion.c), or NULL: on fibers */
+                               barriers (host/cg_hostregion.c), or NULL: on fibers */
 } CgFunc;
 
 typedef struct CgArrayNote {
@@ -113,7 +118,7 @@ typedef struct CgCtx {
     int wave_sites;          /* host: exchanges numbered so far, in program order */
     CgLoop *loop;
 
-    /* AMD's device math library (cg_devlib.c) */
+    /* AMD's device math library (amdgpu/cg_devlib.c) */
     int devlib_state;        /* 0: not looked for yet */
     const char *devlib_dir;  /* where ocml.bc is, or NULL */
     const char *devlib_searched;
@@ -191,18 +196,6 @@ LLVMValueRef cg_frexp_exp(CgCtx *c, FxInst *i);    /* FX_FREXP_EXP */
 /* FX_MATH for the functions of fxir/fxmath.h (erf ... atan2). */
 LLVMValueRef cg_mathfn(CgCtx *c, FxInst *i);
 
-/* ---- cg_devlib.c ---- */
-/* A call of ocml's `fname` (e.g. "__ocml_exp_f64"), lane by lane for vectors;
- * a located error naming `what` ("Float64 fx.exp", "Float64 '**'") when the library is
- * missing or does not cover the processor. */
-LLVMValueRef cg_devlib_call(CgCtx *c, FxInst *i, const char *what, const char *fname,
-                            LLVMValueRef *args, int nargs);
-/* fx.printf on AMDGPU: ockl.bc is to be linked; a located error at i when
- * the library is not installed. */
-bool cg_devlib_use_ockl(CgCtx *c, FxInst *i);
-/* Links what cg_devlib_call() and cg_devlib_use_ockl() used (at the end of cg_build). */
-bool cg_devlib_link(CgCtx *c);
-
 /* ---- cg_crash.c: "currently compiling" for fatal errors and crashes ---- */
 void cg_crash_begin(const FxModule *m);                     /* cg_build starts */
 void cg_crash_func(const FxFunc *f);                        /* its LLVM IR is built next */
@@ -234,11 +227,6 @@ bool cg_check_memory_limits(CgCtx *c);
  * finds the kernel's scratch or LDS over the target's limit; in the
  * FxModule's arena. */
 CgKernelInfo *cg_kernel_infos(CgCtx *c, int *n);
-/* Host: lays out every shared array (fns first, then each kernel's own). */
-void cg_layout_shared(CgCtx *c);
-/* host: the bytes of static shared memory kernel cf's block needs
- * (K__fxshared), a multiple of 16; its dynamic array starts there. */
-int64_t cg_host_static_shared(CgCtx *c, const CgFunc *cf);
 
 /* ---- cg_abi.c ---- */
 unsigned cg_attr_kind(const char *name);                         /* LLVM's kind number of an attribute */
@@ -249,68 +237,7 @@ LLVMValueRef cg_helper_fn(CgCtx *c, const char *name, LLVMTypeRef fty, bool alwa
 void cg_declare_funcs(CgCtx *c);
 void cg_begin_func(CgCtx *c, CgFunc *cf);
 void cg_end_func(CgCtx *c);
-void cg_host_entry_points(CgCtx *c, CgFunc *cf);
-LLVMValueRef *cg_host_unpack_args(CgCtx *c, const FxFunc *f, LLVMValueRef args);
-/* cg_hostblock.c: K__fxblock, the block's work-items as a loop */
-void cg_host_block_entry(CgCtx *c, CgFunc *cf);
-/* One loop of a block's work-items over one dimension: opened with its
- * counter (i32, from 0) in `phi`, closed after the body when the counter
- * reaches extent (at least 1: the body runs before the first test). */
-typedef struct CgBlockLoop {
-    LLVMBasicBlockRef head;
-    LLVMValueRef phi;
-} CgBlockLoop;
-CgBlockLoop cg_open_block_loop(CgCtx *c, LLVMValueRef fn, const char *name);
-void cg_close_block_loop(CgCtx *c, LLVMValueRef fn, CgBlockLoop l, LLVMValueRef extent);
-/* The lanes of a wave in the host's code: the emulated GPU's (--arch), else 1. */
-int cg_host_wave_size(const CgCtx *c);
-/* Whether i (or b) may wait for other work-items: a barrier, an exchange in
- * waves wider than one lane, a call of a fn that waits. */
-bool cg_inst_waits(CgCtx *c, const FxInst *i);
-bool cg_block_waits(CgCtx *c, const FxBlock *b);
-/* cg_hostregion.c: a kernel with barriers as work-item loops between them.
- * The plan (NULL: the kernel stays on fibers), then the kernel's body; the
- * hooks cg_val and cg_inst call while one is emitted. */
-enum { CG_REGION_STATE_BYTES = 256 << 10 };  /* per-work-item copies of one block on the stack of
-                                                the thread running it, at most; more go to ctx->state */
-enum { CG_REGION_HEAP_BYTES = 64 << 20 };    /* ... which the runtime allocates per thread, at most */
-/* Wave exchanges a kernel run as work-item loops may have, at most: each
- * is a loop over the block of its own, which LLVM optimizes on its own.
- * Measured on gfx942's wave model (docs/host-execution.md): the Float64
- * GEMM's 36 cost 0.15 s more of JIT than fibers and run 512^3 0.73 s
- * faster (256^3: 0.09 s); the Int8 GEMM's 68 cost 1.0 s more and save
- * 0.14 s at 512^3. */
-enum { CG_REGION_MAX_EXCHANGES = 48 };
-CgRegionPlan *cg_region_plan(CgCtx *c, CgFunc *cf);
-void cg_emit_regions(CgCtx *c, CgFunc *cf);
-LLVMValueRef cg_region_value(CgCtx *c, FxInst *v);
-LLVMValueRef cg_region_alloca(CgCtx *c, FxInst *i);
-void cg_region_define(CgCtx *c, FxInst *i, LLVMValueRef v);
-bool cg_region_return(CgCtx *c, FxInst *ret);
-bool cg_region_jump(CgCtx *c, FxInst *jump);
-LLVMValueRef cg_region_exchange(CgCtx *c, FxInst *x);
-LLVMValueRef cg_region_wave_active(CgCtx *c, FxInst *active);
-LLVMValueRef cg_region_param(CgCtx *c, FxInst *param);
-bool cg_region_param_origin(CgCtx *c, FxInst *param, LLVMValueRef *origin);
-void cg_region_plan_free(CgRegionPlan *p);   /* its maps (the plan is in the arena) */
-/* K__fxstate: bytes of ctx->state per lane the plan's block needs (0: none). */
-int64_t cg_region_heap_bytes(const CgRegionPlan *p);
 LLVMValueRef cg_special(CgCtx *c, FxInst *i);
-LLVMValueRef cg_hostctx_field(CgCtx *c, int field, int dim);  /* address */
-LLVMTypeRef cg_host_ctx_type(CgCtx *c);
-LLVMTypeRef cg_abi_field_type(CgCtx *c, int kind, int count);
-LLVMTypeRef cg_oob_site_type(CgCtx *c);
-/* The checker (cg_check.c): whether an access to `array` is checked, the
- * call before it, and the barrier's site. */
-LLVMTypeRef cg_check_site_type(CgCtx *c);
-bool cg_checks_access(CgCtx *c, const FxInst *array);
-void cg_check_access(CgCtx *c, FxInst *i, FxInst *array, LLVMValueRef addr, const Type *elem, bool is_write);
-void cg_check_barrier(CgCtx *c, FxInst *i);
-/* Host code of an add/sub/mul an @index_nowrap kernel promises does not
- * overflow (FXNW_PROMISED): computes a op b (i->sub) and calls
- * ctx->overflow, which does not return, when the signed result wraps.
- * `what` names the operation ("Int32 '+'"). */
-LLVMValueRef cg_check_overflow(CgCtx *c, FxInst *i, LLVMValueRef a, LLVMValueRef b, const char *what);
 /* -g (cg_debug.c): the compile unit, a subprogram per function, a source
  * position per FXIR instruction. */
 void cg_debug_begin(CgCtx *c);
@@ -325,13 +252,6 @@ LLVMValueRef cg_val(CgCtx *c, FxInst *i);
 void cg_emit_body(CgCtx *c, FxBlock *b);
 /* Instructions from `from` up to (not including) `to` (NULL: the block's end). */
 void cg_emit_range(CgCtx *c, FxInst *from, FxInst *to);
-
-/* cg_matrix.c: FX_MFMA, the CDNA matrix instructions. */
-LLVMValueRef cg_mfma(CgCtx *c, FxInst *i);
-/* cg_wave.c: wave operations on AMDGPU; the host's exchanges (wave model). */
-LLVMValueRef cg_wave(CgCtx *c, FxInst *i);
-LLVMValueRef cg_wave_exchange(CgCtx *c, FxInst *i);
-LLVMValueRef cg_wave_active(CgCtx *c, FxInst *i);
 
 /* cg_printf.c: fx.printf and fx.assert (docs/debugging.md). */
 void cg_print(CgCtx *c, FxInst *i);

@@ -7,6 +7,7 @@
  * or are a located error where it is missing or does not cover the processor;
  * on the host they call the C library. */
 #include "codegen/cg_internal.h"
+#include "codegen/amdgpu/cg_amdgpu.h"
 #include "fxir/fxmath.h"
 #include <stdio.h>
 

@@ -9,9 +9,10 @@
  *   - hypot below Float64: sqrt(x*x + y*y) in Float64 (llvm.sqrt, correctly
  *     rounded on every target);
  *   - the rest: the C library on the host (erff, erf, ...), AMD's ocml on
- *     AMDGPU (__ocml_erf_f32, __ocml_erf_f64, ...; cg_devlib.c), which makes
+ *     AMDGPU (__ocml_erf_f32, __ocml_erf_f64, ...; amdgpu/cg_devlib.c), which makes
  *     them a located error on processors ocml does not cover. */
 #include "codegen/cg_internal.h"
+#include "codegen/amdgpu/cg_amdgpu.h"
 #include "fxir/fxmath.h"
 #include <stdio.h>
 

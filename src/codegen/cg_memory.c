@@ -5,12 +5,13 @@
  * zero-filled where the FX_ALLOCA stands (so a slot declared in a loop body is
  * fresh on every iteration). Shared arrays are address-space-3 globals on
  * AMDGPU, and on the host a fixed offset into the block's shared memory
- * (FxHostCtx.shared). Arrays are row-major; indices of any integer type are
+ * (FxHostCtx.shared; host/cg_hostshared.c lays them out). Arrays are row-major; indices of any integer type are
  * converted to i64 by their own signedness. On the host every index that is
  * not a compile-time constant is bounds-checked (abi/fxhost.h): Ptr
  * indices against the buffer behind the kernel parameter the Ptr came from,
  * array indices against their dimension. */
 #include "codegen/cg_internal.h"
+#include "codegen/host/cg_host.h"
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,66 +23,6 @@ static const char *llty_str(CgCtx *c, LLVMTypeRef ty)
     const char *r = arena_strdup(c->fm->arena, s);
     LLVMDisposeMessage(s);
     return r;
-}
-
-/* ---- shared-memory layout (host) ---- */
-
-/* The static shared arrays of b at *off on, in order (16-byte aligned);
- * a dynamic array (after them all) goes to *dyn. */
-static void layout_block(CgCtx *c, FxBlock *b, int64_t *off, FxInst **dyn)
-{
-    for (FxInst *i = b->first; i; i = i->next) {
-        if (i->op == FX_ALLOCA && type_is_dyn_array(i->type)) {
-            *dyn = i;
-        } else if (i->op == FX_ALLOCA && i->space == FXSPACE_SHARED) {
-            LLVMTypeRef mt = cg_mem_type(c, i->type);
-            int64_t size = (int64_t)LLVMABISizeOfType(c->TD, mt);
-            *off = (*off + 15) & ~(int64_t)15;
-            cg_map_put(&c->shared, i, (void *)(intptr_t)(*off + 1));
-            *off += size;
-        }
-        for (int k = 0; k < i->nblocks; k++)
-            layout_block(c, &i->blocks[k], off, dyn);
-    }
-}
-
-int64_t cg_host_static_shared(CgCtx *c, const CgFunc *cf)
-{
-    int64_t shared = cf->shared_base + cf->shared_own;
-    if (cf->shared_own == 0 && c->fn_shared_total == 0)
-        shared = 0;
-    return (shared + 15) & ~(int64_t)15;
-}
-
-void cg_layout_shared(CgCtx *c)
-{
-    int64_t off = 0;
-    for (int k = 0; k < c->fm->funcs.len; k++) {
-        FxFunc *f = c->fm->funcs.items[k];
-        if (f->kind != FXF_FN)
-            continue;
-        CgFunc *cf = cg_map_get(&c->funcs, f);
-        cf->shared_base = off;
-        FxInst *dyn = NULL;   /* sema allows none in a fn */
-        layout_block(c, &f->body, &off, &dyn);
-        cf->shared_own = off - cf->shared_base;
-    }
-    c->fn_shared_total = (off + 15) & ~(int64_t)15;
-    for (int k = 0; k < c->fm->funcs.len; k++) {
-        FxFunc *f = c->fm->funcs.items[k];
-        if (f->kind != FXF_KERNEL)
-            continue;
-        CgFunc *cf = cg_map_get(&c->funcs, f);
-        int64_t koff = c->fn_shared_total;
-        cf->shared_base = koff;
-        FxInst *dyn = NULL;
-        layout_block(c, &f->body, &koff, &dyn);
-        cf->shared_own = koff - cf->shared_base;
-        /* the launch's dynamic bytes follow the static ones (K__fxshared) */
-        if (dyn)
-            cg_map_put(&c->shared, dyn, (void *)(intptr_t)(cg_host_static_shared(c, cf) + 1));
-        cf->dyn_elem_bytes = dyn ? (int64_t)LLVMABISizeOfType(c->TD, cg_stride_type(c, dyn->type->elem)) : 0;
-    }
 }
 
 /* ---- slots ---- */

@@ -1,6 +1,8 @@
 /* cg_module.c - target setup, building a module from FXIR, the optimization
  * pipeline, and writing .ll/.bc/.s/.o/.hsaco files. */
 #include "codegen/cg_internal.h"
+#include "codegen/host/cg_host.h"
+#include "codegen/amdgpu/cg_amdgpu.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -18,8 +20,8 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 #include "fx_config.h"
 #include "support/timer.h"
-#include "codegen/cg_elflink.h"
-#include "codegen/cg_lld.h"
+#include "codegen/amdgpu/cg_elflink.h"
+#include "codegen/amdgpu/cg_lld.h"
 
 static const Loc no_loc;
 
@@ -785,7 +787,7 @@ static char *slurp(const char *path, size_t *len)
 }
 
 /* The object as a code object without lld, when it has the shape of
- * fxcc's kernel modules (cg_elflink.h); NULL leaves it to lld. */
+ * fxcc's kernel modules (amdgpu/cg_elflink.h); NULL leaves it to lld. */
 static char *link_in_memory(LLVMMemoryBufferRef obj, size_t *len)
 {
     TimerMark t = timer_mark();

@@ -9,9 +9,11 @@
  * format with __ockl_printf_append_string_n, then the arguments seven at a
  * time with __ockl_printf_append_args, the last call saying so. Linking
  * ockl makes the backend give the kernel its hidden_hostcall_buffer
- * argument (cg_devlib.c). A failed assert prints where it failed through
+ * argument (amdgpu/cg_devlib.c). A failed assert prints where it failed through
  * the same path and then executes llvm.trap (s_trap). */
 #include "codegen/cg_internal.h"
+#include "codegen/host/cg_host.h"
+#include "codegen/amdgpu/cg_amdgpu.h"
 #include "abi/fxhost.h"
 #include <string.h>
 

@@ -23,7 +23,7 @@ typedef struct CgOptions {
     bool check;               /* host: calls for the race and initialization checker (--check) */
     bool debug;               /* -g: DWARF line tables */
     bool host_fibers;         /* host: every kernel with barriers on fibers, none as work-item
-                                 loops between its barriers (cg_hostregion.c) */
+                                 loops between its barriers (host/cg_hostregion.c) */
 } CgOptions;
 
 /* Owns its LLVMContext, module and target machine. */
@@ -41,7 +41,7 @@ bool cg_optimize(CgModule *cm);
  * must still be alive: errors LLVM reports while generating code (a stack
  * frame or LDS over the target's limit) are located in them. path "-" is
  * stdout. A file is written under a temporary name in the same directory and
- * renamed on success; on failure nothing is left behind. CG_OUT_HSACO links the object with lld, in-process (cg_lld.cpp; device target only). */
+ * renamed on success; on failure nothing is left behind. CG_OUT_HSACO links the object with lld, in-process (amdgpu/cg_lld.cpp; device target only). */
 bool cg_write(CgModule *cm, CgOutputKind kind, const char *path);
 /* The linked code object (.hsaco) in memory, malloc'd, its size in *len;
  * NULL after a located error. For offload bundles of several processors. */

@@ -2,13 +2,14 @@
  *
  * Why: a compilation is short, and LLVM touches a few MB of fresh heap in
  * it. On a virtual machine each first touch of a 4 KiB page is a page
- * fault of 9 to 13 µs (docs/compile-time.md, seventh round), a third of a
- * small kernel's compile time. A transparent huge page is one fault per
- * 2 MiB. The kernel gives them to a mapping advised with MADV_HUGEPAGE,
- * but only for 2 MiB ranges of which nothing has been touched yet, so the
- * heap must be advised between growing and first use. glibc does that
- * itself under GLIBC_TUNABLES=glibc.malloc.hugetlb=1, which a process can
- * only be started with; this file does the same from inside, once:
+ * fault, which may cost 9 to 13 µs: a third of a small kernel's compile
+ * time (docs/compile-time.md, "Page faults in the heap: transparent huge
+ * pages"). A transparent huge page is one fault per 2 MiB. The kernel
+ * gives them to a mapping advised with MADV_HUGEPAGE, but only for 2 MiB
+ * ranges of which nothing has been touched yet, so the heap must be
+ * advised between growing and first use. glibc does that itself under
+ * GLIBC_TUNABLES=glibc.malloc.hugetlb=1, which a process can only be
+ * started with; this file does the same from inside, once:
  *
  *   1. growth by HEAP_RESERVE at once (mallopt): a large block is then
  *      cut from the heap's free top, as long as the top holds it,

@@ -1,5 +1,6 @@
 /* heap.h - how fxcc's and fxrun's processes ask for the memory LLVM's
- * compilation allocates (docs/compile-time.md, seventh round). */
+ * compilation allocates (docs/compile-time.md, "Page faults in the heap:
+ * transparent huge pages"). */
 #ifndef FX_DRIVER_HEAP_H
 #define FX_DRIVER_HEAP_H
 

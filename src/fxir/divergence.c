@@ -6,7 +6,7 @@
  * depends on thread_idx). On a GPU such a barrier hangs the block or is
  * undefined. sema reports
  * each one as -Wdivergent-barrier; the host backend runs a kernel with none
- * as work-item loops between its barriers (cg_hostregion.c), where
+ * as work-item loops between its barriers (codegen/host/cg_hostregion.c), where
  * work-items that disagree could not be followed. For the host's wave model
  * (waves wider than one lane) a wave exchange counts as a barrier too: the
  * regions cut there, so every work-item of the block must reach it.

@@ -255,8 +255,9 @@ static bool snapshot_reserve(Snapshot *sn, size_t bytes, size_t value_bytes)
 
 /* A buffer of this size or more starts on a 2 MiB boundary and is advised
  * for transparent huge pages before it is zeroed: a 64 MiB tensor is then
- * 32 page faults instead of 16,384, which on a virtual machine was most of
- * an fxrun process's time (docs/compile-time.md, seventh round). */
+ * 32 page faults instead of 16,384, which on a virtual machine with
+ * 9 to 13 µs page faults was most of an fxrun process's time
+ * (docs/compile-time.md, "fxrun"). */
 #define RT_HUGE_PAGE ((size_t)2 << 20)
 
 void *rt_buffer_alloc(size_t count, size_t elem_bytes)

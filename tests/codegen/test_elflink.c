@@ -15,8 +15,8 @@
 #include <unistd.h>
 #include "driver/pipeline.h"
 #include "codegen/codegen.h"
-#include "codegen/cg_elflink.h"
-#include "codegen/cg_lld.h"
+#include "codegen/amdgpu/cg_elflink.h"
+#include "codegen/amdgpu/cg_lld.h"
 
 static const char *const archs[] = {
     "gfx942", "gfx90a", "gfx908", "gfx906", "gfx803", "gfx1030", "gfx1100", "gfx1201",

@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include "fxsource.h"
 #include "codegen/codegen.h"
-#include "codegen/cg_lld.h"
+#include "codegen/amdgpu/cg_lld.h"
 
 static const char *const saxpy_src =
     "kernel saxpy(x: const Ptr[Float32], y: Ptr[Float32], a: Float32, n: Int32) {\n"

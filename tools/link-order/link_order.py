@@ -2,7 +2,7 @@
 """Writes the symbol order fxcc is linked in: the code and read-only data
 its compilations touch first, together, so that a compilation pages in a
 few megabytes of the 120 MB binary instead of faulting all over it
-(docs/compile-time.md, third round).
+(docs/compile-time.md, "Page faults in the binary: the link order").
 
   link_order.py --fxcc BIN --preload LIB --nm NM --out ORDER
                 --arch GFX [--arch GFX ...] INPUT.fx ...

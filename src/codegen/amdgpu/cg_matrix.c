@@ -6,6 +6,7 @@
  * select" abort in the backend. Int8 fragments are FXIR vectors of Int8;
  * the intrinsics take them packed into i32/i64 or <N x i32>, the same bytes. */
 #include "codegen/cg_internal.h"
+#include "codegen/amdgpu/cg_amdgpu.h"
 #include <string.h>
 
 /* WMMA takes its fragments as <N x i32> (gfx11 <4 x i32>, gfx12 <2 x i32>). */

@@ -45,6 +45,7 @@
  * barriers), with --host-barriers=fibers, and when the per-work-item copies
  * would take more than CG_REGION_STATE_BYTES at the kernel's launch bound. */
 #include "codegen/cg_internal.h"
+#include "codegen/host/cg_host.h"
 #include "abi/fxhost.h"
 #include <string.h>
 

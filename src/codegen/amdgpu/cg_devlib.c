@@ -22,6 +22,7 @@
  * A missing installation is a located error naming the package.
  * FXCC_DEVICE_LIBS=DIR replaces the search path. */
 #include "codegen/cg_internal.h"
+#include "codegen/amdgpu/cg_amdgpu.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -7,6 +7,7 @@
  * shadow state (runtime/rt_check.c). Atomics are synchronization, not
  * checked accesses. */
 #include "codegen/cg_internal.h"
+#include "codegen/host/cg_host.h"
 #include "abi/fxhost.h"
 
 /* A private constant FxCheckSite for instruction i. */

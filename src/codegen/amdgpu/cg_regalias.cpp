@@ -8,8 +8,8 @@
 // the list of one VGPR holds hundreds of entries, and the resource-usage
 // analysis of every kernel asks for v255 down to the highest VGPR used,
 // a255 down to a0 and s105 downwards: 6-12 % of a small kernel's compilation
-// was spent building and sorting these lists (docs/compile-time.md, fifth
-// round). Two registers overlap exactly when they share a register unit, so
+// was spent building and sorting these lists (docs/compile-time.md, "LLVM's
+// optimization and code generation"). Two registers overlap exactly when they share a register unit, so
 // an index from each unit to the registers holding it, built once per target
 // by walking the registers in order, gives every list in order: the union
 // of the index's lists of the register's units, read off a bit set.
@@ -18,7 +18,7 @@
 // calls land here (cg_regalias.h); the lists are the same, element for
 // element, which tests/codegen/test_regalias.cpp checks against LLVM's own
 // for every register of every target LLVM was built with.
-#include "codegen/cg_regalias.h"
+#include "codegen/amdgpu/cg_regalias.h"
 #include <algorithm>
 #include <atomic>
 #include <cstdint>

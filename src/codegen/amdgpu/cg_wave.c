@@ -10,13 +10,10 @@
  * (set.inactive), ds_swizzle steps combine the lower half of each block of
  * lanes with its upper half within 32 lanes, readlane joins the halves of
  * a wave64, and strict.wwm hands the total back. That is the pairwise tree
- * in lane order the host's wave model computes.
- *
- * Host: wave operations were rewritten by wave-emulation into exchanges;
- * an exchange calls ctx->wave_exchange (abi/fxhost.h) with this lane's
- * value in memory form and gets the wave's snapshot. */
+ * in lane order the host's wave model computes (host/cg_hostwave.c runs
+ * the exchanges it is rewritten into there). */
 #include "codegen/cg_internal.h"
-#include "abi/fxhost.h"
+#include "codegen/amdgpu/cg_amdgpu.h"
 
 static LLVMTypeRef i32_ty(CgCtx *c) { return LLVMInt32TypeInContext(c->C); }
 static LLVMTypeRef i64_ty(CgCtx *c) { return LLVMInt64TypeInContext(c->C); }
@@ -262,34 +259,4 @@ LLVMValueRef cg_wave(CgCtx *c, FxInst *i)
         r = LLVMBuildInsertElement(c->B, r, wave_scalar(c, op, s, e, arg, exec), c32(c, (unsigned)k), "");
     }
     return r;
-}
-
-/* ---- host: the wave model's exchanges ---- */
-
-LLVMValueRef cg_wave_exchange(CgCtx *c, FxInst *i)
-{
-    LLVMValueRef in_region = cg_region_exchange(c, i);
-    if (in_region)
-        return in_region;
-    const Type *t = i->ops[0]->type;
-    LLVMTypeRef mt = cg_mem_type(c, t), ptr = LLVMPointerTypeInContext(c->C, 0);
-    LLVMBuilderRef ab = LLVMCreateBuilderInContext(c->C);
-    LLVMPositionBuilderAtEnd(ab, c->entry);
-    LLVMValueRef slot = LLVMBuildAlloca(ab, mt, "exchange");
-    LLVMDisposeBuilder(ab);
-    LLVMBuildStore(c->B, cg_to_mem(c, cg_val(c, i->ops[0]), t), slot);
-    LLVMTypeRef pt[4] = { ptr, i32_ty(c), ptr, i64_ty(c) };
-    LLVMTypeRef fty = LLVMFunctionType(ptr, pt, 4, 0);
-    LLVMValueRef fp = LLVMBuildLoad2(c->B, ptr, cg_hostctx_field(c, FX_HOSTCTX_wave_exchange, 0), "exchange_fn");
-    LLVMValueRef args[4] = { c->hostctx, c32(c, (unsigned)c->wave_sites++), slot,
-                             LLVMConstInt(i64_ty(c), LLVMABISizeOfType(c->TD, mt), 0) };
-    return LLVMBuildCall2(c->B, fty, fp, args, 4, "snapshot");
-}
-
-LLVMValueRef cg_wave_active(CgCtx *c, FxInst *i)
-{
-    LLVMValueRef in_region = cg_region_wave_active(c, i);
-    if (in_region)
-        return in_region;
-    return LLVMBuildLoad2(c->B, i64_ty(c), cg_hostctx_field(c, FX_HOSTCTX_wave_active, 0), "wave_active");
 }

@@ -15,7 +15,7 @@
  * .text, data sections, local symbols) makes cg_elf_link decline; the
  * caller links with lld then. Reading never trusts the object: every
  * offset and index is checked, and a malformed object is declined too. */
-#include "codegen/cg_elflink.h"
+#include "codegen/amdgpu/cg_elflink.h"
 #include <elf.h>
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 // cg_lld.cpp - lld in-process: lld exposes its linkers only as a
 // C++ API (lld::lldMain), so this shim gives the C code one function to call.
 // Only the ELF driver is linked in; lld's other flavours are not needed.
-#include "codegen/cg_lld.h"
+#include "codegen/amdgpu/cg_lld.h"
 #include <csignal>
 #include <cstdlib>
 #include <cstring>

@@ -15,6 +15,7 @@
  * the runtime's ctx stays as it was passed, and the stores of the loop
  * counters reach the body's loads of thread_idx directly. */
 #include "codegen/cg_internal.h"
+#include "codegen/host/cg_host.h"
 #include "abi/fxhost.h"
 
 CgBlockLoop cg_open_block_loop(CgCtx *c, LLVMValueRef w, const char *name)
