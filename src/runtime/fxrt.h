@@ -13,10 +13,37 @@
 #define FX_FXRT_H
 #include <stddef.h>
 #include <stdint.h>
+#include "fxrt_version.h"
 
 /* This header is plain C: it needs no LLVM headers (the in-process loader
  * that takes an LLVM module is in fxrt_llvm.h). Installed, it is <fxrt.h>;
  * `pkg-config --cflags --libs fxrt` gives what a C program needs. */
+
+/* Versions (docs/programs.md). FXRT_VERSION_MAJOR, _MINOR, _PATCH and
+ * FXRT_VERSION_STRING ("MAJOR.MINOR.PATCH") are the version of these
+ * headers, generated from the project's into fxrt_version.h; the
+ * functions below give the version of the library a program runs with,
+ * which may be another when the program loads a libfxrt.so it was not
+ * built with. Before 1.0 every new minor version may change the API
+ * incompatibly, from 1.0 on only a new major version; the soname changes
+ * with exactly those numbers (libfxrt.so.0.MINOR, then libfxrt.so.MAJOR).
+ * As one number a version compares as versions do, also in #if: */
+#define FXRT_MAKE_VERSION(major, minor, patch) ((major) * 1000000 + (minor) * 1000 + (patch))
+#define FXRT_VERSION FXRT_MAKE_VERSION(FXRT_VERSION_MAJOR, FXRT_VERSION_MINOR, FXRT_VERSION_PATCH)
+/* The parts of such a number, e.g. of rt_version()'s: */
+#define FXRT_VERSION_MAJOR_OF(v) ((v) / 1000000)
+#define FXRT_VERSION_MINOR_OF(v) ((v) / 1000 % 1000)
+#define FXRT_VERSION_PATCH_OF(v) ((v) % 1000)
+
+/* The version this library was built as: as FXRT_VERSION encodes it, and
+ * as FXRT_VERSION_STRING spells it. */
+int rt_version(void);
+const char *rt_version_string(void);
+/* 1 when this library serves a program compiled against the headers of
+ * version `compiled` (pass FXRT_VERSION), else 0: the same major version
+ * and, before 1.0, the same minor; from 1.0 on a minor at least
+ * `compiled`'s, since later minors only add. The patch does not matter. */
+int rt_version_compatible(int compiled);
 
 typedef struct RtHostModule RtHostModule;
 
@@ -50,10 +77,13 @@ int rt_host_launch_checked(RtHostModule *m, const char *name, const unsigned gri
 /* Every launch option: bounds (arg_bytes, as for rt_host_launch_checked;
  * NULL: unchecked), the dynamic shared memory one block gets beyond the
  * kernel's static arrays (HIP's sharedMemBytes: a kernel's Array[T, DYN]
- * has shared_bytes / stride(T) elements), and the checker (checks:
- * RT_CHECK_* of fxrt_check.h, 0: off). Static plus dynamic shared memory
- * may be at most RT_MAX_SHARED_BYTES, as on a GPU with 64 KiB of LDS. */
+ * has shared_bytes / stride(T) elements), and the race and initialization
+ * checker for kernels compiled with --check (checks: RT_CHECK_* bits, 0:
+ * off; what it reports is described in the fxrun manual, --check). Static
+ * plus dynamic shared memory may be at most RT_MAX_SHARED_BYTES, as on a GPU
+ * with 64 KiB of LDS. */
 #define RT_MAX_SHARED_BYTES 65536
+enum { RT_CHECK_RACES = 1, RT_CHECK_UNINIT = 2 };
 typedef struct RtLaunchOptions {
     const size_t *arg_bytes;
     size_t shared_bytes;

@@ -15,9 +15,8 @@
 #include <stddef.h>
 #include "runtime/fxrt.h"
 
-enum { RT_CHECK_RACES = 1, RT_CHECK_UNINIT = 2 };
-
-/* rt_host_launch_checked with the checker on (checks: RT_CHECK_* bits) for
+/* rt_host_launch_checked with the checker on (checks: RT_CHECK_* bits of
+ * fxrt.h) for
  * kernels compiled with --check. Returns 0 when nothing was found; -1 with
  * *err holding the reports, one per line (the launch ran to its end), or
  * another error. */

@@ -297,6 +297,25 @@ static void test_exit_statuses(void)
     expect_run(cmd, 0, "Int32(7)\n");
 }
 
+/* fxcc --version and fxrun --version print the project's version
+ * (meson.build, -DFX_PROJECT_VERSION), which is libfxrt's: the header's
+ * FXRT_VERSION_STRING. */
+static void test_versions(void)
+{
+    CU_ASSERT_STRING_EQUAL(FXRT_VERSION_STRING, FX_PROJECT_VERSION);
+    const char *tools[2][2] = { { "fxcc", fxcc_path }, { "fxrun", fxrun_path } };
+    for (int i = 0; i < 2; i++) {
+        char cmd[2048], want[64], *out = NULL;
+        snprintf(cmd, sizeof cmd, "%s --version", tools[i][1]);
+        snprintf(want, sizeof want, "%s %s ", tools[i][0], FX_PROJECT_VERSION);
+        CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
+        CU_ASSERT(out && strncmp(out, want, strlen(want)) == 0);
+        if (!out || strncmp(out, want, strlen(want)) != 0)
+            fprintf(stderr, "\n  %s printed: %s (want \"%s...\")\n", cmd, out ? out : "(nothing)", want);
+        free(out);
+    }
+}
+
 /* A failed compile leaves no output file behind (and does not clobber an old one). */
 static void test_no_partial_output(void)
 {
@@ -623,6 +642,7 @@ static const FxtTest tests[] = {
     { "pointer views: one 128-bit load per Int8x16", test_ptr_view_isa },
     { "output kinds", test_output_kinds },
     { "exit statuses", test_exit_statuses },
+    { "--version: the project's version", test_versions },
     { "no partial output", test_no_partial_output },
     { "-D, import and -MD", test_defines_and_depfile },
     { "output safety: input, links, FIFOs, depfiles, full stdout", test_output_safety },
