@@ -195,6 +195,10 @@ LLVMValueRef cg_frexp_exp(CgCtx *c, FxInst *i);    /* FX_FREXP_EXP */
 /* ---- cg_mathfn.c ---- */
 /* FX_MATH for the functions of fxir/fxmath.h (erf ... atan2). */
 LLVMValueRef cg_mathfn(CgCtx *c, FxInst *i);
+/* fn (of type fty, on scalars) applied to args of type ty: one call, or one
+ * per lane of a vector (at most two operands). */
+LLVMValueRef cg_call_lanewise(CgCtx *c, LLVMTypeRef fty, LLVMValueRef fn, LLVMValueRef *args, int nargs,
+                              LLVMTypeRef ty, unsigned fmf);
 
 /* ---- cg_crash.c: "currently compiling" for fatal errors and crashes ---- */
 void cg_crash_begin(const FxModule *m);                     /* cg_build starts */
@@ -207,10 +211,6 @@ void cg_crash_end(void);                                    /* the module is fre
 LLVMValueRef cg_alloca(CgCtx *c, FxInst *i);
 LLVMValueRef cg_load(CgCtx *c, FxInst *i);
 LLVMValueRef cg_ptr_offset(CgCtx *c, FxInst *i);
-/* fn (of type fty, on scalars) applied to args of type ty: one call, or one
- * per lane of a vector (at most two operands). */
-LLVMValueRef cg_call_lanewise(CgCtx *c, LLVMTypeRef fty, LLVMValueRef fn, LLVMValueRef *args, int nargs,
-                              LLVMTypeRef ty, unsigned fmf);
 void cg_store(CgCtx *c, FxInst *i);
 LLVMValueRef cg_atomic(CgCtx *c, FxInst *i);
 void cg_fence(CgCtx *c, FxInst *i);

@@ -135,3 +135,22 @@ LLVMValueRef cg_mathfn(CgCtx *c, FxInst *i)
         v[k] = cg_fconvert(c, cg_val(c, i->ops[k]), s, cs);
     return cg_fconvert(c, compute(c, i, cs, v, nargs), cs, s);
 }
+
+/* One call of fn per lane of a vector (ocml and the C library take scalars). */
+LLVMValueRef cg_call_lanewise(CgCtx *c, LLVMTypeRef fty, LLVMValueRef fn, LLVMValueRef *args, int nargs,
+                              LLVMTypeRef ty, unsigned fmf)
+{
+    if (LLVMGetTypeKind(ty) != LLVMVectorTypeKind)
+        return cg_fmf(LLVMBuildCall2(c->B, fty, fn, args, (unsigned)nargs, ""), fmf);
+    LLVMValueRef r = LLVMGetPoison(ty);
+    LLVMTypeRef i32 = LLVMInt32TypeInContext(c->C);
+    for (unsigned k = 0; k < LLVMGetVectorSize(ty); k++) {
+        LLVMValueRef idx = LLVMConstInt(i32, k, 0);
+        LLVMValueRef lane[2];
+        for (int a = 0; a < nargs && a < 2; a++)
+            lane[a] = LLVMBuildExtractElement(c->B, args[a], idx, "");
+        LLVMValueRef e = cg_fmf(LLVMBuildCall2(c->B, fty, fn, lane, (unsigned)nargs, ""), fmf);
+        r = LLVMBuildInsertElement(c->B, r, e, idx, "");
+    }
+    return r;
+}
