@@ -1,5 +1,6 @@
 /* fuzz_common.c - compiling fuzz input in-process (see fuzz_common.h). */
 #include "fuzz_common.h"
+#include <llvm-c/Analysis.h>
 #include <stdlib.h>
 #include <string.h>
 #include "fxir/verify.h"
@@ -131,22 +132,63 @@ static const char *message_of(const char *line, const char *eol)
     return NULL;
 }
 
+/* A -D that names no const is an error about the command line, which has
+ * no file:line:col (fuzz_options draws -D options). */
+static bool about_command_line(const char *msg)
+{
+    return strncmp(msg, "-D ", 3) == 0;
+}
+
+/* --diagnostics-format=json (fuzz_options): one object per line, notes
+ * nested. The input cannot forge the keys: json_string escapes every '"'
+ * it copies. An object with no "file" has its "message" right after its
+ * "severity". */
+static void check_json_line(const FzCompile *z, const char *line, const char *eol)
+{
+    static const char key[] = "\"message\":\"";
+    for (const char *p = line; (p = memmem(p, (size_t)(eol - p), key, sizeof key - 1)); p++) {
+        const char *msg = p + sizeof key - 1;
+        if (strncmp(msg, "internal compiler error", 23) == 0)
+            fz_finding(z, "an internal compiler error");
+        if (p[-1] == ',' && p[-2] == '"' && !about_command_line(msg)) {
+            const char *sev = p - 2;   /* the closing quote of the value before: a severity? */
+            while (sev > line && sev[-1] != '"')
+                sev--;
+            if (sev - line >= 12 && strncmp(sev - 12, "\"severity\":\"", 12) == 0)
+                fz_finding(z, "a diagnostic without a location");
+        }
+    }
+}
+
 void fz_check_diag(FzCompile *z)
 {
     if (!z->diag_out)
         return;
+    diag_flush();   /* JSON holds its last object back for notes */
     fflush(z->diag_out);
     for (const char *line = z->diag; line && *line;) {
         const char *eol = strchr(line, '\n');
         if (!eol)
             eol = line + strlen(line);
         const char *msg = message_of(line, eol);
-        if (msg && strncmp(msg, "internal compiler error", 23) == 0)
+        if (strncmp(line, "{\"severity\":", 12) == 0)
+            check_json_line(z, line, eol);
+        else if (msg && strncmp(msg, "internal compiler error", 23) == 0)
             fz_finding(z, "an internal compiler error");
-        if (msg && strncmp(line, "fxcc: ", 6) == 0)
+        else if (msg && strncmp(line, "fxcc: ", 6) == 0 && !about_command_line(msg))
             fz_finding(z, "a diagnostic without a location");
         line = *eol ? eol + 1 : eol;
     }
+}
+
+void fz_check_llvm(FzCompile *z, CgModule *m, const char *target)
+{
+    char *msg = NULL;
+    if (LLVMVerifyModule(cg_llvm_module(m), LLVMReturnStatusAction, &msg)) {
+        fprintf(stderr, "fuzz: the LLVM verifier after optimization (%s):\n%s\n", target, msg);
+        fz_finding(z, "LLVM IR that does not verify after optimization");
+    }
+    LLVMDisposeMessage(msg);
 }
 
 void fz_finish(FzCompile *z)

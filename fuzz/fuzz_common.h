@@ -55,6 +55,9 @@ void fz_finish(FzCompile *z);
 void fz_finding(const FzCompile *z, const char *what) __attribute__((noreturn));
 /* Aborts when the diagnostics so far contain an internal error. */
 void fz_check_diag(FzCompile *z);
+/* Aborts when the LLVM verifier rejects module m (after optimization;
+ * cg_build verified it before); `target` names it in the report. */
+void fz_check_llvm(FzCompile *z, CgModule *m, const char *target);
 /* Runs one input for each target the harnesses cover: the host (NULL),
  * gfx942 (waves of 64) and gfx1100 (waves of 32). */
 void fz_each_target(void (*run)(const char *arch, const uint8_t *data, size_t size), const uint8_t *data,

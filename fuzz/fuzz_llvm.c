@@ -6,7 +6,6 @@
  * FUZZ_LLVM_ISA=1 also runs the backend (instruction selection, register
  * allocation: the assembly as text), several times slower per input. */
 #include "fuzz_common.h"
-#include <llvm-c/Analysis.h>
 #include <stdlib.h>
 
 static void codegen_for(const char *arch, const uint8_t *data, size_t size)
@@ -16,12 +15,8 @@ static void codegen_for(const char *arch, const uint8_t *data, size_t size)
     if (fz_parse(&z, data, size) && fz_lower(&z)) {
         CgModule *m = pipe_codegen(&z.c);
         fz_check_diag(&z);
-        char *msg = NULL;
-        if (m && LLVMVerifyModule(cg_llvm_module(m), LLVMReturnStatusAction, &msg)) {
-            fprintf(stderr, "fuzz: the LLVM verifier after optimization (%s):\n%s\n", arch ? arch : "host", msg);
-            fz_finding(&z, "LLVM IR that does not verify after optimization");
-        }
-        LLVMDisposeMessage(msg);
+        if (m)
+            fz_check_llvm(&z, m, arch ? arch : "host");
         if (m && getenv("FUZZ_LLVM_ISA")) {
             free(cg_assembly(m));   /* NULL after located errors: fine */
             fz_check_diag(&z);

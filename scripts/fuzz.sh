@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 secs=${1:-60}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(parse fxir llvm diff regions)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(parse fxir llvm diff regions options)
 build=${FUZZ_BUILD:-build-fuzz}
 
 if ! command -v clang-19 >/dev/null; then
@@ -51,6 +51,20 @@ mkdir -p "$rseeds"
 for k in $(seq 0 47); do
   { printf "\\$(printf %03o $((k % 12)))"; head -c 600 /dev/urandom; } >"$rseeds/setting-$k"
 done
+# fuzz_options reads a command line before the source (fuzz/fuzz_options.c):
+# each .fx file with 0 to 4 options drawn at random in front (byte 0: how
+# many, then two bytes each), plus its regression inputs, whose first line
+# names their options ("#fxcc: ...", the whole file the source).
+oseeds="$build/corpus/seeds-options"
+rm -rf "$oseeds"
+mkdir -p "$oseeds"
+k=0
+while IFS= read -r f; do
+  n=$((k % 5))
+  { printf "\\$(printf %03o $n)"; head -c $((2 * n)) /dev/urandom; cat "$f"; } >"$oseeds/$k-$(basename "$f")"
+  k=$((k + 1))
+done < <(find tests examples -name '*.fx' -type f)
+cp tests/fuzz/regress/options/* "$oseeds/"
 
 # Leak checking on (whatever the caller's ASAN_OPTIONS say): libFuzzer
 # checks for memory an iteration leaks. FUZZ_ASAN_OPTIONS overrides.
@@ -72,6 +86,7 @@ for h in "${harnesses[@]}"; do
   case $h in diff|regions) ;; *) dict=(-dict=fuzz/fx.dict) ;; esac   # those two read recipes, not .fx
   hseeds=$seeds
   [ "$h" != regions ] || hseeds=$rseeds
+  [ "$h" != options ] || hseeds=$oseeds
   echo "fuzz: $h for ${secs}s (log: $log)"
   rc=0
   "$exe" "${dict[@]}" "${keep[@]}" -max_total_time="$secs" -timeout=120 -rss_limit_mb=4096 -max_len=8192 \

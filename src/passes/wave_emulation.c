@@ -379,6 +379,30 @@ static void converge_loops(WaveEm *w, FxBlock *b)
     }
 }
 
+/* ---- atomics in lock-step ----
+ * A GPU runs each memory instruction of a wave for all its active lanes at
+ * once: every lane's earlier loads are done before any lane's atomic, and
+ * the atomics of the lanes all happen before any lane goes on. The host runs
+ * the lanes one after another between exchanges, so an atomic becomes a
+ * point where the wave meets: an exchange right before it (the loads of
+ * every lane are done) and one right after it (no lane goes on before all
+ * did theirs). The runtime resumes the released lanes in lane order, so
+ * the atomics of one instruction happen in lane order (docs/waves.md,
+ * "Memory operations in lock-step"). The exchange after it carries the
+ * atomic's old value: a wave whose lanes see the same old values over and
+ * over while other lanes wait for them is not making progress, which the
+ * runtime reports (the in-wave spin lock). Plain loads and stores are not
+ * synchronized: lanes communicating through them without a barrier race. */
+static void lockstep_atomic(WaveEm *w, FxInst *i)
+{
+    w->b.loc = i->loc;
+    fxb_before(&w->b, i);
+    converge(w);
+    fxb_after(&w->b, i);
+    bool has_value = i->type && (i->type->kind == TY_SCALAR || i->type->kind == TY_VECTOR);
+    fxb_wave_exchange(&w->b, has_value ? i : fxb_bool(&w->b, true));
+}
+
 /* ---- driving ---- */
 
 static bool needs_emulation(const FxInst *i)
@@ -403,6 +427,9 @@ static int emulate_block(WaveEm *w, FxModule *m, FxBlock *blk)
             FxInst *r = i->op == FX_WAVE ? emulate_wave(w, i) : i->op == FX_MFMA ? emulate_mfma(w, m, i) : w->lane;
             fxir_forward(&w->fw, i, r);
             fxir_remove(i);
+            n++;
+        } else if (i->op == FX_ATOMIC && w->wave > 1) {
+            lockstep_atomic(w, i);   /* `next` steps over the exchanges it adds */
             n++;
         }
         i = next;

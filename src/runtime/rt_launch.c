@@ -14,7 +14,9 @@
  * lanes wait at exchanges lets the group at the lowest site go: its values
  * are copied into the wave's snapshot, its mask becomes every member's
  * wave_active, and they run on. Barriers are released only when no wave
- * has lanes at an exchange.
+ * has lanes at an exchange. A wave whose lanes repeat the same exchanges
+ * while other lanes of it wait after a loop is stuck (spin_check: the
+ * in-wave spin lock, docs/waves.md "Memory operations in lock-step").
  *
  * Fibers switch with rt_ctx_switch (below): it saves only the registers the
  * x86-64 SysV ABI asks a callee to keep, so a switch costs a few
@@ -111,10 +113,20 @@ static void switch_end(void *fake_stack, const void **from, size_t *size)
 enum { RT_MAX_THREADS = 1024, RT_MAX_BLOCK = 1024, RT_FIBER_STACK = 512 * 1024, RT_STACK_GUARD = 128 * 1024 };
 enum { F_RUNNABLE, F_AT_BARRIER, F_AT_WAVE, F_DONE };
 
-/* A wave's snapshot of its lanes' values at the last exchange. */
+/* How many releases in a row of a wave's lanes that repeat what they
+ * exchanged before, while other lanes of the wave wait for them at a later
+ * exchange, make the wave stuck (spin_check). */
+enum { RT_SPIN_LIMIT = 1 << 18, RT_SPIN_SITES = 64 };
+
+/* A wave's snapshot of its lanes' values at the last exchange, and what
+ * spin_check remembers of its releases. */
 typedef struct Snapshot {
     char *bytes;
     size_t cap;
+    uint64_t parked;                    /* the lanes waiting at a later site at the last release */
+    uint64_t spins;                     /* releases in a row that repeated an earlier one */
+    int32_t seen_site[RT_SPIN_SITES];   /* by site modulo RT_SPIN_SITES: the last release there, */
+    uint64_t seen_hash[RT_SPIN_SITES];  /* its mask and values hashed (0: none yet) */
 } Snapshot;
 
 typedef struct Fiber {
@@ -146,6 +158,7 @@ typedef struct Sched {
     unsigned long long run_now;   /* the run of blocks block_now is in (grid_chunk) */
     RtPrintBuf print_buf;   /* what the blocks of run_now printed (with g->print) */
     bool failed;            /* block_now failed: error or err says why */
+    bool abandoned;         /* block_now stopped without failing (spin_check): the worker stops */
     char *err;              /* a failure other than an out-of-bounds access */
     void *main_sp;          /* the scheduler's saved stack pointer */
     const void *main_stack; /* its stack, for AddressSanitizer */
@@ -486,8 +499,108 @@ static void resume(Sched *s, Fiber *f, size_t n)
     switch_end(fake, NULL, NULL);
 }
 
+/* ---- waves that cannot make progress ----
+ * Lanes that left a loop wait after it for the others (docs/waves.md). If
+ * those spin for something only a waiting lane could give them (a lock it
+ * holds: in-wave spin lock), the GPU never leaves the loop. The host sees
+ * it as releases of the spinning lanes that repeat themselves: at every
+ * site the same mask and the same values (an atomic's exchange carries its
+ * old value, so a failing compare-and-swap repeats, a counting atomic does
+ * not). RT_SPIN_LIMIT such releases in a row, with the same lanes waiting
+ * throughout, are reported instead of running forever. */
+
+/* FNV-1a over the mask and the group's values: 0 stays "nothing seen". */
+static uint64_t spin_hash(uint64_t mask, const char *bytes, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull ^ mask;
+    for (size_t k = 0; k < n; k++)
+        h = (h ^ (unsigned char)bytes[k]) * 0x100000001b3ull;
+    return h ? h : 1;
+}
+
+/* "0", "1-63", "0 2-5": the lanes of a mask, for messages. */
+static char *lanes_text(uint64_t mask)
+{
+    char *t = rt_strdupf("%s", "");
+    for (int l = 0; l < 64 && t; l++) {
+        if (!(mask >> l & 1) || (l > 0 && (mask >> (l - 1) & 1)))
+            continue;
+        int e = l;
+        while (e + 1 < 64 && (mask >> (e + 1) & 1))
+            e++;
+        char *n = e > l ? rt_strdupf("%s%s%d-%d", t, *t ? " " : "", l, e) : rt_strdupf("%s%s%d", t, *t ? " " : "", l);
+        free(t);
+        t = n;
+    }
+    return t;
+}
+
+static char *spin_error(const Sched *s, size_t w, uint64_t mask, uint64_t parked)
+{
+    const int32_t *b = s->item.ctx.block_idx;
+    char *spin = lanes_text(mask), *wait = lanes_text(parked);
+    char *e = rt_strdupf("kernel %s: lanes %s of wave %zu of block (%d,%d,%d) spin in a loop while lanes %s wait "
+                         "for them after it, and nothing they exchange changed in %d rounds: on the GPU this wave "
+                         "never leaves the loop (a spin lock taken by lanes of one wave?)",
+                         s->kernel, spin ? spin : "?", w, b[0], b[1], b[2], wait ? wait : "?", (int)RT_SPIN_LIMIT);
+    free(spin);
+    free(wait);
+    return e;
+}
+
+/* Once a block failed (a stuck wave keeps its lock forever), a whole wave
+ * of another block may spin on it as well: such a block is abandoned, not
+ * failed, so the launch reports the stuck wave. Only then are waves with no
+ * lanes waiting watched, which costs a hash per release. */
+static bool grid_failed(const Sched *s)
+{
+    return atomic_load_explicit(&s->g->fail_at, memory_order_relaxed) < s->g->nblocks;
+}
+
+/* After wave w released `mask` at `site` (its values in sn->bytes, `bytes`
+ * each) while the lanes `parked` wait at later sites: false when the wave
+ * is stuck (*err says so) or abandoned (s->abandoned). */
+static bool spin_check(Sched *s, size_t w, int32_t site, uint64_t mask, uint64_t parked, size_t bytes,
+                       char **err)
+{
+    Snapshot *sn = &s->snaps[w];
+    if (parked != sn->parked) {   /* other lanes wait now: a new episode */
+        sn->parked = parked;
+        sn->spins = 0;
+        memset(sn->seen_hash, 0, sizeof sn->seen_hash);
+    }
+    if (!parked && !grid_failed(s))
+        return true;
+    uint64_t h = spin_hash(mask, sn->bytes, (size_t)s->k->wave_size * bytes);
+    size_t slot = (size_t)site % RT_SPIN_SITES;
+    if (sn->seen_site[slot] == site && sn->seen_hash[slot] == h) {
+        if (++sn->spins >= RT_SPIN_LIMIT) {
+            s->abandoned = !parked;
+            *err = parked ? spin_error(s, w, mask, parked) : rt_strdupf("abandoned: spins after a failure");
+            return false;
+        }
+        return true;
+    }
+    sn->seen_site[slot] = site;
+    sn->seen_hash[slot] = h;
+    sn->spins = 0;
+    return true;
+}
+
+/* The lanes of a wave waiting at exchanges after `site`. */
+static uint64_t parked_lanes(const Fiber *lanes, size_t count, int32_t site)
+{
+    uint64_t parked = 0;
+    for (size_t l = 0; l < count; l++)
+        if (lanes[l].state == F_AT_WAVE && lanes[l].site > site)
+            parked |= (uint64_t)1 << l;
+    return parked;
+}
+
 /* Lets the lowest-site group of every wave with lanes at an exchange go;
- * returns how many lanes it released. */
+ * returns how many lanes it released. The next round resumes them in fiber
+ * order, which is lane order: what they do until their next exchange (the
+ * atomic of an instruction in lock-step) happens lane by lane. */
 static size_t release_waves(Sched *s, size_t n, char **err)
 {
     size_t wave = (size_t)s->k->wave_size, released = 0;
@@ -515,6 +628,8 @@ static size_t release_waves(Sched *s, size_t n, char **err)
                 memcpy(sn->bytes + l * (size_t)bytes, lanes[l].value, (size_t)bytes);
                 mask |= (uint64_t)1 << l;
             }
+        if (!spin_check(s, w, site, mask, parked_lanes(lanes, count, site), (size_t)bytes, err))
+            return 0;
         for (size_t l = 0; l < count; l++)
             if (mask >> l & 1) {
                 lanes[l].ctx.wave_active = mask;
@@ -525,9 +640,22 @@ static size_t release_waves(Sched *s, size_t n, char **err)
     return released;
 }
 
+/* A block stops when a lower one has failed: its outcome is not reported
+ * (note_failure), and it may be waiting for something the failed block
+ * would have done (a wave spinning on a lock that a stuck wave holds). */
+static bool lower_block_failed(Sched *s, char **err)
+{
+    if (atomic_load_explicit(&s->g->fail_at, memory_order_relaxed) >= s->block_now)
+        return false;
+    *err = rt_strdupf("stopped: a lower block failed");
+    return true;
+}
+
 static int run_block_fibers(Sched *s, const FxHostCtx *proto, const unsigned block[3], char **err)
 {
     size_t n = 0;
+    for (size_t w = 0; w < s->nwaves; w++)   /* spin_check starts afresh in every block */
+        s->snaps[w].parked = 0;
     for (unsigned z = 0; z < block[2]; z++)
         for (unsigned y = 0; y < block[1]; y++)
             for (unsigned x = 0; x < block[0]; x++, n++) {
@@ -553,6 +681,8 @@ static int run_block_fibers(Sched *s, const FxHostCtx *proto, const unsigned blo
         }
         if (s->error)
             return -1; /* the others stay where they are; their stacks go with the launch */
+        if (lower_block_failed(s, err))
+            return -1;
         if (release_waves(s, n, err))
             continue;
         if (*err)
@@ -647,7 +777,10 @@ static bool run_run(Sched *s, unsigned long long first)
         if (b >= g->nblocks || b > atomic_load(&g->fail_at))
             return false;
         s->block_now = b;
-        if (run_block(s, b) != 0) {
+        int rc = run_block(s, b);
+        if (s->abandoned)
+            return false;
+        if (rc != 0) {
             s->failed = true;
             note_failure(g, b);
             return false;

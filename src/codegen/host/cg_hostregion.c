@@ -586,6 +586,14 @@ static int64_t lane_bytes(CgCtx *c, CgRegionPlan *p, bool heap)
     return n + flag * (int64_t)p->masks.len;
 }
 
+/* A plan given up after its maps were filled: they are malloc'd (the plan
+ * itself is in the arena), so they go now; the kernel runs on fibers. */
+static CgRegionPlan *rejected(CgRegionPlan *p)
+{
+    cg_region_plan_free(p);
+    return NULL;
+}
+
 CgRegionPlan *cg_region_plan(CgCtx *c, CgFunc *cf)
 {
     FxFunc *f = cf->f;
@@ -601,12 +609,12 @@ CgRegionPlan *cg_region_plan(CgCtx *c, CgFunc *cf)
     find_fn_spills(c, p, &f->body, &seen);
     cg_map_free(&seen);
     if (p->unplanned || p->nexchanges > CG_REGION_MAX_EXCHANGES)
-        return NULL;
+        return rejected(p);
     int64_t items = f->launch_bounds > 0 ? f->launch_bounds : 1024;
     if (lane_bytes(c, p, false) * items <= CG_REGION_STATE_BYTES)
         return p;
     p->heap_lane_bytes = lane_bytes(c, p, true);
-    return p->heap_lane_bytes * items <= CG_REGION_HEAP_BYTES ? p : NULL;
+    return p->heap_lane_bytes * items <= CG_REGION_HEAP_BYTES ? p : rejected(p);
 }
 
 int64_t cg_region_heap_bytes(const CgRegionPlan *p)
