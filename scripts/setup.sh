@@ -11,11 +11,14 @@ shift || true
 # rocm-device-libs: AMD's ocml bitcode, for Float64 transcendentals on AMDGPU
 # liblld-19-dev: lld's ELF linker as a library, to link code objects in-process
 # groff-base: groff with the man macros, to check that the manual pages render
+# python3-numpy, python3-pytest: the Python module's tests (tests/python), with
+#   Debian's own interpreter, which a python3 earlier on PATH may not be
+# cmake: the CMake package's test (tests/cmake), with Ninja and with Make
 # libmpfr-dev: correctly rounded references for the accuracy test of the math builtins (tests/mathacc)
 # libpolly-19-dev: Polly's static libraries, which LLVM's static LTO library
 #   calls (lld links it): needed by -Dstatic_llvm=true, the default
 # lld-19: the ld.lld that links the static fxcc in its profiled order (-Dlink_order)
-need=(flex bison meson ninja-build pkg-config libcunit1-dev llvm-19-dev liblld-19-dev libpolly-19-dev lld-19 clang-19 gcc g++ libamdhip64-5 rocm-device-libs groff-base libmpfr-dev)
+need=(flex bison meson ninja-build pkg-config libcunit1-dev llvm-19-dev liblld-19-dev libpolly-19-dev lld-19 clang-19 gcc g++ libamdhip64-5 rocm-device-libs groff-base libmpfr-dev python3-numpy python3-pytest cmake make)
 missing=()
 for p in "${need[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

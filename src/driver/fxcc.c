@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "driver/heap.h"
+#include "driver/interface.h"
 #include "driver/pipeline.h"
 #include "abi/fxbundle.h"
 #include "fx_config.h"
@@ -236,6 +237,10 @@ static int compile(FxCompilation *c)
             fxplan_print(stdout, c->module->plans.items[i]);
         if (c->module->plans.len == 0)
             fprintf(stderr, "fxcc: note: '%s' has no program, so no launch plan\n", o->input);
+        return 0;
+    }
+    if (o->print_interface) {
+        iface_print(stdout, c->arena, c->module);
         return 0;
     }
     if (o->print_after)

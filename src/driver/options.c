@@ -76,6 +76,7 @@ void opt_print_help(const char *prog)
            "  --print-after=PASS     print FXIR after PASS and stop; the stages, in order:\n"
            "                         %s\n"
            "  --print-plan           print the launch plan of programs\n"
+           "  --print-interface      print the kernels and programs and their parameters (JSON)\n"
            "  --eval EXPR            print the static value of EXPR, e.g. Uint32(1)\n"
            "  --verify-each          run the FXIR verifier after every stage\n"
            "  --time-passes          print the time of every stage (stderr)\n"
@@ -299,6 +300,7 @@ int opt_parse_one(Arena *a, FxOptions *o, int argc, char **argv, int *i)
         { "--fast-fp-math", offsetof(FxOptions, fast_fp_math) },
         { "--emit-ast", offsetof(FxOptions, emit_ast) },
         { "--print-plan", offsetof(FxOptions, print_plan) },
+        { "--print-interface", offsetof(FxOptions, print_interface) },
         { "--verify-each", offsetof(FxOptions, verify_each) },
         { "--time-passes", offsetof(FxOptions, time_passes) },
         { "-Werror", offsetof(FxOptions, werror) },
@@ -348,7 +350,8 @@ static bool several_archs_ok(const FxOptions *o)
             }
         }
     const char *other = o->host ? "--target=host" : o->opt_S ? "-S" : o->opt_c ? "-c" : o->emit_llvm ? "--emit-llvm"
-                      : o->print_after ? "--print-after" : o->print_plan ? "--print-plan" : NULL;
+                      : o->print_after ? "--print-after" : o->print_plan ? "--print-plan"
+                      : o->print_interface ? "--print-interface" : NULL;
     if (other) {
         opt_usage_error("%s takes one --offload-arch; several make one offload bundle of .hsaco code objects", other);
         return false;

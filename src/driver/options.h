@@ -39,6 +39,7 @@ typedef struct FxOptions {
     bool direct_rescaling;        /* --quantize-rescaling=direct */
     bool guard_fallback;          /* --contraction-guard=fallback */
     bool emit_ast, print_plan;
+    bool print_interface;         /* --print-interface: kernels, programs, parameters as JSON */
     bool verify_each;             /* --verify-each: the FXIR verifier after every stage */
     bool time_passes;             /* --time-passes: stage timings on stderr */
     const char *print_after;
