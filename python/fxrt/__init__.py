@@ -18,7 +18,7 @@ from ._module import (KernelAssertionError, Kernel, LaunchError, Module, Program
 from ._types import from_int128, int128, to_int128, uint128
 
 __version__ = _config.VERSION
-__all__ = ["load", "loads", "eval", "convert", "dtype", "set_threads", "library_version", "Module", "Kernel",
+__all__ = ["load", "loads", "eval", "convert", "dtype", "scalar_types", "set_threads", "library_version", "Module", "Kernel",
            "Program", "Value", "Error", "CompileError", "CompileWarning", "LaunchError", "KernelAssertionError",
            "int128", "uint128", "from_int128", "to_int128"]
 
@@ -30,6 +30,11 @@ def dtype(type_name):
     integer holding the encoding (see fxrt.convert)."""
     _compiler.scalar_types()
     return _types.dtype(type_name)
+
+
+def scalar_types():
+    """The names of every scalar type of the language, in the tower's order."""
+    return list(_compiler.scalar_types())
 
 
 def library_version():

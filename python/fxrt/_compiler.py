@@ -68,10 +68,10 @@ def compile_host(input_args, stdin_text, arch, opts, workdir):
     """The module's interface (a dict) and the path of its host artifact:
     bitcode for the host, or with arch the host code that runs that GPU's
     kernels with its waves emulated (fxcc --target=host --offload-arch)."""
-    iface = json.loads(_run(input_args + ["--print-interface"] + opts, stdin_text))
+    target = ["--target=host"] + (["--offload-arch=" + arch] if arch else [])
+    iface = json.loads(_run(input_args + target + ["--print-interface"] + opts, stdin_text))
     remember_scalars(iface)
     out = os.path.join(workdir, "module.bc")
-    target = ["--target=host"] + (["--offload-arch=" + arch] if arch else [])
     _run(input_args + target + ["--emit-llvm", "-o", out] + opts, stdin_text)
     return iface, out
 

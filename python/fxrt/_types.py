@@ -100,7 +100,9 @@ def scalar_bytes(param, value, convert):
                         % (param["name"], param["type"], type(value).__name__))
     if param["scalar"] in _NUMPY_FLOATS:
         # through Float64 and then rounded to nearest, as numpy converts
-        return np.array(float(value), dtype=_NUMPY_FLOATS[param["scalar"]]).tobytes()
+        # (overflowing to inf, as the language's constructor does)
+        with np.errstate(over="ignore"):
+            return np.array(float(value), dtype=_NUMPY_FLOATS[param["scalar"]]).tobytes()
     return convert(np.array([float(value)]), param["scalar"]).tobytes()
 
 
