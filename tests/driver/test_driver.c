@@ -546,6 +546,51 @@ static void test_debug_info(void)
 
 /* --diagnostics-format=json: one object per line per error, its notes
  * nested in it; a driver error has no file, line or column. */
+/* --print-interface: the user's kernels and programs (not the kernels a
+ * program was lowered to) with each parameter's type and storage, and the
+ * type tower; it takes one processor, like --print-plan. */
+static void test_print_interface(void)
+{
+    char cmd[4096], *out = NULL, path[512];
+    snprintf(path, sizeof path, "%s/iface.fx", tmpdir);
+    fxt_write_file(path, "kernel k(x: const Ptr[Int4], v: Float32x4, b: Boolean) {\n"
+                         "    shared s: Array[BFloat16, DYN]\n    s[0] = BFloat16(1.0)\n}\n"
+                         "program p(A: Tensor[Float64, M, 8, col_major], C: Tensor[Float64, M, 8], M: Int32) {\n"
+                         "    C = A * 2.0\n}\n");
+    snprintf(cmd, sizeof cmd, "cd %s && %s iface.fx --print-interface", tmpdir, fxcc_path);
+    CU_ASSERT_EQUAL(run(cmd, &out, NULL), 0);
+    const char *want[] = {
+        "{\"fxcc\": \"" FX_PROJECT_VERSION "\",\n \"scalars\": [\n   {\"scalar\": \"Boolean\", \"class\": \"bool\", "
+        "\"width\": 1, \"signed\": true, \"lanes\": 1, \"bytes\": 1},\n",
+        "   {\"scalar\": \"Uint128\", \"class\": \"int\", \"width\": 128, \"signed\": false, \"lanes\": 1, \"bytes\": 16},\n",
+        "   {\"scalar\": \"Float8E4M3FN\", \"class\": \"narrow\", \"width\": 8,",
+        " \"kernels\": [\n   {\"name\": \"k\", \"launch_bounds\": 1024, \"dynamic_shared\": {\"name\": \"s\", "
+        "\"scalar\": \"BFloat16\", \"class\": \"float\", \"width\": 16, \"signed\": true, \"lanes\": 1, \"bytes\": 2},\n",
+        "      {\"name\": \"x\", \"type\": \"const Ptr[Int4]\", \"kind\": \"ptr\", \"scalar\": \"Int4\", \"class\": \"int\", "
+        "\"width\": 4, \"signed\": true, \"lanes\": 1, \"bytes\": 1, \"const\": true},\n",
+        "      {\"name\": \"v\", \"type\": \"Float32x4\", \"kind\": \"vector\", \"scalar\": \"Float32\", \"class\": \"float\", "
+        "\"width\": 32, \"signed\": true, \"lanes\": 4, \"bytes\": 16},\n",
+        "\n ],\n \"programs\": [\n   {\"name\": \"p\",\n",
+        "      {\"name\": \"A\", \"type\": \"Tensor[Float64, M, 8, col_major]\", \"kind\": \"tensor\", \"scalar\": \"Float64\", "
+        "\"class\": \"float\", \"width\": 64, \"signed\": true, \"lanes\": 1, \"bytes\": 8, \"dims\": [\"M\", 8], "
+        "\"col_major\": true},\n",
+        "\n    ]}\n ]}\n",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        CU_ASSERT(out && strstr(out, want[i]));
+        if (!out || !strstr(out, want[i]))
+            fprintf(stderr, "\n  --print-interface lacks: %s\n  printed: %s", want[i], out ? out : "(nothing)");
+    }
+    CU_ASSERT(out && !strstr(out, "p__k"));   /* the program's own kernels are the plan's */
+    int scalars = 0;
+    for (const char *q = out; q && (q = strstr(q, "\n   {\"scalar\": ")); q++)
+        scalars++;
+    CU_ASSERT_EQUAL(scalars, SC_COUNT);
+    free(out);
+    snprintf(cmd, sizeof cmd, "cd %s && %s iface.fx --print-interface --offload-arch=gfx942,gfx1100", tmpdir, fxcc_path);
+    CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 2);
+}
+
 static void test_json_diagnostics(void)
 {
     char cmd[4096], *err = NULL, path[512];
@@ -653,6 +698,7 @@ static const FxtTest tests[] = {
     { "JSON diagnostics: notes nested, driver errors without a place", test_json_diagnostics },
     { "-g: DWARF line tables", test_debug_info },
     { "--save-temps", test_save_temps },
+    { "--print-interface: kernels, programs, parameters, the type tower", test_print_interface },
     { NULL, NULL },
 };
 

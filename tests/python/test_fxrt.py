@@ -3,6 +3,7 @@ every scalar type through a kernel, every documented argument error, eval
 against fxcc --eval's own cases, programs on the host and in a GPU's wave
 model, the checker, fx.assert, conversions."""
 import os
+import re
 import subprocess
 import warnings
 
@@ -387,3 +388,27 @@ def test_eval_needs_no_module():
     expr = "fx.max(Float32(1.0), Float32(fx.nan))"
     out = subprocess.run([fxrt._native.FXCC, "--eval", expr], capture_output=True, text=True).stdout.strip()
     assert str(fxrt.eval(expr)) == out
+
+
+def test_the_docs_dtype_table_is_true():
+    """docs/python.md's table of dtypes says what fxrt.dtype does, for every
+    scalar type."""
+    with open(os.path.join(SOURCE, "docs", "python.md")) as f:
+        text = f.read()
+    table = text.split("| type | dtype |", 1)[1].split("\n\n", 1)[0]
+    said = {}
+    for row in table.strip().split("\n")[1:]:
+        types, cell = [c.strip() for c in row.strip("|").split("|")]
+        types = types.split(", ")
+        named = re.findall(r"`([^`]*)`", cell)
+        for i, t in enumerate(types):
+            if " ... " in cell:                    # int8 ... uint64: the type's own name
+                said[t] = t.lower()
+            elif len(named) >= len(types) and len(types) > 1:
+                said[t] = named[i]                 # one dtype per type, in order
+            else:
+                said[t] = named[0]
+    assert sorted(said) == sorted(fxrt.scalar_types())
+    for t, dt in said.items():
+        assert dt == ("fxrt." + t.lower() if t in ("Int128", "Uint128") else str(fxrt.dtype(t))) or \
+            (dt.startswith("fxrt.") and fxrt.dtype(t) == getattr(fxrt, dt[5:])), (t, dt)
