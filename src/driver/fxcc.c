@@ -99,15 +99,42 @@ static const char *relative_to_cwd(Arena *a, const char *path)
     return arena_printf(a, "%s%s", rel, path + common + (path[common] == '/'));
 }
 
+/* A file name as make reads it in a rule (ninja and CMake's DEPFILE read
+ * the same), quoted as gcc quotes it: a blank gets a backslash, and the
+ * backslashes right before it are doubled so that they stay backslashes;
+ * '#' (a comment) gets a backslash; '$' (a variable) is written twice. */
+static void print_dep_path(FILE *f, const char *path)
+{
+    for (const char *p = path; *p; p++) {
+        if (*p == ' ' || *p == '\t') {
+            for (const char *q = p; q > path && q[-1] == '\\'; q--)
+                fputc('\\', f);
+            fputc('\\', f);
+        } else if (*p == '#') {
+            fputc('\\', f);
+        } else if (*p == '$') {
+            fputc('$', f);
+        }
+        fputc(*p, f);
+    }
+}
+
 /* "target: input imports..." as gcc writes it (standard input is no file to
  * depend on), and with -MP an empty rule per import, so that make does not
- * stop when an import is deleted. */
+ * stop when an import is deleted. File names are quoted (print_dep_path);
+ * a -MT target is written as given, as gcc does: it is make text already. */
 static void print_dep_rule(FILE *f, FxCompilation *c, const char *output)
 {
     const FxOptions *o = c->opts;
-    fprintf(f, "%s:", o->mt ? o->mt : output);
-    if (strcmp(o->input, "-") != 0)
-        fprintf(f, " %s", o->input);
+    if (o->mt)
+        fputs(o->mt, f);
+    else
+        print_dep_path(f, output);
+    fputc(':', f);
+    if (strcmp(o->input, "-") != 0) {
+        fputc(' ', f);
+        print_dep_path(f, o->input);
+    }
     /* imports are named as the input is: relative when it is relative */
     bool relative = o->input[0] != '/';
     int n = sema_dependency_count(c->sema);
@@ -115,11 +142,15 @@ static void print_dep_rule(FILE *f, FxCompilation *c, const char *output)
     for (int i = 0; i < n; i++) {
         deps[i] = sema_dependency(c->sema, i);
         deps[i] = relative ? relative_to_cwd(c->arena, deps[i]) : deps[i];
-        fprintf(f, " \\\n  %s", deps[i]);
+        fputs(" \\\n  ", f);
+        print_dep_path(f, deps[i]);
     }
     fputc('\n', f);
-    for (int i = 0; o->mp && i < n; i++)
-        fprintf(f, "\n%s:\n", deps[i]);
+    for (int i = 0; o->mp && i < n; i++) {
+        fputc('\n', f);
+        print_dep_path(f, deps[i]);
+        fputs(":\n", f);
+    }
 }
 
 /* -MD: the rule, to `path`. */

@@ -640,6 +640,16 @@ static void test_dependency_options(void)
     free(err);
     snprintf(cmd, sizeof cmd, "%s -x c %s/dep/top.fx", fxcc_path, tmpdir);
     CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 2);
+    /* File names are quoted as make reads them: a space with a backslash
+     * before it, '#' too, '$' written twice. */
+    snprintf(path, sizeof path, "%s/dep/a b", tmpdir);
+    mkdir(path, 0777);
+    snprintf(path, sizeof path, "%s/dep/a b/l#$.fx", tmpdir);
+    fxt_write_file(path, "const SCALE = 3\n");
+    snprintf(path, sizeof path, "%s/dep/a b/t.fx", tmpdir);
+    fxt_write_file(path, "import \"l#$.fx\"\nkernel k(p: Ptr[Float32]) {\n    p[0] = Float32(SCALE)\n}\n");
+    snprintf(cmd, sizeof cmd, "cd '%s/dep' && %s 'a b/t.fx' -M -MP -c -o 'o b.o'", tmpdir, fxcc_path);
+    expect_run(cmd, 0, "o\\ b.o: a\\ b/t.fx \\\n  a\\ b/l\\#$$.fx\n\na\\ b/l\\#$$.fx:\n");
 }
 
 /* --save-temps keeps .fxir, .ll, .s and .o beside the output (per processor
