@@ -27,6 +27,7 @@ void cg_map_clear(CgMap *m);
 void cg_map_free(CgMap *m);
 
 typedef struct CgRegionPlan CgRegionPlan;
+typedef struct CgProof CgProof;   /* host/cg_hostproof.c */
 
 typedef struct CgLoop {
     LLVMBasicBlockRef cont, brk;
@@ -111,6 +112,7 @@ typedef struct CgCtx {
     LLVMValueRef *params;    /* register-form parameter values */
     LLVMValueRef hostctx;    /* host: the FxHostCtx* argument */
     LLVMValueRef host_bounds; /* host kernel: ctx->bounds, loaded in the entry block (cg_memory.c) */
+    const CgProof *proved;   /* host: the accesses whose checks the body emitted now leaves out */
     LLVMValueRef *origins;   /* host: per Ptr parameter, the kernel parameter index it came from (i32) */
     CgMap values;            /* FxInst* -> LLVMValueRef */
     CgRegionPlan *regions;   /* host: the kernel emitted as work-item loops, or NULL */

@@ -334,9 +334,9 @@ static int count_in(const char *from, const char *to, const char *what)
 
 /* The bounds check's call is declared as changing only the runtime's state
  * (fxhost.h), and the bounds are invariant loads from a dereferenceable
- * array: at -O3 the block's work-item loop reads only x[i] and y[i] (once
- * more on the cold path after a failed check); the bounds are read before
- * it. Without the declarations every iteration reloaded the bounds pointer,
+ * array: at -O3 the block's checked work-item loop reads only x[i] and y[i]
+ * (once more on the cold path after a failed check); the bounds are read
+ * before it. Without the declarations every iteration reloaded the bounds pointer,
  * both bounds, the block's index and size and the handler's address. */
 static void test_host_bounds_leave_the_loop(void)
 {
@@ -349,9 +349,13 @@ static void test_host_bounds_leave_the_loop(void)
     char *ir = LLVMPrintModuleToString(cg_llvm_module(cm));
     const char *fn = strstr(ir, "define void @saxpy__fxblock(");
     CU_ASSERT_PTR_NOT_NULL_FATAL(fn);
-    const char *loop = strstr(fn, "\nitem.x:"), *end = strstr(fn, "\n}\n");
+    /* the checked loop comes after the one whose accesses are proved per
+     * block (host/cg_hostproof.c): the last work-item loop */
+    const char *end = strstr(fn, "\n}\n"), *loop = NULL;
+    for (const char *q = strstr(fn, "\nitem.x"); q && q < end; q = strstr(q + 1, "\nitem.x"))
+        loop = q;
     CU_ASSERT_FATAL(loop && end && loop < end);
-    CU_ASSERT_EQUAL(count_in(fn, loop, " = load i64, "), 2);   /* x's and y's bounds, hoisted */
+    CU_ASSERT(count_in(fn, loop, " = load i64, ") >= 2);   /* x's and y's bounds, hoisted */
     CU_ASSERT_EQUAL(count_in(loop, end, " = load i64, "), 0);
     CU_ASSERT(count_in(loop, end, " = load ") <= 3);
     CU_ASSERT_PTR_NOT_NULL(strstr(ir, "memory(read, inaccessiblemem: readwrite)"));

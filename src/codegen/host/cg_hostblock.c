@@ -56,8 +56,9 @@ static void store_field(CgCtx *c, int field, int dim, LLVMValueRef v)
     LLVMSetAlignment(LLVMBuildStore(c->B, v, cg_hostctx_field(c, field, dim)), 4);
 }
 
-/* The loop nest z, y, x around one call of the kernel body. */
-static void emit_block_loops(CgCtx *c, CgFunc *cf, LLVMValueRef w, LLVMValueRef *av, LLVMValueRef item)
+/* The loop nest z, y, x around one call of the kernel body `body`. */
+static void emit_block_loops(CgCtx *c, CgFunc *cf, LLVMValueRef body, LLVMValueRef w, LLVMValueRef *av,
+                             LLVMValueRef item)
 {
     LLVMValueRef extent[3];
     for (int d = 0; d < 3; d++)
@@ -71,9 +72,44 @@ static void emit_block_loops(CgCtx *c, CgFunc *cf, LLVMValueRef w, LLVMValueRef 
         store_field(c, FX_HOSTCTX_thread_idx, d, loop[d].phi);
     }
     av[cf->f->nparams] = item;
-    LLVMBuildCall2(c->B, cf->fnty, cf->fn, av, (unsigned)cf->f->nparams + 1, "");
+    LLVMBuildCall2(c->B, cf->fnty, body, av, (unsigned)cf->f->nparams + 1, "");
     for (int d = 0; d < 3; d++)
         cg_close_block_loop(c, w, loop[d], extent[d]);
+}
+
+/* A work-item's private copy of the runtime's ctx (in the entry block,
+ * where LLVM's SROA takes allocas apart). */
+static LLVMValueRef item_copy(CgCtx *c, LLVMValueRef ctx)
+{
+    LLVMTypeRef ctx_ty = cg_host_ctx_type(c);
+    LLVMValueRef item = LLVMBuildAlloca(c->B, ctx_ty, "item");
+    LLVMBuildMemCpy(c->B, item, 8, ctx, 8, LLVMSizeOf(ctx_ty));
+    return item;
+}
+
+/* With accesses proved once per block (cg_hostproof.c): the proof, then
+ * the loops of the body without their checks when it holds, else of the
+ * checked body. Each loop has its own copy of ctx: in the unchecked one
+ * nothing lets the copy escape, so it can live in registers. */
+static void emit_proved_loops(CgCtx *c, CgFunc *cf, const CgProof *p, LLVMValueRef w, LLVMValueRef *av,
+                              LLVMValueRef ctx)
+{
+    LLVMValueRef fast_item = item_copy(c, ctx), item = item_copy(c, ctx);
+    LLVMValueRef twin = cg_proof_body(c, cf, p);   /* emitting it moved c's function state */
+    c->hostctx = ctx;
+    LLVMValueRef holds = cg_proof_holds(c, p, av, ctx);
+    LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(c->C, w, "proved");
+    LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(c->C, w, "checked");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->C, w, "done");
+    LLVMBuildCondBr(c->B, holds, fast, slow);
+    LLVMPositionBuilderAtEnd(c->B, fast);
+    emit_block_loops(c, cf, twin, w, av, fast_item);
+    LLVMBuildBr(c->B, done);
+    c->hostctx = ctx;   /* emit_block_loops leaves the item in it */
+    LLVMPositionBuilderAtEnd(c->B, slow);
+    emit_block_loops(c, cf, cf->fn, w, av, item);
+    LLVMBuildBr(c->B, done);
+    LLVMPositionBuilderAtEnd(c->B, done);
 }
 
 void cg_host_block_entry(CgCtx *c, CgFunc *cf)
@@ -92,12 +128,13 @@ void cg_host_block_entry(CgCtx *c, CgFunc *cf)
     LLVMPositionBuilderAtEnd(c->B, LLVMAppendBasicBlockInContext(c->C, w, "entry"));
     cg_debug_wrapper(c, w, f);
     LLVMValueRef *av = cg_host_unpack_args(c, f, LLVMGetParam(w, 0));
-    LLVMTypeRef ctx_ty = cg_host_ctx_type(c);
-    LLVMValueRef item = LLVMBuildAlloca(c->B, ctx_ty, "item");
     LLVMValueRef ctx = LLVMGetParam(w, 1);
-    LLVMBuildMemCpy(c->B, item, 8, ctx, 8, LLVMSizeOf(ctx_ty));
     c->hostctx = ctx;
-    emit_block_loops(c, cf, w, av, item);
+    const CgProof *proof = cg_proof_plan(c, cf);
+    if (proof)
+        emit_proved_loops(c, cf, proof, w, av, ctx);
+    else
+        emit_block_loops(c, cf, cf->fn, w, av, item_copy(c, ctx));
     LLVMBuildRetVoid(c->B);
     LLVMDisposeBuilder(c->B);
     c->B = saved_b;

@@ -1,0 +1,302 @@
+/* cg_hostproof.c - host: bounds checks proved once per block.
+ *
+ * A kernel's Ptr access p[i] is checked at every work-item (cg_memory.c):
+ * a compare, a cold call, and, because the call may read the work-item's
+ * ctx, a loop LLVM cannot vectorize. Most indices are affine in the
+ * work-item id: i = block_idx.x * block_dim.x + thread_idx.x, with factors
+ * the same for the whole block. An affine function takes its least and
+ * greatest value over the block's box of thread ids at corners of the box,
+ * so evaluating the index at the corners (exactly, in 128 bits, every
+ * intermediate checked against its type's range, so that no work-item's
+ * arithmetic wraps) proves every work-item's access in bounds, once per
+ * block, before any work-item runs.
+ *
+ * K__fxblock then runs one of two loops: when every proof holds, the
+ * body generated again with those checks left out (the proved accesses
+ * cannot fail, whatever path a work-item takes); otherwise the body with
+ * every check, which reports the first bad access exactly as before. The
+ * proof covers accesses a work-item may not reach (under `if i < n`), so a
+ * block that straddles the end of a buffer takes the checked loop.
+ *
+ * What is affine here: integer constants and scalar parameters, block_idx,
+ * block_dim, grid_dim and thread_idx, + and -, * with at most one factor
+ * that depends on thread_idx, and integer conversions, all at most 64 bits
+ * wide. Anything else (a variable, a division, a load) leaves the access
+ * checked at every work-item in both loops. */
+#include "codegen/cg_internal.h"
+#include "codegen/host/cg_host.h"
+#include <stdint.h>
+#include "abi/fxhost.h"
+
+enum { PROOF_MAX_NODES = 64 };   /* of one index expression: beyond, not worth a proof */
+
+/* One access to prove: the kernel's Ptr parameter and the index. */
+typedef struct ProvedAccess {
+    int param;
+    FxInst *index;
+    unsigned dims;      /* bit d: the index depends on thread_idx[d] */
+} ProvedAccess;
+
+struct CgProof {
+    ProvedAccess *items;
+    int n, cap;
+};
+
+static bool int_type_fits(const Type *t)
+{
+    if (t->kind != TY_SCALAR || t->scalar == SC_BOOLEAN || !type_is_int(t->scalar))
+        return false;
+    return type_info(t->scalar)->width <= 64;
+}
+
+/* Whether v is affine in the thread ids (within the node budget); *dims
+ * gets the ids it depends on. */
+static bool affine(const FxFunc *f, FxInst *v, unsigned *dims, int *budget)
+{
+    if (--*budget < 0 || !int_type_fits(v->type))
+        return false;
+    unsigned a = 0, b = 0;
+    switch (v->op) {
+    case FX_CONST:
+        /* an unsigned constant of 2^63 or more is no signed 64-bit value */
+        return type_info(v->type->scalar)->is_signed || !(v->cval.lo >> 63);
+    case FX_PARAM:
+        return v->param_index >= 0 && v->param_index < f->nparams;
+    case FX_SPECIAL:
+        if (v->sub == FXS_THREAD_IDX && v->dim >= 0 && v->dim < 3)
+            *dims |= 1u << v->dim;
+        return v->sub != FXS_LANE_ID && v->dim >= 0 && v->dim < 3;
+    case FX_CAST:
+        return int_type_fits(v->ops[0]->type) && affine(f, v->ops[0], dims, budget);
+    case FX_BINOP:
+        if (v->sub != FXB_ADD && v->sub != FXB_SUB && v->sub != FXB_MUL)
+            return false;
+        if (!affine(f, v->ops[0], &a, budget) || !affine(f, v->ops[1], &b, budget))
+            return false;
+        if (v->sub == FXB_MUL && a && b)
+            return false;   /* thread_idx * thread_idx is not affine */
+        *dims |= a | b;
+        return true;
+    default:
+        return false;
+    }
+}
+
+static void add_access(CgCtx *c, CgProof *p, const FxFunc *f, FxInst *base, FxInst *index)
+{
+    if (base->op != FX_PARAM || base->param_index < 0 || base->param_index >= f->nparams ||
+        base->type->kind != TY_PTR)
+        return;
+    unsigned dims = 0;
+    int budget = PROOF_MAX_NODES;
+    if (!affine(f, index, &dims, &budget))
+        return;
+    for (int k = 0; k < p->n; k++)
+        if (p->items[k].param == base->param_index && p->items[k].index == index)
+            return;   /* p[i] loaded and stored: one proof */
+    if (p->n == p->cap) {
+        int cap = p->cap ? 2 * p->cap : 8;
+        ProvedAccess *items = arena_alloc(c->fm->arena, sizeof *items * (size_t)cap);
+        for (int k = 0; k < p->n; k++)
+            items[k] = p->items[k];
+        p->items = items;
+        p->cap = cap;
+    }
+    p->items[p->n++] = (ProvedAccess){ base->param_index, index, dims };
+}
+
+static void collect(CgCtx *c, CgProof *p, const FxFunc *f, FxBlock *b)
+{
+    for (FxInst *i = b->first; i; i = i->next) {
+        if ((i->op == FX_LOAD && i->nops == 2) || (i->op == FX_STORE && i->nops == 3))
+            add_access(c, p, f, i->ops[0], i->ops[i->op == FX_LOAD ? 1 : 2]);
+        else if (i->op == FX_ATOMIC)
+            add_access(c, p, f, i->ops[0], i->ops[1]);
+        for (int k = 0; k < i->nblocks; k++)
+            collect(c, p, f, &i->blocks[k]);
+    }
+}
+
+CgProof *cg_proof_plan(CgCtx *c, CgFunc *cf)
+{
+    if (c->dib)
+        return NULL;   /* -g: one body per kernel, so that the lines map once */
+    CgProof *p = arena_alloc(c->fm->arena, sizeof *p);
+    *p = (CgProof){ 0 };
+    collect(c, p, cf->f, &cf->f->body);
+    return p->n ? p : NULL;
+}
+
+bool cg_proof_covers(const CgCtx *c, const FxInst *base, const FxInst *index)
+{
+    const CgProof *p = c->proved;
+    if (!p || base->op != FX_PARAM)
+        return false;
+    for (int k = 0; k < p->n; k++)
+        if (p->items[k].param == base->param_index && p->items[k].index == index)
+            return true;
+    return false;
+}
+
+/* ---- the proof, in the block's entry ---- */
+
+/* One corner's evaluation: exact values, and whether all stayed in range. */
+typedef struct Corner {
+    LLVMValueRef tid[3];     /* i128 thread ids at this corner */
+    LLVMValueRef *args;      /* the kernel's unpacked arguments */
+    LLVMValueRef ctx;        /* the runtime's FxHostCtx */
+    LLVMValueRef ok;         /* i1 */
+    CgMap memo;              /* FxInst* -> i128 value */
+} Corner;
+
+/* Exact values are i128: every operand is within its type's 64 bits
+ * (require_fits), so a sum, difference or product of two is exact. */
+static LLVMTypeRef wide_type(CgCtx *c)
+{
+    return LLVMIntTypeInContext(c->C, 128);
+}
+
+/* The i128 constant of a value in [-2^64, 2^64). */
+static LLVMValueRef wide_const(CgCtx *c, unsigned long long lo, bool negative)
+{
+    uint64_t w[2] = { lo, negative ? ~0ULL : 0 };
+    return LLVMConstIntOfArbitraryPrecision(wide_type(c), 2, w);
+}
+
+/* v within the range of its FXIR integer type t (at most 64 bits). */
+static void require_fits(CgCtx *c, Corner *k, LLVMValueRef v, const Type *t)
+{
+    const ScalarInfo *si = type_info(t->scalar);
+    int w = si->width;
+    LLVMValueRef lo, hi;
+    if (si->is_signed) {
+        lo = wide_const(c, (unsigned long long)-1 << (w - 1), true);
+        hi = wide_const(c, ~0ULL >> (65 - w), false);
+    } else {
+        lo = wide_const(c, 0, false);
+        hi = wide_const(c, ~0ULL >> (64 - w), false);
+    }
+    LLVMValueRef in = LLVMBuildAnd(c->B, LLVMBuildICmp(c->B, LLVMIntSGE, v, lo, ""),
+                                   LLVMBuildICmp(c->B, LLVMIntSLE, v, hi, ""), "");
+    k->ok = LLVMBuildAnd(c->B, k->ok, in, "");
+}
+
+static LLVMValueRef ctx_wide(CgCtx *c, Corner *k, int field, int dim)
+{
+    LLVMValueRef saved = c->hostctx;
+    c->hostctx = k->ctx;
+    LLVMValueRef at = cg_hostctx_field(c, field, dim);
+    c->hostctx = saved;
+    LLVMValueRef v = LLVMBuildLoad2(c->B, LLVMInt32TypeInContext(c->C), at, "");
+    LLVMSetAlignment(v, 4);
+    return LLVMBuildSExt(c->B, v, wide_type(c), "");
+}
+
+static LLVMValueRef exact(CgCtx *c, Corner *k, FxInst *v);
+
+static LLVMValueRef exact_uncached(CgCtx *c, Corner *k, FxInst *v)
+{
+    LLVMTypeRef wide = wide_type(c);
+    bool is_signed = type_info(v->type->scalar)->is_signed;
+    switch (v->op) {
+    case FX_CONST: {   /* cval: two's complement, sign-extended for signed types */
+        uint64_t w[2] = { v->cval.lo, is_signed && (v->cval.lo >> 63) ? ~0ULL : 0 };
+        return LLVMConstIntOfArbitraryPrecision(wide, 2, w);
+    }
+    case FX_PARAM: {
+        LLVMValueRef a = k->args[v->param_index];
+        return is_signed ? LLVMBuildSExt(c->B, a, wide, "") : LLVMBuildZExt(c->B, a, wide, "");
+    }
+    case FX_SPECIAL:
+        if (v->sub == FXS_THREAD_IDX)
+            return k->tid[v->dim];
+        return ctx_wide(c, k, v->sub == FXS_BLOCK_IDX ? FX_HOSTCTX_block_idx
+                             : v->sub == FXS_BLOCK_DIM ? FX_HOSTCTX_block_dim : FX_HOSTCTX_grid_dim, v->dim);
+    case FX_CAST:
+        return exact(c, k, v->ops[0]);   /* in range of the target type: unchanged */
+    default: {
+        LLVMValueRef a = exact(c, k, v->ops[0]), b = exact(c, k, v->ops[1]);
+        return v->sub == FXB_ADD ? LLVMBuildAdd(c->B, a, b, "") : v->sub == FXB_SUB ? LLVMBuildSub(c->B, a, b, "")
+                                 : LLVMBuildMul(c->B, a, b, "");
+    }
+    }
+}
+
+/* v's exact value at this corner; k->ok turns false where it leaves v's
+ * type (the work-items' arithmetic would have wrapped). */
+static LLVMValueRef exact(CgCtx *c, Corner *k, FxInst *v)
+{
+    LLVMValueRef known = cg_map_get(&k->memo, v);
+    if (known)
+        return known;
+    LLVMValueRef x = exact_uncached(c, k, v);
+    require_fits(c, k, x, v->type);
+    cg_map_put(&k->memo, v, x);
+    return x;
+}
+
+/* 0 <= index < bound at every corner of the block's thread ids that the
+ * index depends on. */
+static LLVMValueRef prove_access(CgCtx *c, const ProvedAccess *a, LLVMValueRef *args, LLVMValueRef ctx,
+                                 LLVMValueRef bounds, const LLVMValueRef last[3])
+{
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c->C), wide = wide_type(c);
+    LLVMValueRef slot = LLVMConstInt(i64, (unsigned long long)a->param, 0);
+    LLVMValueRef bound = LLVMBuildLoad2(c->B, i64, LLVMBuildGEP2(c->B, i64, bounds, &slot, 1, ""), "bound");
+    bound = LLVMBuildZExt(c->B, bound, wide, "");
+    LLVMValueRef all = LLVMConstInt(LLVMInt1TypeInContext(c->C), 1, 0);
+    for (unsigned corner = 0; corner < 8; corner++) {
+        if (corner & ~a->dims)
+            continue;   /* a corner along an id the index does not use is another's twin */
+        Corner k = { .args = args, .ctx = ctx, .ok = all };
+        for (int d = 0; d < 3; d++)
+            k.tid[d] = corner >> d & 1 ? last[d] : LLVMConstNull(wide);
+        LLVMValueRef v = exact(c, &k, a->index);
+        cg_map_free(&k.memo);
+        LLVMValueRef in = LLVMBuildAnd(c->B, LLVMBuildICmp(c->B, LLVMIntSGE, v, LLVMConstNull(wide), ""),
+                                       LLVMBuildICmp(c->B, LLVMIntSLT, v, bound, ""), "");
+        all = LLVMBuildAnd(c->B, k.ok, in, "");
+    }
+    return all;
+}
+
+LLVMValueRef cg_proof_holds(CgCtx *c, const CgProof *p, LLVMValueRef *args, LLVMValueRef ctx)
+{
+    LLVMTypeRef ptr = LLVMPointerTypeInContext(c->C, 0);
+    LLVMValueRef saved = c->hostctx;
+    c->hostctx = ctx;
+    LLVMValueRef bounds = LLVMBuildLoad2(c->B, ptr, cg_hostctx_field(c, FX_HOSTCTX_bounds, 0), "bounds");
+    c->hostctx = saved;
+    Corner k = { .ctx = ctx };
+    LLVMValueRef last[3];
+    for (int d = 0; d < 3; d++)
+        last[d] = LLVMBuildSub(c->B, ctx_wide(c, &k, FX_HOSTCTX_block_dim, d), wide_const(c, 1, false), "");
+    LLVMValueRef all = LLVMConstInt(LLVMInt1TypeInContext(c->C), 1, 0);
+    for (int a = 0; a < p->n; a++)
+        all = LLVMBuildAnd(c->B, all, prove_access(c, &p->items[a], args, ctx, bounds, last), "");
+    return all;
+}
+
+/* The kernel's body again, as K's twin fx.kernel.K.proved, with the proved
+ * accesses unchecked. */
+LLVMValueRef cg_proof_body(CgCtx *c, CgFunc *cf, const CgProof *p)
+{
+    LLVMValueRef checked = cf->fn;
+    const char *name = arena_printf(c->fm->arena, "%s.proved", LLVMGetValueName(checked));
+    LLVMValueRef twin = LLVMAddFunction(c->M, name, cf->fnty);
+    LLVMSetLinkage(twin, LLVMInternalLinkage);
+    cg_fn_attr(c, twin, "nounwind");
+    cg_fn_attr(c, twin, "alwaysinline");
+    LLVMBuilderRef saved_b = c->B;
+    c->B = LLVMCreateBuilderInContext(c->C);
+    cf->fn = twin;
+    c->proved = p;
+    cg_begin_func(c, cf);
+    cg_emit_body(c, &cf->f->body);
+    cg_end_func(c);
+    c->proved = NULL;
+    cf->fn = checked;
+    LLVMDisposeBuilder(c->B);
+    c->B = saved_b;
+    return twin;
+}

@@ -1,0 +1,190 @@
+/* test_proof.c - bounds checks proved once per block
+ * (codegen/host/cg_hostproof.c): K__fxblock runs a twin of the kernel's body
+ * without the checks of accesses whose index is affine in the thread ids,
+ * when their corners are in bounds, and the checked body otherwise. Here:
+ * which accesses get a proof (the generated IR), and that every index shape
+ * gives the bits and the first out-of-bounds report of the same kernel run
+ * on fibers (K__fxhost, every access checked at every work-item), with
+ * buffers that fit, end inside the last block, end in the middle of the
+ * grid, or start past what a negative offset reads; and arithmetic that
+ * would wrap inside a block. */
+#include "fxtest.h"
+#include "fxsource.h"
+#include "codegen/codegen.h"
+#include "runtime/fxrt.h"
+#include <llvm-c/Core.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One kernel per index shape; `i` is the global id, `w` the value written. */
+static const char *shapes[] = {
+    "i",
+    "i - 3",
+    "(block_dim.x - 1 - thread_idx.x) + block_idx.x * block_dim.x",
+    "Int64(i) * 2 + 1",
+    "Int32(Uint32(i) * Uint32(3))",
+    "Int32(Int8(thread_idx.x) * Int8(2)) + 100",   /* Int8 wraps from thread 64 on, below 0 */
+    "i * 65536 * 32768 + i",                       /* Int32 wraps for every odd i */
+    "thread_idx.y * block_dim.x + thread_idx.x + block_idx.x * block_dim.x * block_dim.y",
+    "Int32(Index(i) + Index(5)) - 5",
+};
+enum { NSHAPES = sizeof shapes / sizeof shapes[0] };
+
+static char *kernel_source(const char *index, bool sync)
+{
+    char *src = malloc(2048);
+    snprintf(src, 2048,
+             "kernel k(y: Ptr[Int32], x: const Ptr[Int32], n: Int32) {\n"
+             "    let i = block_idx.x * block_dim.x * block_dim.y + thread_idx.y * block_dim.x + thread_idx.x\n"
+             "    %s\n"
+             "    if i < n {\n"
+             "        y[%s] = x[i] * 3 + i\n"
+             "    }\n"
+             "}\n",
+             sync ? "fx.barrier()" : "", index);
+    return src;
+}
+
+static void on_fibers(FxOptions *o)
+{
+    o->host_fibers = true;
+}
+
+typedef struct Outcome {
+    int rc;
+    char *err;
+    int32_t *y;
+} Outcome;
+
+static Outcome run(FxsModule *m, unsigned grid, const unsigned block[3], int32_t n, size_t ylen)
+{
+    Outcome o = { 0, NULL, calloc(ylen + 1, 4) };
+    int32_t *x = calloc((size_t)n + 1, 4);
+    for (int32_t k = 0; k < n; k++)
+        x[k] = k * 7 - 50;
+    void *px = x, *py = o.y;
+    void *args[] = { &py, &px, &n };
+    size_t bytes[] = { ylen * 4, (size_t)n * 4, 0 };
+    const unsigned g[3] = { grid, 1, 1 };
+    o.rc = rt_host_launch_checked(m->hm, "k", g, block, args, bytes, &o.err);
+    free(x);
+    return o;
+}
+
+static bool same(const Outcome *a, const Outcome *b, size_t ylen)
+{
+    return a->rc == b->rc && strcmp(a->err ? a->err : "", b->err ? b->err : "") == 0 &&
+           memcmp(a->y, b->y, ylen * 4) == 0;
+}
+
+/* Every shape, every buffer: the proved block loop and fibers agree. On
+ * one thread: several of the shapes write one element from several blocks,
+ * and after a failure other threads may have run later blocks. */
+static void test_same_as_checked_everywhere(void)
+{
+    rt_host_set_threads(1);
+    static const unsigned blocks[][3] = { { 64, 1, 1 }, { 96, 1, 1 }, { 16, 4, 1 } };
+    for (int s = 0; s < NSHAPES; s++) {
+        char *plain_src = kernel_source(shapes[s], false), *sync_src = kernel_source(shapes[s], true);
+        FxsModule plain, fibers;
+        memset(&plain, 0, sizeof plain);
+        memset(&fibers, 0, sizeof fibers);
+        CU_ASSERT_FATAL(fxs_open(&plain, plain_src) && fxs_open_tuned(&fibers, sync_src, on_fibers));
+        for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++) {
+            unsigned items = blocks[b][0] * blocks[b][1];
+            int32_t n = (int32_t)(20 * items - 7);   /* the last block partly idle */
+            /* fits; ends inside the last block; ends mid-grid; room for 2i + 1 */
+            size_t lens[] = { (size_t)n, (size_t)n - 3, (size_t)n / 2, 2 * (size_t)n + 2, (size_t)n + 400 };
+            for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) {
+                Outcome a = run(&plain, 20, blocks[b], n, lens[l]);
+                Outcome f = run(&fibers, 20, blocks[b], n, lens[l]);
+                CU_ASSERT(same(&a, &f, lens[l]));
+                if (!same(&a, &f, lens[l]))
+                    fprintf(stderr, "\n  y[%s], block %u x %u, %zu elements: rc %d '%s', fibers rc %d '%s'\n",
+                            shapes[s], blocks[b][0], blocks[b][1], lens[l], a.rc, a.err ? a.err : "", f.rc,
+                            f.err ? f.err : "");
+                free(a.err), free(a.y), free(f.err), free(f.y);
+            }
+        }
+        fxs_close(&plain);
+        fxs_close(&fibers);
+        free(plain_src);
+        free(sync_src);
+    }
+    rt_host_set_threads(0);
+}
+
+/* The kernel's LLVM module before optimization. */
+static LLVMModuleRef built(FxsModule *m, const char *src, CgModule **cm)
+{
+    memset(m, 0, sizeof *m);
+    if (!fxs_lower(m, src, NULL, true))
+        return NULL;
+    CgOptions o = { m->o.target, 0, 1, NULL, false, false, false };
+    *cm = cg_build(m->c.module, &o);
+    return *cm ? cg_llvm_module(*cm) : NULL;
+}
+
+static int calls_to_pointers(LLVMValueRef fn)
+{
+    int n = 0;
+    for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(fn); b; b = LLVMGetNextBasicBlock(b))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+            if (LLVMGetInstructionOpcode(i) == LLVMCall && !LLVMIsAFunction(LLVMGetCalledValue(i)))
+                n++;   /* ctx->oob is called through a pointer */
+    return n;
+}
+
+/* Which accesses are proved: affine indices are, a square of thread_idx, a
+ * variable's value and a loaded index are not, and a kernel with nothing to
+ * prove gets no twin. */
+static void test_what_is_proved(void)
+{
+    static const struct {
+        const char *src;
+        int checked_calls, proved_calls;   /* ctx->oob calls in the body and in its twin (-1: no twin) */
+    } cases[] = {
+        { "kernel k(y: Ptr[Float32], x: const Ptr[Float32], a: Float32, n: Int32) {\n"
+          "    let i = block_idx.x * block_dim.x + thread_idx.x\n"
+          "    if i < n {\n        y[i] = a * x[i] + y[i]\n    }\n}\n", 3, 0 },
+        { "kernel k(y: Ptr[Float32], n: Int32) {\n"
+          "    let i = thread_idx.x\n    y[i * i] = 1.0\n    y[i + n] = 2.0\n}\n", 2, 1 },
+        { "kernel k(y: Ptr[Float32], idx: const Ptr[Int32]) {\n"
+          "    y[idx[thread_idx.x]] = 1.0\n}\n", 2, 1 },
+        { "kernel k(y: Ptr[Float32], n: Int32) {\n"
+          "    var j = thread_idx.x\n    while j < n {\n        y[j] = 1.0\n        j += block_dim.x\n    }\n}\n", 1, -1 },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        FxsModule m;
+        CgModule *cm = NULL;
+        LLVMModuleRef mod = built(&m, cases[k].src, &cm);
+        CU_ASSERT_FATAL(mod != NULL);
+        LLVMValueRef body = LLVMGetNamedFunction(mod, "fx.kernel.k");
+        LLVMValueRef twin = LLVMGetNamedFunction(mod, "fx.kernel.k.proved");
+        CU_ASSERT(body && calls_to_pointers(body) == cases[k].checked_calls);
+        CU_ASSERT((twin != NULL) == (cases[k].proved_calls >= 0));
+        if (twin)
+            CU_ASSERT_EQUAL(calls_to_pointers(twin), cases[k].proved_calls);
+        cg_free(cm);
+        fxs_close(&m);
+    }
+}
+
+static const FxtTest tests[] = {
+    { "affine, wrapping and 2-D indices: the proved loop gives the checked bits and errors",
+      test_same_as_checked_everywhere },
+    { "which accesses get a proof", test_what_is_proved },
+    { NULL, NULL },
+};
+
+static const FxtSuite suites[] = {
+    { "host block proofs", tests, NULL, NULL },
+    { NULL, NULL, NULL, NULL },
+};
+
+int main(int argc, char **argv)
+{
+    return fxt_main(argc, argv, ".", suites);
+}
