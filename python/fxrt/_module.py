@@ -282,8 +282,13 @@ class Module:
             self._handle = None
 
     def __del__(self):
+        # at interpreter exit the ctypes machinery may be gone before the
+        # module: the process's end frees the JIT'd code then
         if self.__dict__.get("_handle"):
-            self.close()
+            try:
+                self.close()
+            except Exception:
+                pass
 
     def __enter__(self):
         return self
