@@ -311,7 +311,7 @@ static void check_derived_index(CgCtx *c, FxInst *base, FxInst *idx, LLVMValueRe
 static void check_ptr_index(CgCtx *c, FxInst *base, FxInst *idx, LLVMValueRef raw, LLVMValueRef ix, const char *op)
 {
     LLVMValueRef origin = cg_ptr_origin(c, base);
-    if (!origin || cg_proof_covers(c, base, idx))
+    if (!origin || cg_proof_covers(c, base, &idx, 1))
         return;   /* unknown origin, or proved in bounds for the whole block (host/cg_hostproof.c) */
     LLVMValueRef bound = origin_bound(c, origin);
     LLVMValueRef bad = LLVMBuildICmp(c->B, LLVMIntUGE, ix, bound, "");
@@ -334,6 +334,8 @@ static void check_array_index(CgCtx *c, FxInst *base, const Type *bt, FxInst **i
         for (int k = 0; k < bt->ndims; k++)
             dims[0] *= bt->dims[k];
     }
+    if (cg_proof_covers(c, base, idx, nidx))
+        return;   /* proved in bounds for the whole block (host/cg_hostproof.c) */
     LLVMTypeRef i64 = LLVMInt64TypeInContext(c->C);
     bool dyn = type_is_dyn_array(bt);   /* its length is this launch's (FxHostCtx.dyn_count) */
     LLVMValueRef dyn_count = dyn ? LLVMBuildLoad2(c->B, i64, cg_hostctx_field(c, FX_HOSTCTX_dyn_count, 0), "") : NULL;

@@ -2,9 +2,10 @@
  * (codegen/host/cg_hostproof.c): K__fxblock runs a twin of the kernel's body
  * without the checks of accesses whose index is affine in the thread ids,
  * when their corners are in bounds, and the checked body otherwise. Here:
- * which accesses get a proof (the generated IR), and that every index shape
- * gives the bits and the first out-of-bounds report of the same kernel run
- * on fibers (K__fxhost, every access checked at every work-item), with
+ * which accesses get a proof (the generated IR), and that every index shape,
+ * into Ptr parameters and static shared arrays, in kernels without barriers
+ * (block loops) and with (regions), gives the bits and the first
+ * out-of-bounds report of the same kernel run on fibers (K__fxhost, every access checked at every work-item), with
  * buffers that fit, end inside the last block, end in the middle of the
  * grid, or start past what a negative offset reads; and arithmetic that
  * would wrap inside a block. */
@@ -79,19 +80,35 @@ static bool same(const Outcome *a, const Outcome *b, size_t ylen)
            memcmp(a->y, b->y, ylen * 4) == 0;
 }
 
-/* Every shape, every buffer: the proved block loop and fibers agree. On
- * one thread: several of the shapes write one element from several blocks,
- * and after a failure other threads may have run later blocks. */
+static void report(const char *what, const unsigned block[3], size_t len, const Outcome *a, const Outcome *f)
+{
+    fprintf(stderr, "\n  %s, block %u x %u, %zu elements: rc %d '%s', fibers rc %d '%s'\n", what, block[0],
+            block[1], len, a->rc, a->err ? a->err : "", f->rc, f->err ? f->err : "");
+}
+
+static void free_outcome(Outcome *o)
+{
+    free(o->err);
+    free(o->y);
+}
+
+/* Every shape, every buffer: the proved block loop, the proved regions
+ * (the kernel with a barrier, run as work-item loops between) and fibers
+ * agree. On one thread: several of the shapes write one element from
+ * several blocks, and after a failure other threads may have run later
+ * blocks. */
 static void test_same_as_checked_everywhere(void)
 {
     rt_host_set_threads(1);
     static const unsigned blocks[][3] = { { 64, 1, 1 }, { 96, 1, 1 }, { 16, 4, 1 } };
     for (int s = 0; s < NSHAPES; s++) {
         char *plain_src = kernel_source(shapes[s], false), *sync_src = kernel_source(shapes[s], true);
-        FxsModule plain, fibers;
+        FxsModule plain, regions, fibers;
         memset(&plain, 0, sizeof plain);
+        memset(&regions, 0, sizeof regions);
         memset(&fibers, 0, sizeof fibers);
-        CU_ASSERT_FATAL(fxs_open(&plain, plain_src) && fxs_open_tuned(&fibers, sync_src, on_fibers));
+        CU_ASSERT_FATAL(fxs_open(&plain, plain_src) && fxs_open(&regions, sync_src) &&
+                        fxs_open_tuned(&fibers, sync_src, on_fibers));
         for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++) {
             unsigned items = blocks[b][0] * blocks[b][1];
             int32_t n = (int32_t)(20 * items - 7);   /* the last block partly idle */
@@ -99,20 +116,99 @@ static void test_same_as_checked_everywhere(void)
             size_t lens[] = { (size_t)n, (size_t)n - 3, (size_t)n / 2, 2 * (size_t)n + 2, (size_t)n + 400 };
             for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) {
                 Outcome a = run(&plain, 20, blocks[b], n, lens[l]);
+                Outcome r = run(&regions, 20, blocks[b], n, lens[l]);
                 Outcome f = run(&fibers, 20, blocks[b], n, lens[l]);
                 CU_ASSERT(same(&a, &f, lens[l]));
+                CU_ASSERT(same(&r, &f, lens[l]));
                 if (!same(&a, &f, lens[l]))
-                    fprintf(stderr, "\n  y[%s], block %u x %u, %zu elements: rc %d '%s', fibers rc %d '%s'\n",
-                            shapes[s], blocks[b][0], blocks[b][1], lens[l], a.rc, a.err ? a.err : "", f.rc,
-                            f.err ? f.err : "");
-                free(a.err), free(a.y), free(f.err), free(f.y);
+                    report(shapes[s], blocks[b], lens[l], &a, &f);
+                if (!same(&r, &f, lens[l]))
+                    report(shapes[s], blocks[b], lens[l], &r, &f);
+                free_outcome(&a), free_outcome(&r), free_outcome(&f);
             }
         }
         fxs_close(&plain);
+        fxs_close(&regions);
         fxs_close(&fibers);
         free(plain_src);
         free(sync_src);
     }
+    rt_host_set_threads(0);
+}
+
+/* Indices into static shared arrays: in bounds for some block shapes and
+ * not for others (a block of 96 overruns 64 elements), below 0, wrapping,
+ * two indices into a 2-D array. */
+static const struct {
+    const char *array, *index;
+} shared_shapes[] = {
+    { "Array[Int32, 64]", "thread_idx.x" },
+    { "Array[Int32, 64]", "63 - thread_idx.x" },
+    { "Array[Int32, 128]", "Int32(Int8(thread_idx.x) * Int8(2)) + 1" },
+    { "Array[Int32, 4, 64]", "thread_idx.y, thread_idx.x" },
+    { "Array[Int32, 4, 32]", "thread_idx.y, thread_idx.x - 16" },
+    { "Array[Int32, 2, 64]", "1, thread_idx.x * block_dim.y + thread_idx.y" },
+};
+enum { NSHARED = sizeof shared_shapes / sizeof shared_shapes[0] };
+
+/* The work-item stores its element of x into the shared array and, after
+ * the barrier (if any), writes what it finds there to y: where the index
+ * repeats, the last store wins alike on fibers and in loops. */
+static char *shared_source(int s, bool sync)
+{
+    char *src = malloc(2048);
+    snprintf(src, 2048,
+             "kernel k(y: Ptr[Int32], x: const Ptr[Int32], n: Int32) {\n"
+             "    shared s: %s\n"
+             "    let i = block_idx.x * block_dim.x * block_dim.y + thread_idx.y * block_dim.x + thread_idx.x\n"
+             "    s[%s] = x[i] * 3\n"
+             "    %s\n"
+             "    y[i] = s[%s] + i\n"
+             "}\n",
+             shared_shapes[s].array, shared_shapes[s].index, sync ? "fx.barrier()" : "", shared_shapes[s].index);
+    return src;
+}
+
+static void test_shared_arrays_same_as_checked(void)
+{
+    rt_host_set_threads(1);
+    static const unsigned blocks[][3] = { { 64, 1, 1 }, { 96, 1, 1 }, { 16, 4, 1 }, { 32, 2, 1 } };
+    int runs = 0, failed = 0;
+    for (int s = 0; s < NSHARED; s++) {
+        char *plain_src = shared_source(s, false), *sync_src = shared_source(s, true);
+        FxsModule plain, regions, fibers, plain_fibers;
+        memset(&plain, 0, sizeof plain);
+        memset(&regions, 0, sizeof regions);
+        memset(&fibers, 0, sizeof fibers);
+        memset(&plain_fibers, 0, sizeof plain_fibers);
+        CU_ASSERT_FATAL(fxs_open(&plain, plain_src) && fxs_open(&regions, sync_src) &&
+                        fxs_open_tuned(&fibers, sync_src, on_fibers) &&
+                        fxs_open_tuned(&plain_fibers, plain_src, on_fibers));
+        for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++) {
+            unsigned items = blocks[b][0] * blocks[b][1];
+            int32_t n = (int32_t)(6 * items);
+            Outcome a = run(&plain, 6, blocks[b], n, (size_t)n);
+            Outcome af = run(&plain_fibers, 6, blocks[b], n, (size_t)n);
+            Outcome r = run(&regions, 6, blocks[b], n, (size_t)n);
+            Outcome f = run(&fibers, 6, blocks[b], n, (size_t)n);
+            CU_ASSERT(same(&a, &af, (size_t)n));
+            CU_ASSERT(same(&r, &f, (size_t)n));
+            runs++;
+            failed += f.rc != 0;
+            if (!same(&a, &af, (size_t)n))
+                report(shared_shapes[s].index, blocks[b], (size_t)n, &a, &af);
+            if (!same(&r, &f, (size_t)n))
+                report(shared_shapes[s].index, blocks[b], (size_t)n, &r, &f);
+            free_outcome(&a), free_outcome(&af), free_outcome(&r), free_outcome(&f);
+        }
+        fxs_close(&plain);
+        fxs_close(&regions);
+        fxs_close(&fibers);
+        fxs_close(&plain_fibers);
+        free(plain_src);
+        free(sync_src);
+    }
+    CU_ASSERT(failed > 0 && failed < runs);   /* both versions ran */
     rt_host_set_threads(0);
 }
 
@@ -137,7 +233,8 @@ static int calls_to_pointers(LLVMValueRef fn)
     return n;
 }
 
-/* Which accesses are proved: affine indices are, a square of thread_idx, a
+/* Which accesses are proved: affine indices are, into Ptr parameters and
+ * shared arrays, in a block loop and in regions; a square of thread_idx, a
  * variable's value and a loaded index are not, and a kernel with nothing to
  * prove gets no twin. */
 static void test_what_is_proved(void)
@@ -155,6 +252,13 @@ static void test_what_is_proved(void)
           "    y[idx[thread_idx.x]] = 1.0\n}\n", 2, 1 },
         { "kernel k(y: Ptr[Float32], n: Int32) {\n"
           "    var j = thread_idx.x\n    while j < n {\n        y[j] = 1.0\n        j += block_dim.x\n    }\n}\n", 1, -1 },
+        /* regions: the shared array's two accesses, y's and idx's are
+         * proved; the store at the loaded index stays checked */
+        { "kernel k(y: Ptr[Float32], idx: const Ptr[Int32]) {\n"
+          "    shared s: Array[Float32, 16, 17]\n"
+          "    s[thread_idx.y, thread_idx.x] = 1.0\n    fx.barrier()\n"
+          "    y[thread_idx.x * 16 + thread_idx.y] = s[thread_idx.x, thread_idx.y]\n"
+          "    y[idx[thread_idx.x]] = 2.0\n}\n", 5, 1 },
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         FxsModule m;
@@ -175,6 +279,8 @@ static void test_what_is_proved(void)
 static const FxtTest tests[] = {
     { "affine, wrapping and 2-D indices: the proved loop gives the checked bits and errors",
       test_same_as_checked_everywhere },
+    { "static shared arrays: the proved block loop and regions give the checked bits and errors",
+      test_shared_arrays_same_as_checked },
     { "which accesses get a proof", test_what_is_proved },
     { NULL, NULL },
 };

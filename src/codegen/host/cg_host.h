@@ -50,8 +50,9 @@ CgBlockLoop cg_open_block_loop(CgCtx *c, LLVMValueRef fn, const char *name);
 void cg_close_block_loop(CgCtx *c, LLVMValueRef fn, CgBlockLoop l, LLVMValueRef extent);
 
 /* ---- cg_hostproof.c ---- */
-/* The kernel's Ptr accesses whose indices are affine in the thread ids, to
- * be proved in bounds once per block; NULL when there are none. */
+/* The kernel's accesses to Ptr parameters and static arrays whose indices
+ * are affine in the thread ids, to be proved in bounds once per block; NULL
+ * when there are none. */
 CgProof *cg_proof_plan(CgCtx *c, CgFunc *cf);
 /* i1: every access of p is in bounds for every work-item of the block
  * (emitted at the builder, with the kernel's unpacked args and the
@@ -59,8 +60,8 @@ CgProof *cg_proof_plan(CgCtx *c, CgFunc *cf);
 LLVMValueRef cg_proof_holds(CgCtx *c, const CgProof *p, LLVMValueRef *args, LLVMValueRef ctx);
 /* The kernel's body generated again without p's checks (a new function). */
 LLVMValueRef cg_proof_body(CgCtx *c, CgFunc *cf, const CgProof *p);
-/* While that body is emitted: whether base[index] is one of the proved. */
-bool cg_proof_covers(const CgCtx *c, const FxInst *base, const FxInst *index);
+/* While that body is emitted: whether base[index...] is one of the proved. */
+bool cg_proof_covers(const CgCtx *c, const FxInst *base, FxInst *const *index, int nidx);
 
 /* ---- cg_hostregion.c ---- */
 /* A kernel with barriers as work-item loops between them.

@@ -117,13 +117,41 @@ LLVMValueRef *cg_host_unpack_args(CgCtx *c, const FxFunc *f, LLVMValueRef args)
 
 static void host_kernel_info(CgCtx *c, CgFunc *cf);
 
-/* K<suffix>(args, ctx): the kernel called with its arguments unpacked. */
-static void host_wrapper(CgCtx *c, CgFunc *cf, const char *suffix)
+/* Calls the kernel, or with a proof (cg_hostproof.c) its twin without the
+ * proved checks when the proof holds for this block. */
+static void call_kernel(CgCtx *c, CgFunc *cf, LLVMValueRef w, LLVMValueRef *av, const CgProof *proof,
+                        LLVMValueRef twin)
+{
+    unsigned n = (unsigned)cf->f->nparams + 1;
+    if (!proof) {
+        LLVMBuildCall2(c->B, cf->fnty, cf->fn, av, n, "");
+        return;
+    }
+    LLVMValueRef saved = c->hostctx;
+    LLVMValueRef holds = cg_proof_holds(c, proof, av, av[n - 1]);
+    c->hostctx = saved;
+    LLVMBasicBlockRef fast = LLVMAppendBasicBlockInContext(c->C, w, "proved");
+    LLVMBasicBlockRef slow = LLVMAppendBasicBlockInContext(c->C, w, "checked");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->C, w, "done");
+    LLVMBuildCondBr(c->B, holds, fast, slow);
+    LLVMPositionBuilderAtEnd(c->B, fast);
+    LLVMBuildCall2(c->B, cf->fnty, twin, av, n, "");
+    LLVMBuildBr(c->B, done);
+    LLVMPositionBuilderAtEnd(c->B, slow);
+    LLVMBuildCall2(c->B, cf->fnty, cf->fn, av, n, "");
+    LLVMBuildBr(c->B, done);
+    LLVMPositionBuilderAtEnd(c->B, done);
+}
+
+/* K<suffix>(args, ctx): the kernel called with its arguments unpacked.
+ * With a proof, the twin is generated here too. */
+static void host_wrapper(CgCtx *c, CgFunc *cf, const char *suffix, const CgProof *proof)
 {
     FxFunc *f = cf->f;
     LLVMTypeRef ptr = LLVMPointerTypeInContext(c->C, 0);
     LLVMTypeRef pt[2] = { ptr, ptr };
     LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c->C), pt, 2, 0);
+    LLVMValueRef twin = proof ? cg_proof_body(c, cf, proof) : NULL;
     char *name = arena_printf(c->fm->arena, "%s%s", f->name, suffix);
     LLVMValueRef w = LLVMAddFunction(c->M, name, fty);
     cg_fn_attr(c, w, "nounwind");
@@ -134,7 +162,7 @@ static void host_wrapper(CgCtx *c, CgFunc *cf, const char *suffix)
     cg_debug_wrapper(c, w, f);   /* the kernel inlined here keeps its lines */
     LLVMValueRef *av = cg_host_unpack_args(c, f, LLVMGetParam(w, 0));
     av[f->nparams] = LLVMGetParam(w, 1);
-    LLVMBuildCall2(c->B, cf->fnty, cf->fn, av, (unsigned)f->nparams + 1, "");
+    call_kernel(c, cf, w, av, proof, twin);
     LLVMBuildRetVoid(c->B);
     LLVMDisposeBuilder(c->B);
     c->B = saved;
@@ -143,17 +171,16 @@ static void host_wrapper(CgCtx *c, CgFunc *cf, const char *suffix)
 void cg_host_entry_points(CgCtx *c, CgFunc *cf)
 {
     if (cf->regions) {
-        host_wrapper(c, cf, "__fxblock");   /* the kernel runs the whole block */
+        /* the kernel runs the whole block, its accesses proved once for it */
+        host_wrapper(c, cf, "__fxblock", cg_proof_plan(c, cf));
     } else {
-        host_wrapper(c, cf, "__fxhost");
+        host_wrapper(c, cf, "__fxhost", NULL);
         if (!cf->waits)
             cg_host_block_entry(c, cf);
     }
     host_kernel_info(c, cf);
 }
 
-/* K__fxparams, K__fxshared, K__fxsync, K__fxwave, K__fxstate and
- * K__fxcheck: the kernel described to the runtime. */
 static void host_kernel_info(CgCtx *c, CgFunc *cf)
 {
     FxFunc *f = cf->f;

@@ -1,28 +1,33 @@
 /* cg_hostproof.c - host: bounds checks proved once per block.
  *
- * A kernel's Ptr access p[i] is checked at every work-item (cg_memory.c):
- * a compare, a cold call, and, because the call may read the work-item's
- * ctx, a loop LLVM cannot vectorize. Most indices are affine in the
- * work-item id: i = block_idx.x * block_dim.x + thread_idx.x, with factors
- * the same for the whole block. An affine function takes its least and
- * greatest value over the block's box of thread ids at corners of the box,
- * so evaluating the index at the corners (exactly, in 128 bits, every
- * intermediate checked against its type's range, so that no work-item's
- * arithmetic wraps) proves every work-item's access in bounds, once per
- * block, before any work-item runs.
+ * A kernel's access p[i] to a Ptr parameter, or a[i, j] to a static array,
+ * is checked at every work-item (cg_memory.c): a compare, a cold call, and,
+ * because the call may read the work-item's ctx, a loop LLVM cannot
+ * vectorize. Most indices are affine in the work-item id: i = block_idx.x *
+ * block_dim.x + thread_idx.x, with factors the same for the whole block. An
+ * affine function takes its least and greatest value over the block's box
+ * of thread ids at corners of the box, so evaluating the index at the
+ * corners (exactly, in 128 bits, every intermediate checked against its
+ * type's range, so that no work-item's arithmetic wraps) proves every
+ * work-item's access in bounds, once per block, before any work-item runs.
  *
- * K__fxblock then runs one of two loops: when every proof holds, the
- * body generated again with those checks left out (the proved accesses
- * cannot fail, whatever path a work-item takes); otherwise the body with
- * every check, which reports the first bad access exactly as before. The
- * proof covers accesses a work-item may not reach (under `if i < n`), so a
- * block that straddles the end of a buffer takes the checked loop.
+ * The block then runs one of two versions of the kernel: when every proof
+ * holds, the body generated again with those checks left out (the proved
+ * accesses cannot fail, whatever path a work-item takes); otherwise the
+ * body with every check, which reports the first bad access exactly as
+ * before. The proof covers accesses a work-item may not reach (under
+ * `if i < n`), so a block that straddles the end of a buffer takes the
+ * checked version. A kernel without barriers gets both as work-item loops
+ * in K__fxblock (cg_hostblock.c); a kernel run as regions between its
+ * barriers (cg_hostregion.c) gets its whole region function twice, and
+ * K__fxblock calls one of them.
  *
  * What is affine here: integer constants and scalar parameters, block_idx,
  * block_dim, grid_dim and thread_idx, + and -, * with at most one factor
  * that depends on thread_idx, and integer conversions, all at most 64 bits
- * wide. Anything else (a variable, a division, a load) leaves the access
- * checked at every work-item in both loops. */
+ * wide. Anything else (a variable, a loop counter, a division, a load)
+ * leaves the access checked at every work-item in both versions, as are
+ * accesses in fns and through derived Ptrs, and dynamic shared arrays. */
 #include "codegen/cg_internal.h"
 #include "codegen/host/cg_host.h"
 #include <stdint.h>
@@ -30,11 +35,15 @@
 
 enum { PROOF_MAX_NODES = 64 };   /* of one index expression: beyond, not worth a proof */
 
-/* One access to prove: the kernel's Ptr parameter and the index. */
+/* One access to prove: a Ptr parameter's (array NULL, one index below
+ * the buffer's length) or a static array's (each index below its limit). */
 typedef struct ProvedAccess {
+    const FxInst *array;
     int param;
-    FxInst *index;
-    unsigned dims;      /* bit d: the index depends on thread_idx[d] */
+    FxInst **index;
+    int nidx;
+    const int64_t *limit;   /* array: each index's exclusive bound */
+    unsigned dims;          /* bit d: an index depends on thread_idx[d] */
 } ProvedAccess;
 
 struct CgProof {
@@ -82,18 +91,21 @@ static bool affine(const FxFunc *f, FxInst *v, unsigned *dims, int *budget)
     }
 }
 
-static void add_access(CgCtx *c, CgProof *p, const FxFunc *f, FxInst *base, FxInst *index)
+static bool same_access(const ProvedAccess *a, const FxInst *array, int param, FxInst *const *index, int nidx)
 {
-    if (base->op != FX_PARAM || base->param_index < 0 || base->param_index >= f->nparams ||
-        base->type->kind != TY_PTR)
-        return;
-    unsigned dims = 0;
-    int budget = PROOF_MAX_NODES;
-    if (!affine(f, index, &dims, &budget))
-        return;
+    if (a->array != array || a->param != param || a->nidx != nidx)
+        return false;
+    for (int k = 0; k < nidx; k++)
+        if (a->index[k] != index[k])
+            return false;
+    return true;
+}
+
+static void push_access(CgCtx *c, CgProof *p, ProvedAccess a)
+{
     for (int k = 0; k < p->n; k++)
-        if (p->items[k].param == base->param_index && p->items[k].index == index)
-            return;   /* p[i] loaded and stored: one proof */
+        if (same_access(&p->items[k], a.array, a.param, a.index, a.nidx))
+            return;   /* loaded and stored: one proof */
     if (p->n == p->cap) {
         int cap = p->cap ? 2 * p->cap : 8;
         ProvedAccess *items = arena_alloc(c->fm->arena, sizeof *items * (size_t)cap);
@@ -102,16 +114,62 @@ static void add_access(CgCtx *c, CgProof *p, const FxFunc *f, FxInst *base, FxIn
         p->items = items;
         p->cap = cap;
     }
-    p->items[p->n++] = (ProvedAccess){ base->param_index, index, dims };
+    p->items[p->n++] = a;
+}
+
+static bool all_affine(const FxFunc *f, FxInst **index, int nidx, unsigned *dims)
+{
+    for (int k = 0; k < nidx; k++) {
+        int budget = PROOF_MAX_NODES;
+        if (!affine(f, index[k], dims, &budget))
+            return false;
+    }
+    return true;
+}
+
+/* The exclusive bound of each of nidx indices into static array type t, as
+ * cg_memory.c checks them: one per dimension, or one linear index. */
+static const int64_t *array_limits(CgCtx *c, const Type *t, int nidx)
+{
+    int64_t *limit = arena_alloc(c->fm->arena, sizeof *limit * (size_t)nidx);
+    if (nidx == t->ndims) {
+        for (int k = 0; k < nidx; k++)
+            limit[k] = t->dims[k];
+        return limit;
+    }
+    limit[0] = 1;
+    for (int k = 0; k < t->ndims; k++)
+        limit[0] *= t->dims[k];
+    return limit;
+}
+
+static void add_access(CgCtx *c, CgProof *p, const FxFunc *f, FxInst *base, FxInst **index, int nidx)
+{
+    ProvedAccess a = { .array = NULL, .param = -1, .index = index, .nidx = nidx };
+    if (base->op == FX_PARAM && base->type->kind == TY_PTR && nidx == 1) {
+        if (base->param_index < 0 || base->param_index >= f->nparams)
+            return;
+        a.param = base->param_index;
+    } else if (base->op == FX_ALLOCA && base->type->kind == TY_ARRAY && !type_is_dyn_array(base->type) &&
+               (nidx == base->type->ndims || nidx == 1)) {
+        a.array = base;
+        a.limit = array_limits(c, base->type, nidx);
+    } else {
+        return;
+    }
+    if (all_affine(f, index, nidx, &a.dims))
+        push_access(c, p, a);
 }
 
 static void collect(CgCtx *c, CgProof *p, const FxFunc *f, FxBlock *b)
 {
     for (FxInst *i = b->first; i; i = i->next) {
-        if ((i->op == FX_LOAD && i->nops == 2) || (i->op == FX_STORE && i->nops == 3))
-            add_access(c, p, f, i->ops[0], i->ops[i->op == FX_LOAD ? 1 : 2]);
+        if (i->op == FX_LOAD && i->nops >= 2)
+            add_access(c, p, f, i->ops[0], i->ops + 1, i->nops - 1);
+        else if (i->op == FX_STORE && i->nops >= 3)
+            add_access(c, p, f, i->ops[0], i->ops + 2, i->nops - 2);
         else if (i->op == FX_ATOMIC)
-            add_access(c, p, f, i->ops[0], i->ops[1]);
+            add_access(c, p, f, i->ops[0], i->ops + 1, 1);
         for (int k = 0; k < i->nblocks; k++)
             collect(c, p, f, &i->blocks[k]);
     }
@@ -127,13 +185,17 @@ CgProof *cg_proof_plan(CgCtx *c, CgFunc *cf)
     return p->n ? p : NULL;
 }
 
-bool cg_proof_covers(const CgCtx *c, const FxInst *base, const FxInst *index)
+bool cg_proof_covers(const CgCtx *c, const FxInst *base, FxInst *const *index, int nidx)
 {
     const CgProof *p = c->proved;
-    if (!p || base->op != FX_PARAM)
+    if (!p)
+        return false;
+    const FxInst *array = base->op == FX_ALLOCA ? base : NULL;
+    int param = base->op == FX_PARAM && !array ? base->param_index : -1;
+    if (!array && param < 0)
         return false;
     for (int k = 0; k < p->n; k++)
-        if (p->items[k].param == base->param_index && p->items[k].index == index)
+        if (same_access(&p->items[k], array, param, index, nidx))
             return true;
     return false;
 }
@@ -235,27 +297,42 @@ static LLVMValueRef exact(CgCtx *c, Corner *k, FxInst *v)
     return x;
 }
 
-/* 0 <= index < bound at every corner of the block's thread ids that the
- * index depends on. */
+/* The exclusive bound of index k of access a, as an i128: a Ptr's length
+ * from the launch's table of bounds, a static array's dimension. */
+static LLVMValueRef access_bound(CgCtx *c, const ProvedAccess *a, int k, LLVMValueRef bounds)
+{
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c->C);
+    if (a->array)
+        return wide_const(c, (unsigned long long)a->limit[k], false);
+    LLVMValueRef slot = LLVMConstInt(i64, (unsigned long long)a->param, 0);
+    LLVMValueRef bound = LLVMBuildLoad2(c->B, i64, LLVMBuildGEP2(c->B, i64, bounds, &slot, 1, ""), "bound");
+    return LLVMBuildZExt(c->B, bound, wide_type(c), "");
+}
+
+/* 0 <= index < bound for each index of a, at every corner of the block's
+ * thread ids that the indices depend on. */
 static LLVMValueRef prove_access(CgCtx *c, const ProvedAccess *a, LLVMValueRef *args, LLVMValueRef ctx,
                                  LLVMValueRef bounds, const LLVMValueRef last[3])
 {
-    LLVMTypeRef i64 = LLVMInt64TypeInContext(c->C), wide = wide_type(c);
-    LLVMValueRef slot = LLVMConstInt(i64, (unsigned long long)a->param, 0);
-    LLVMValueRef bound = LLVMBuildLoad2(c->B, i64, LLVMBuildGEP2(c->B, i64, bounds, &slot, 1, ""), "bound");
-    bound = LLVMBuildZExt(c->B, bound, wide, "");
+    LLVMTypeRef wide = wide_type(c);
+    LLVMValueRef *bound = arena_alloc(c->fm->arena, sizeof *bound * (size_t)a->nidx);
+    for (int i = 0; i < a->nidx; i++)
+        bound[i] = access_bound(c, a, i, bounds);
     LLVMValueRef all = LLVMConstInt(LLVMInt1TypeInContext(c->C), 1, 0);
     for (unsigned corner = 0; corner < 8; corner++) {
         if (corner & ~a->dims)
-            continue;   /* a corner along an id the index does not use is another's twin */
+            continue;   /* a corner along an id the indices do not use is another's twin */
         Corner k = { .args = args, .ctx = ctx, .ok = all };
         for (int d = 0; d < 3; d++)
             k.tid[d] = corner >> d & 1 ? last[d] : LLVMConstNull(wide);
-        LLVMValueRef v = exact(c, &k, a->index);
+        for (int i = 0; i < a->nidx; i++) {
+            LLVMValueRef v = exact(c, &k, a->index[i]);
+            LLVMValueRef in = LLVMBuildAnd(c->B, LLVMBuildICmp(c->B, LLVMIntSGE, v, LLVMConstNull(wide), ""),
+                                           LLVMBuildICmp(c->B, LLVMIntSLT, v, bound[i], ""), "");
+            k.ok = LLVMBuildAnd(c->B, k.ok, in, "");
+        }
         cg_map_free(&k.memo);
-        LLVMValueRef in = LLVMBuildAnd(c->B, LLVMBuildICmp(c->B, LLVMIntSGE, v, LLVMConstNull(wide), ""),
-                                       LLVMBuildICmp(c->B, LLVMIntSLT, v, bound, ""), "");
-        all = LLVMBuildAnd(c->B, k.ok, in, "");
+        all = k.ok;
     }
     return all;
 }
@@ -277,8 +354,8 @@ LLVMValueRef cg_proof_holds(CgCtx *c, const CgProof *p, LLVMValueRef *args, LLVM
     return all;
 }
 
-/* The kernel's body again, as K's twin fx.kernel.K.proved, with the proved
- * accesses unchecked. */
+/* The kernel's body again (as regions when it has them), as K's twin
+ * fx.kernel.K.proved, with the proved accesses unchecked. */
 LLVMValueRef cg_proof_body(CgCtx *c, CgFunc *cf, const CgProof *p)
 {
     LLVMValueRef checked = cf->fn;
@@ -292,7 +369,10 @@ LLVMValueRef cg_proof_body(CgCtx *c, CgFunc *cf, const CgProof *p)
     cf->fn = twin;
     c->proved = p;
     cg_begin_func(c, cf);
-    cg_emit_body(c, &cf->f->body);
+    if (cf->regions)
+        cg_emit_regions(c, cf);
+    else
+        cg_emit_body(c, &cf->f->body);
     cg_end_func(c);
     c->proved = NULL;
     cf->fn = checked;
