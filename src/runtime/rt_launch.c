@@ -727,14 +727,35 @@ static void run_block_plain(Sched *s)
             }
 }
 
-/* Block number b of the grid (x fastest). */
-static int run_block(Sched *s, unsigned long long b)
+/* ctx's block_idx for block number b of the grid (x fastest). */
+static void set_block_idx(Sched *s, unsigned long long b)
 {
     FxHostCtx *ctx = &s->item.ctx;
     const unsigned *grid = s->g->grid;
     ctx->block_idx[0] = (int32_t)(b % grid[0]);
     ctx->block_idx[1] = (int32_t)(b / grid[0] % grid[1]);
     ctx->block_idx[2] = (int32_t)(b / grid[0] / grid[1]);
+}
+
+/* ctx's block_idx one block further: the divisions of set_block_idx cost
+ * a grid of small blocks more than its runtime's other work per block. */
+static void next_block_idx(Sched *s)
+{
+    int32_t *idx = s->item.ctx.block_idx;
+    const unsigned *grid = s->g->grid;
+    if ((unsigned)++idx[0] < grid[0])
+        return;
+    idx[0] = 0;
+    if ((unsigned)++idx[1] < grid[1])
+        return;
+    idx[1] = 0;
+    idx[2]++;
+}
+
+/* The block whose block_idx ctx holds. */
+static int run_block(Sched *s)
+{
+    FxHostCtx *ctx = &s->item.ctx;
     if (ctx->shared)
         memset(ctx->shared, 0, (size_t)s->k->shared_bytes);
     if (s->checker)
@@ -777,7 +798,11 @@ static bool run_run(Sched *s, unsigned long long first)
         if (b >= g->nblocks || b > atomic_load(&g->fail_at))
             return false;
         s->block_now = b;
-        int rc = run_block(s, b);
+        if (b == first)
+            set_block_idx(s, b);
+        else
+            next_block_idx(s);
+        int rc = run_block(s);
         if (s->abandoned)
             return false;
         if (rc != 0) {

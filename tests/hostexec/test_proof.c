@@ -212,6 +212,98 @@ static void test_shared_arrays_same_as_checked(void)
     rt_host_set_threads(0);
 }
 
+/* Range loops around the accesses: the loop variable is one more
+ * dimension of the box (start and stop over the block's thread ids).
+ * Static steps up and down, a run-time step of either sign or 0, nested
+ * loops, a loop variable scaled by a parameter, and an Int8 loop whose
+ * start wraps for some work-items. */
+static const char *loop_shapes[] = {
+    "for j in range(t, n, 16) {\n        y[b * n + j] = x[j] + j\n    }",
+    "for j in range(n - 1 - t, -1, -16) {\n        y[b * n + j] = x[j] * 2\n    }",
+    "for j in range(b * 64 + t, n, s) {\n        y[j] = x[j] + 1\n    }",
+    "for a in range(0, 3) {\n        for j in range(t, n, 32) {\n            y[a * n + j] = x[j] + a\n        }\n    }",
+    "for j in range(0, 4) {\n        y[j * n + b * 16 + t] = x[t] + j\n    }",
+    "for j in range(Int8(t), Int8(100), Int8(40)) {\n        y[Int32(j) + b] = x[t] + 5\n    }",
+    "for j in range(t + s, t + s + 3) {\n        y[j] = x[t] - j\n    }",
+};
+enum { NLOOPS = sizeof loop_shapes / sizeof loop_shapes[0] };
+
+static char *loop_source(int shape, bool sync)
+{
+    char *src = malloc(2048);
+    snprintf(src, 2048,
+             "kernel k(y: Ptr[Int32], x: const Ptr[Int32], n: Int32, s: Int32) {\n"
+             "    let t = thread_idx.y * block_dim.x + thread_idx.x\n"
+             "    let b = block_idx.x\n"
+             "    %s\n"
+             "    %s\n"
+             "}\n",
+             sync ? "fx.barrier()" : "", loop_shapes[shape]);
+    return src;
+}
+
+static Outcome run_loop(FxsModule *m, unsigned grid, const unsigned block[3], int32_t n, int32_t step, size_t ylen)
+{
+    Outcome o = { 0, NULL, calloc(ylen + 1, 4) };
+    int32_t *x = calloc((size_t)n + 64, 4);
+    for (int32_t k = 0; k < n + 64; k++)
+        x[k] = k * 5 - 9;
+    void *px = x, *py = o.y;
+    void *args[] = { &py, &px, &n, &step };
+    size_t bytes[] = { ylen * 4, (size_t)n * 4, 0, 0 };
+    const unsigned g[3] = { grid, 1, 1 };
+    o.rc = rt_host_launch_checked(m->hm, "k", g, block, args, bytes, &o.err);
+    free(x);
+    return o;
+}
+
+static void test_loops_same_as_checked(void)
+{
+    rt_host_set_threads(1);
+    static const unsigned blocks[][3] = { { 16, 1, 1 }, { 8, 4, 1 }, { 200, 1, 1 } };
+    static const int32_t steps[] = { 5, 256, -3, 0 };
+    enum { GRID = 4 };
+    int runs = 0, failed = 0;
+    for (int s = 0; s < NLOOPS; s++) {
+        char *plain_src = loop_source(s, false), *sync_src = loop_source(s, true);
+        FxsModule plain, regions, fibers;
+        memset(&plain, 0, sizeof plain);
+        memset(&regions, 0, sizeof regions);
+        memset(&fibers, 0, sizeof fibers);
+        CU_ASSERT_FATAL(fxs_open(&plain, plain_src) && fxs_open(&regions, sync_src) &&
+                        fxs_open_tuned(&fibers, sync_src, on_fibers));
+        for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++)
+            for (size_t st = 0; st < sizeof steps / sizeof steps[0]; st++) {
+                int32_t n = 300;
+                /* short, one short of what a shape writes, about right,
+                 * and room to spare */
+                size_t lens[] = { 250, (size_t)n - 1, (size_t)n, 3 * (size_t)n - 1, (size_t)GRID * (size_t)n - 1,
+                                  (size_t)GRID * (size_t)n, 3 * (size_t)n + 400, (size_t)GRID * (size_t)n + 200 };
+                for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) {
+                    Outcome a = run_loop(&plain, GRID, blocks[b], n, steps[st], lens[l]);
+                    Outcome r = run_loop(&regions, GRID, blocks[b], n, steps[st], lens[l]);
+                    Outcome f = run_loop(&fibers, GRID, blocks[b], n, steps[st], lens[l]);
+                    CU_ASSERT(same(&a, &f, lens[l]));
+                    CU_ASSERT(same(&r, &f, lens[l]));
+                    if (!same(&a, &f, lens[l]))
+                        report(loop_shapes[s], blocks[b], lens[l], &a, &f);
+                    if (!same(&r, &f, lens[l]))
+                        report(loop_shapes[s], blocks[b], lens[l], &r, &f);
+                    runs++;
+                    failed += f.rc != 0;
+                    free_outcome(&a), free_outcome(&r), free_outcome(&f);
+                }
+            }
+        fxs_close(&plain);
+        fxs_close(&regions);
+        fxs_close(&fibers);
+        free(plain_src);
+        free(sync_src);
+    }
+    CU_ASSERT(failed > 0 && failed < runs);
+    rt_host_set_threads(0);
+}
+
 /* The kernel's LLVM module before optimization. */
 static LLVMModuleRef built(FxsModule *m, const char *src, CgModule **cm)
 {
@@ -252,6 +344,15 @@ static void test_what_is_proved(void)
           "    y[idx[thread_idx.x]] = 1.0\n}\n", 2, 1 },
         { "kernel k(y: Ptr[Float32], n: Int32) {\n"
           "    var j = thread_idx.x\n    while j < n {\n        y[j] = 1.0\n        j += block_dim.x\n    }\n}\n", 1, -1 },
+        /* range loops: a static and a run-time step; a loop whose start
+         * is another loop's variable is not tracked */
+        { "kernel k(y: Ptr[Float32], x: const Ptr[Float32], n: Int32, s: Int32) {\n"
+          "    for j in range(thread_idx.x, n, 32) {\n        y[j] = x[j]\n    }\n"
+          "    for j in range(block_idx.x * block_dim.x + thread_idx.x, n, s) {\n        y[j] = 1.0\n    }\n}\n",
+          3, 0 },
+        { "kernel k(y: Ptr[Float32], n: Int32) {\n"
+          "    for a in range(0, n) {\n        y[a] = 0.0\n"
+          "        for j in range(a, n) {\n            y[j] = 1.0\n        }\n    }\n}\n", 2, 1 },
         /* regions: the shared array's two accesses, y's and idx's are
          * proved; the store at the loaded index stays checked */
         { "kernel k(y: Ptr[Float32], idx: const Ptr[Int32]) {\n"
@@ -281,6 +382,7 @@ static const FxtTest tests[] = {
       test_same_as_checked_everywhere },
     { "static shared arrays: the proved block loop and regions give the checked bits and errors",
       test_shared_arrays_same_as_checked },
+    { "range loops: the loop variable's values proved with the thread ids", test_loops_same_as_checked },
     { "which accesses get a proof", test_what_is_proved },
     { NULL, NULL },
 };

@@ -77,24 +77,37 @@ static void emit_block_loops(CgCtx *c, CgFunc *cf, LLVMValueRef body, LLVMValueR
         cg_close_block_loop(c, w, loop[d], extent[d]);
 }
 
-/* A work-item's private copy of the runtime's ctx (in the entry block,
- * where LLVM's SROA takes allocas apart). */
+/* A work-item's private copy of the runtime's ctx: the alloca in the
+ * entry block, where LLVM's SROA takes allocas apart. */
+static LLVMValueRef item_alloca(CgCtx *c)
+{
+    return LLVMBuildAlloca(c->B, cg_host_ctx_type(c), "item");
+}
+
+/* ... filled from ctx where the loops that use it start. */
+static void fill_item(CgCtx *c, LLVMValueRef item, LLVMValueRef ctx)
+{
+    LLVMBuildMemCpy(c->B, item, 8, ctx, 8, LLVMSizeOf(cg_host_ctx_type(c)));
+}
+
 static LLVMValueRef item_copy(CgCtx *c, LLVMValueRef ctx)
 {
-    LLVMTypeRef ctx_ty = cg_host_ctx_type(c);
-    LLVMValueRef item = LLVMBuildAlloca(c->B, ctx_ty, "item");
-    LLVMBuildMemCpy(c->B, item, 8, ctx, 8, LLVMSizeOf(ctx_ty));
+    LLVMValueRef item = item_alloca(c);
+    fill_item(c, item, ctx);
     return item;
 }
 
 /* With accesses proved once per block (cg_hostproof.c): the proof, then
  * the loops of the body without their checks when it holds, else of the
- * checked body. Each loop has its own copy of ctx: in the unchecked one
- * nothing lets the copy escape, so it can live in registers. */
+ * checked body. Each loop has its own copy of ctx, made where it starts:
+ * in the unchecked one nothing lets the copy escape, so it can live in
+ * registers, and the checked one's whole copy (which wide loads make,
+ * right after the runtime's narrow stores of block_idx) is not paid for
+ * by the blocks that do not take it. */
 static void emit_proved_loops(CgCtx *c, CgFunc *cf, const CgProof *p, LLVMValueRef w, LLVMValueRef *av,
                               LLVMValueRef ctx)
 {
-    LLVMValueRef fast_item = item_copy(c, ctx), item = item_copy(c, ctx);
+    LLVMValueRef fast_item = item_alloca(c), item = item_alloca(c);
     LLVMValueRef twin = cg_proof_body(c, cf, p);   /* emitting it moved c's function state */
     c->hostctx = ctx;
     LLVMValueRef holds = cg_proof_holds(c, p, av, ctx);
@@ -103,10 +116,12 @@ static void emit_proved_loops(CgCtx *c, CgFunc *cf, const CgProof *p, LLVMValueR
     LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(c->C, w, "done");
     LLVMBuildCondBr(c->B, holds, fast, slow);
     LLVMPositionBuilderAtEnd(c->B, fast);
+    fill_item(c, fast_item, ctx);
     emit_block_loops(c, cf, twin, w, av, fast_item);
     LLVMBuildBr(c->B, done);
     c->hostctx = ctx;   /* emit_block_loops leaves the item in it */
     LLVMPositionBuilderAtEnd(c->B, slow);
+    fill_item(c, item, ctx);
     emit_block_loops(c, cf, cf->fn, w, av, item);
     LLVMBuildBr(c->B, done);
     LLVMPositionBuilderAtEnd(c->B, done);

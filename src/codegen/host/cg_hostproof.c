@@ -23,33 +23,73 @@
  * K__fxblock calls one of them.
  *
  * What is affine here: integer constants and scalar parameters, block_idx,
- * block_dim, grid_dim and thread_idx, + and -, * with at most one factor
- * that depends on thread_idx, and integer conversions, all at most 64 bits
- * wide. Anything else (a variable, a loop counter, a division, a load)
- * leaves the access checked at every work-item in both versions, as are
- * accesses in fns and through derived Ptrs, and dynamic shared arrays. */
+ * block_dim, grid_dim and thread_idx, the variable of a range loop around
+ * the access (below), + and -, * with at most one factor that varies (with
+ * thread_idx or a loop variable), and integer conversions, all at most 64
+ * bits wide. Anything else (a variable, a division, a load) leaves the
+ * access checked at every work-item in both versions, as are accesses in
+ * fns and through derived Ptrs, and dynamic shared arrays.
+ *
+ * A range loop's variable: `for i in range(start, stop, step)` with start
+ * and stop affine in the thread ids, and a step of a sign known at compile
+ * time or affine (its sign then checked with the proof). Inside the body i
+ * lies in [start, stop - 1] (a positive step; (stop, start] for a negative
+ * one) for every work-item, so over the block in [least start, greatest
+ * stop - 1], both taken at the corners of the thread ids: one more
+ * dimension of the box, whose corners are those two values. The box holds
+ * more than the work-items reach (a work-item with a late start, a last
+ * value that the step skips), so a proof may fail that a finer one would
+ * not, and the block then takes the checked version. */
 #include "codegen/cg_internal.h"
 #include "codegen/host/cg_host.h"
 #include <stdint.h>
 #include "abi/fxhost.h"
 
 enum { PROOF_MAX_NODES = 64 };   /* of one index expression: beyond, not worth a proof */
+enum { PROOF_MAX_VARS = 3 };     /* loop variables one access may depend on (2^(3 + 3) corners at most) */
+enum { PROOF_MAX_LOOPS = 16 };   /* range loops nested around an access that are tracked */
+
+/* A range loop's variable, as sema builds the loop (sema/stmt.c,
+ * range_loop): inside the body every load of `slot` is a value from
+ * start towards stop. sign: the step's, or 0 when only the run time knows
+ * it (the proof then requires step > 0). */
+typedef struct RangeVar {
+    const FxInst *slot;
+    FxInst *start, *stop, *step;
+    int sign;
+    unsigned start_dims, stop_dims;   /* the thread ids start and stop depend on */
+} RangeVar;
 
 /* One access to prove: a Ptr parameter's (array NULL, one index below
- * the buffer's length) or a static array's (each index below its limit). */
+ * the buffer's length) or a static array's (each index below its limit).
+ * dims bit d < 3: an index depends on thread_idx[d]; bit 3 + k: on
+ * vars[k]. */
 typedef struct ProvedAccess {
     const FxInst *array;
     int param;
     FxInst **index;
     int nidx;
     const int64_t *limit;   /* array: each index's exclusive bound */
-    unsigned dims;          /* bit d: an index depends on thread_idx[d] */
+    unsigned dims;
+    const RangeVar *vars[PROOF_MAX_VARS];
+    int nvars;
 } ProvedAccess;
 
 struct CgProof {
     ProvedAccess *items;
     int n, cap;
 };
+
+/* What affine() may use: the range loops around the access, innermost
+ * last, and the loop variables the index uses so far. */
+typedef struct AffineScope {
+    const FxFunc *f;
+    const RangeVar *const *loops;
+    int nloops;
+    const RangeVar **used;
+    int *nused;
+    int budget;
+} AffineScope;
 
 static bool int_type_fits(const Type *t)
 {
@@ -58,37 +98,135 @@ static bool int_type_fits(const Type *t)
     return type_info(t->scalar)->width <= 64;
 }
 
-/* Whether v is affine in the thread ids (within the node budget); *dims
- * gets the ids it depends on. */
-static bool affine(const FxFunc *f, FxInst *v, unsigned *dims, int *budget)
+/* The bit of loop variable `slot` in a's dims (adding it to the used
+ * ones), or 0 when slot is not a tracked loop's variable. */
+static unsigned loop_var_bit(AffineScope *a, const FxInst *slot)
 {
-    if (--*budget < 0 || !int_type_fits(v->type))
+    for (int k = a->nloops - 1; k >= 0; k--) {
+        if (a->loops[k]->slot != slot)
+            continue;
+        for (int u = 0; u < *a->nused; u++)
+            if (a->used[u] == a->loops[k])
+                return 1u << (3 + u);
+        if (*a->nused == PROOF_MAX_VARS)
+            return 0;
+        a->used[*a->nused] = a->loops[k];
+        return 1u << (3 + (*a->nused)++);
+    }
+    return 0;
+}
+
+/* Whether v is affine in the thread ids and loop variables (within the
+ * node budget); *dims gets what it depends on. */
+static bool affine(AffineScope *a, FxInst *v, unsigned *dims)
+{
+    if (--a->budget < 0 || !int_type_fits(v->type))
         return false;
-    unsigned a = 0, b = 0;
+    unsigned l = 0, r = 0;
     switch (v->op) {
     case FX_CONST:
         /* an unsigned constant of 2^63 or more is no signed 64-bit value */
         return type_info(v->type->scalar)->is_signed || !(v->cval.lo >> 63);
     case FX_PARAM:
-        return v->param_index >= 0 && v->param_index < f->nparams;
+        return v->param_index >= 0 && v->param_index < a->f->nparams;
     case FX_SPECIAL:
         if (v->sub == FXS_THREAD_IDX && v->dim >= 0 && v->dim < 3)
             *dims |= 1u << v->dim;
         return v->sub != FXS_LANE_ID && v->dim >= 0 && v->dim < 3;
+    case FX_LOAD:
+        l = v->nops == 1 ? loop_var_bit(a, v->ops[0]) : 0;
+        *dims |= l;
+        return l != 0;
     case FX_CAST:
-        return int_type_fits(v->ops[0]->type) && affine(f, v->ops[0], dims, budget);
+        return int_type_fits(v->ops[0]->type) && affine(a, v->ops[0], dims);
     case FX_BINOP:
         if (v->sub != FXB_ADD && v->sub != FXB_SUB && v->sub != FXB_MUL)
             return false;
-        if (!affine(f, v->ops[0], &a, budget) || !affine(f, v->ops[1], &b, budget))
+        if (!affine(a, v->ops[0], &l) || !affine(a, v->ops[1], &r))
             return false;
-        if (v->sub == FXB_MUL && a && b)
+        if (v->sub == FXB_MUL && l && r)
             return false;   /* thread_idx * thread_idx is not affine */
-        *dims |= a | b;
+        *dims |= l | r;
         return true;
     default:
         return false;
     }
+}
+
+/* ---- range loops ---- */
+
+/* The value stored into slot last before `at` in its block. */
+static FxInst *stored_before(const FxInst *at, const FxInst *slot)
+{
+    for (const FxInst *p = at->prev; p; p = p->prev)
+        if (p->op == FX_STORE && p->nops == 2 && p->ops[0] == slot)
+            return p->ops[1];
+    return NULL;
+}
+
+/* x ^ flip: x */
+static FxInst *unflipped(FxInst *v, const FxInst *flip)
+{
+    return v->op == FX_BINOP && v->sub == FXB_XOR && v->ops[1] == flip ? v->ops[0] : NULL;
+}
+
+/* The step's sign from sema's flip (0 for a positive step or an unsigned
+ * type, -1 for a negative one, step >> (width - 1) when the run time
+ * decides): +1, -1, or 0. */
+static int flip_sign(const FxInst *flip)
+{
+    if (flip->op != FX_CONST)
+        return 0;
+    return flip->cval.lo == 0 ? 1 : -1;
+}
+
+/* Loop `loop` as sema's range loop: its variable's slot, start, stop and
+ * step (the step block stores old + step {last} into the slot `old` was
+ * loaded from; the loop runs while a flag holds whose first value is
+ * start ^ flip < stop ^ flip, and'ed with step != 0 for a run-time
+ * step). False for any other loop. */
+static bool range_var(const FxInst *loop, RangeVar *v)
+{
+    if (loop->op != FX_LOOP || loop->nblocks < 3 || loop->nops < 1)
+        return false;
+    FxInst *next = NULL;
+    for (const FxInst *s = loop->blocks[2].first; s && !next; s = s->next)
+        if (s->op == FX_STORE && s->nops == 2 && s->ops[1]->op == FX_BINOP && s->ops[1]->sub == FXB_ADD &&
+            (s->ops[1]->nowrap & FXNW_LAST))
+            next = s->ops[1];
+    const FxInst *flag = loop->ops[0];
+    if (!next || next->ops[0]->op != FX_LOAD || next->ops[0]->nops != 1 || flag->op != FX_LOAD ||
+        flag->nops != 1)
+        return false;
+    v->slot = next->ops[0]->ops[0];
+    v->step = next->ops[1];
+    v->start = stored_before(loop, v->slot);
+    FxInst *live = stored_before(loop, flag->ops[0]);
+    if (!v->start || !live)
+        return false;
+    if (live->op == FX_BINOP && live->sub == FXB_AND)
+        live = live->ops[1];
+    if (live->op != FX_CMP || live->sub != FXC_LT || live->ops[0]->op != FX_BINOP ||
+        live->ops[0]->sub != FXB_XOR)
+        return false;
+    const FxInst *flip = live->ops[0]->ops[1];
+    v->stop = unflipped(live->ops[1], flip);
+    v->sign = flip_sign(flip);
+    return v->stop && unflipped(live->ops[0], flip) == v->start;
+}
+
+/* v is a range loop whose start, stop and step are affine in the thread
+ * ids alone, and the step uniform. */
+static bool trackable(const FxFunc *f, RangeVar *v)
+{
+    const RangeVar *none[1];
+    int nused = 0;
+    unsigned step_dims = 0;
+    AffineScope a = { f, NULL, 0, none, &nused, PROOF_MAX_NODES };
+    v->start_dims = v->stop_dims = 0;
+    if (!affine(&a, v->start, &v->start_dims) || !affine(&a, v->stop, &v->stop_dims))
+        return false;
+    return v->sign != 0 || (affine(&a, v->step, &step_dims) && step_dims == 0);
 }
 
 static bool same_access(const ProvedAccess *a, const FxInst *array, int param, FxInst *const *index, int nidx)
@@ -117,13 +255,15 @@ static void push_access(CgCtx *c, CgProof *p, ProvedAccess a)
     p->items[p->n++] = a;
 }
 
-static bool all_affine(const FxFunc *f, FxInst **index, int nidx, unsigned *dims)
+static bool all_affine(const FxFunc *f, const RangeVar *const *loops, int nloops, ProvedAccess *acc)
 {
-    for (int k = 0; k < nidx; k++) {
-        int budget = PROOF_MAX_NODES;
-        if (!affine(f, index[k], dims, &budget))
+    int nused = 0;
+    for (int k = 0; k < acc->nidx; k++) {
+        AffineScope a = { f, loops, nloops, acc->vars, &nused, PROOF_MAX_NODES };
+        if (!affine(&a, acc->index[k], &acc->dims))
             return false;
     }
+    acc->nvars = nused;
     return true;
 }
 
@@ -143,7 +283,14 @@ static const int64_t *array_limits(CgCtx *c, const Type *t, int nidx)
     return limit;
 }
 
-static void add_access(CgCtx *c, CgProof *p, const FxFunc *f, FxInst *base, FxInst **index, int nidx)
+/* The range loops around the statements being collected. */
+typedef struct Loops {
+    const RangeVar *var[PROOF_MAX_LOOPS];
+    int n;
+} Loops;
+
+static void add_access(CgCtx *c, CgProof *p, const FxFunc *f, const Loops *loops, FxInst *base, FxInst **index,
+                       int nidx)
 {
     ProvedAccess a = { .array = NULL, .param = -1, .index = index, .nidx = nidx };
     if (base->op == FX_PARAM && base->type->kind == TY_PTR && nidx == 1) {
@@ -157,21 +304,46 @@ static void add_access(CgCtx *c, CgProof *p, const FxFunc *f, FxInst *base, FxIn
     } else {
         return;
     }
-    if (all_affine(f, index, nidx, &a.dims))
+    if (all_affine(f, loops->var, loops->n, &a))
         push_access(c, p, a);
 }
 
-static void collect(CgCtx *c, CgProof *p, const FxFunc *f, FxBlock *b)
+static void collect(CgCtx *c, CgProof *p, const FxFunc *f, Loops *loops, FxBlock *b);
+
+/* A loop's blocks; a range loop's body with its variable tracked. */
+static void collect_loop(CgCtx *c, CgProof *p, const FxFunc *f, Loops *loops, FxInst *i)
+{
+    RangeVar v;
+    RangeVar *tracked = NULL;
+    if (loops->n < PROOF_MAX_LOOPS && range_var(i, &v) && trackable(f, &v)) {
+        tracked = arena_alloc(c->fm->arena, sizeof *tracked);
+        *tracked = v;
+    }
+    for (int k = 0; k < i->nblocks; k++) {
+        bool body = k == 1 && tracked;
+        if (body)
+            loops->var[loops->n++] = tracked;
+        collect(c, p, f, loops, &i->blocks[k]);
+        if (body)
+            loops->n--;
+    }
+}
+
+static void collect(CgCtx *c, CgProof *p, const FxFunc *f, Loops *loops, FxBlock *b)
 {
     for (FxInst *i = b->first; i; i = i->next) {
         if (i->op == FX_LOAD && i->nops >= 2)
-            add_access(c, p, f, i->ops[0], i->ops + 1, i->nops - 1);
+            add_access(c, p, f, loops, i->ops[0], i->ops + 1, i->nops - 1);
         else if (i->op == FX_STORE && i->nops >= 3)
-            add_access(c, p, f, i->ops[0], i->ops + 2, i->nops - 2);
+            add_access(c, p, f, loops, i->ops[0], i->ops + 2, i->nops - 2);
         else if (i->op == FX_ATOMIC)
-            add_access(c, p, f, i->ops[0], i->ops + 1, 1);
+            add_access(c, p, f, loops, i->ops[0], i->ops + 1, 1);
+        if (i->op == FX_LOOP) {
+            collect_loop(c, p, f, loops, i);
+            continue;
+        }
         for (int k = 0; k < i->nblocks; k++)
-            collect(c, p, f, &i->blocks[k]);
+            collect(c, p, f, loops, &i->blocks[k]);
     }
 }
 
@@ -181,7 +353,8 @@ CgProof *cg_proof_plan(CgCtx *c, CgFunc *cf)
         return NULL;   /* -g: one body per kernel, so that the lines map once */
     CgProof *p = arena_alloc(c->fm->arena, sizeof *p);
     *p = (CgProof){ 0 };
-    collect(c, p, cf->f, &cf->f->body);
+    Loops loops = { .n = 0 };
+    collect(c, p, cf->f, &loops, &cf->f->body);
     return p->n ? p : NULL;
 }
 
@@ -205,6 +378,8 @@ bool cg_proof_covers(const CgCtx *c, const FxInst *base, FxInst *const *index, i
 /* One corner's evaluation: exact values, and whether all stayed in range. */
 typedef struct Corner {
     LLVMValueRef tid[3];     /* i128 thread ids at this corner */
+    const ProvedAccess *access;            /* whose loop variables lv holds (NULL: none) */
+    LLVMValueRef lv[PROOF_MAX_VARS];       /* i128 values of its loop variables */
     LLVMValueRef *args;      /* the kernel's unpacked arguments */
     LLVMValueRef ctx;        /* the runtime's FxHostCtx */
     LLVMValueRef ok;         /* i1 */
@@ -274,6 +449,11 @@ static LLVMValueRef exact_uncached(CgCtx *c, Corner *k, FxInst *v)
             return k->tid[v->dim];
         return ctx_wide(c, k, v->sub == FXS_BLOCK_IDX ? FX_HOSTCTX_block_idx
                              : v->sub == FXS_BLOCK_DIM ? FX_HOSTCTX_block_dim : FX_HOSTCTX_grid_dim, v->dim);
+    case FX_LOAD:   /* a loop variable (affine() admits no other load) */
+        for (int x = 0; k->access && x < k->access->nvars; x++)
+            if (k->access->vars[x]->slot == v->ops[0])
+                return k->lv[x];
+        return LLVMConstNull(wide);   /* unreachable: affine() found it among the vars */
     case FX_CAST:
         return exact(c, k, v->ops[0]);   /* in range of the target type: unchanged */
     default: {
@@ -309,8 +489,58 @@ static LLVMValueRef access_bound(CgCtx *c, const ProvedAccess *a, int k, LLVMVal
     return LLVMBuildZExt(c->B, bound, wide_type(c), "");
 }
 
-/* 0 <= index < bound for each index of a, at every corner of the block's
- * thread ids that the indices depend on. */
+static LLVMValueRef wide_min(CgCtx *c, LLVMValueRef a, LLVMValueRef b, bool least)
+{
+    if (!a)
+        return b;
+    return LLVMBuildSelect(c->B, LLVMBuildICmp(c->B, least ? LLVMIntSLT : LLVMIntSGT, a, b, ""), a, b, "");
+}
+
+/* The least (or greatest) exact value of v, which depends on the thread
+ * ids in `dims` only, over the block: at the corners. */
+static LLVMValueRef extreme(CgCtx *c, Corner *proto, FxInst *v, unsigned dims, const LLVMValueRef last[3],
+                            bool least)
+{
+    LLVMValueRef best = NULL;
+    for (unsigned corner = 0; corner < 8; corner++) {
+        if (corner & ~dims)
+            continue;
+        Corner k = { .args = proto->args, .ctx = proto->ctx, .ok = proto->ok };
+        for (int d = 0; d < 3; d++)
+            k.tid[d] = corner >> d & 1 ? last[d] : LLVMConstNull(wide_type(c));
+        best = wide_min(c, best, exact(c, &k, v), least);
+        cg_map_free(&k.memo);
+        proto->ok = k.ok;
+    }
+    return best;
+}
+
+/* [*lo, *hi]: every value loop variable v takes in the block (module
+ * comment). A run-time step must be positive for it. */
+static void loop_var_range(CgCtx *c, Corner *proto, const RangeVar *v, const LLVMValueRef last[3],
+                           LLVMValueRef *lo, LLVMValueRef *hi)
+{
+    LLVMValueRef one = wide_const(c, 1, false);
+    if (v->sign == 0) {
+        Corner k = { .args = proto->args, .ctx = proto->ctx, .ok = proto->ok };
+        for (int d = 0; d < 3; d++)
+            k.tid[d] = LLVMConstNull(wide_type(c));   /* the step is uniform */
+        LLVMValueRef step = exact(c, &k, v->step);
+        cg_map_free(&k.memo);
+        proto->ok = LLVMBuildAnd(c->B, k.ok, LLVMBuildICmp(c->B, LLVMIntSGT, step, LLVMConstNull(wide_type(c)), ""),
+                                 "");
+    }
+    if (v->sign >= 0) {
+        *lo = extreme(c, proto, v->start, v->start_dims, last, true);
+        *hi = LLVMBuildSub(c->B, extreme(c, proto, v->stop, v->stop_dims, last, false), one, "");
+    } else {
+        *lo = LLVMBuildAdd(c->B, extreme(c, proto, v->stop, v->stop_dims, last, true), one, "");
+        *hi = extreme(c, proto, v->start, v->start_dims, last, false);
+    }
+}
+
+/* 0 <= index < bound for each index of a, at every corner of the box of
+ * the thread ids and loop variables the indices depend on. */
 static LLVMValueRef prove_access(CgCtx *c, const ProvedAccess *a, LLVMValueRef *args, LLVMValueRef ctx,
                                  LLVMValueRef bounds, const LLVMValueRef last[3])
 {
@@ -318,13 +548,19 @@ static LLVMValueRef prove_access(CgCtx *c, const ProvedAccess *a, LLVMValueRef *
     LLVMValueRef *bound = arena_alloc(c->fm->arena, sizeof *bound * (size_t)a->nidx);
     for (int i = 0; i < a->nidx; i++)
         bound[i] = access_bound(c, a, i, bounds);
-    LLVMValueRef all = LLVMConstInt(LLVMInt1TypeInContext(c->C), 1, 0);
-    for (unsigned corner = 0; corner < 8; corner++) {
+    Corner proto = { .args = args, .ctx = ctx, .ok = LLVMConstInt(LLVMInt1TypeInContext(c->C), 1, 0) };
+    LLVMValueRef lo[PROOF_MAX_VARS], hi[PROOF_MAX_VARS];
+    for (int x = 0; x < a->nvars; x++)
+        loop_var_range(c, &proto, a->vars[x], last, &lo[x], &hi[x]);
+    LLVMValueRef all = proto.ok;
+    for (unsigned corner = 0; corner < 1u << (3 + a->nvars); corner++) {
         if (corner & ~a->dims)
-            continue;   /* a corner along an id the indices do not use is another's twin */
-        Corner k = { .args = args, .ctx = ctx, .ok = all };
+            continue;   /* a corner along what the indices do not use is another's twin */
+        Corner k = { .access = a, .args = args, .ctx = ctx, .ok = all };
         for (int d = 0; d < 3; d++)
             k.tid[d] = corner >> d & 1 ? last[d] : LLVMConstNull(wide);
+        for (int x = 0; x < a->nvars; x++)
+            k.lv[x] = corner >> (3 + x) & 1 ? hi[x] : lo[x];
         for (int i = 0; i < a->nidx; i++) {
             LLVMValueRef v = exact(c, &k, a->index[i]);
             LLVMValueRef in = LLVMBuildAnd(c->B, LLVMBuildICmp(c->B, LLVMIntSGE, v, LLVMConstNull(wide), ""),
