@@ -926,12 +926,19 @@ static int run(Run *r, const FxOptions *o, const char *entry)
     }
     void **argv = calloc((size_t)r->nparams + 1, sizeof(void *));
     int rc = 1;
-    if (!build_args(r, argv))
-        goto out;
     char *err = NULL;
     RtHostModule *hm = pipe_jit(c, &err);
     if (!hm && !err)
         goto out;   /* located errors were printed */
+    /* The buffers are read or made after the JIT, right before the launch:
+     * what was written last is still in the caches then, as a program's
+     * freshly written buffers are when it launches a kernel (the JIT in
+     * between went through tens of MiB of its own memory). */
+    if (!build_args(r, argv)) {
+        rt_host_free(hm);
+        free(err);
+        goto out;
+    }
     arm_timeout(r);
     TimerMark t = timer_mark();   /* --time-passes: the kernels' run (rt_host_load compiled them) */
     int launched = hm ? launch(r, hm, argv, &err) : 1;

@@ -80,6 +80,7 @@ RtHostModule *rt_host_load(LLVMModuleRef mod, LLVMContextRef ctx, char **err)
 {
     init_native();
     *err = NULL;
+    rt_host_prepare_threads();   /* while the JIT works, the helpers start */
     /* The module moves into a ThreadSafeContext of its own (LLVM 19's C API
      * cannot wrap an existing context): through bitcode. */
     LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(mod);

@@ -31,6 +31,9 @@ int rt_host_kernel(RtHostModule *m, const char *name, RtKernel *k, char **err);
 /* The address of the JIT'd symbol named head + tail; -1 when there is none. */
 int rt_host_symbol(RtHostModule *m, const char *head, const char *tail, uintptr_t *addr);
 char *rt_strdupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Starts the helper threads launches will use (rt_launch.c), so that the
+ * first launch does not wait for them; called when a module is loaded. */
+void rt_host_prepare_threads(void);
 
 typedef struct RtLibcall {
     const char *name;

@@ -902,30 +902,171 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-/* Runs the workers: the calling thread is the first, threads the others.
- * A thread that cannot be started leaves its share to the ones that run. */
-static void run_workers(Sched *ws, unsigned n)
+static unsigned g_threads; /* rt_host_set_threads; 0: FX_THREADS or the core count */
+
+/* ---- helper threads, kept from one launch to the next ----
+ *
+ * A launch on N threads runs its first worker on the calling thread and
+ * the others on helpers. With a thread started per launch, on a virtual
+ * machine with 2 cores, the caller began its blocks 0.15 ms into the
+ * launch (the creation) and the new thread 0.6 to 0.8 ms in, of a saxpy's
+ * 7 to 9 ms on two threads; a helper that waits is woken 0.3 to 0.45 ms
+ * in, and the caller starts at once. So helpers are started once (when a
+ * module is loaded, rt_host_prepare_threads, or at the first launch that
+ * needs more) and wait for the next launch on a condition variable. One launch at a time uses them; a
+ * launch that finds them busy (another thread of the program is
+ * launching) starts threads of its own as before. */
+typedef struct Pool {
+    pthread_mutex_t owner;   /* held by the launch using the helpers */
+    pthread_mutex_t m;       /* guards the rest */
+    pthread_cond_t go, done;
+    unsigned started;        /* helpers running */
+    unsigned long long round; /* counts the launches handed to them */
+    Sched *ws;               /* that launch's workers: helper k runs ws[k + 1] ... */
+    unsigned want;           /* ... for k < want */
+    unsigned busy;           /* helpers of this round not finished yet */
+    unsigned long long born[RT_MAX_THREADS];   /* helper k waits for rounds after born[k] */
+} Pool;
+
+static Pool g_pool = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
+                       PTHREAD_COND_INITIALIZER, 0, 0, NULL, 0, 0, { 0 } };
+
+static void *helper_main(void *arg)
+{
+    unsigned k = (unsigned)(uintptr_t)arg;
+    pthread_mutex_lock(&g_pool.m);
+    /* not the round now: a launch may have handed one out before this
+     * thread got the lock, counting on it */
+    unsigned long long seen = g_pool.born[k];
+    for (;;) {
+        while (g_pool.round == seen)
+            pthread_cond_wait(&g_pool.go, &g_pool.m);
+        seen = g_pool.round;
+        if (k >= g_pool.want)
+            continue;
+        Sched *s = &g_pool.ws[k + 1];
+        pthread_mutex_unlock(&g_pool.m);
+        worker_main(s);
+        pthread_mutex_lock(&g_pool.m);
+        if (--g_pool.busy == 0)
+            pthread_cond_signal(&g_pool.done);
+    }
+    return NULL;
+}
+
+/* A child of fork() has none of the parent's helpers: it starts its own. */
+static void pool_after_fork(void)
+{
+    g_pool = (Pool){ .started = 0 };
+    pthread_mutex_init(&g_pool.owner, NULL);
+    pthread_mutex_init(&g_pool.m, NULL);
+    pthread_cond_init(&g_pool.go, NULL);
+    pthread_cond_init(&g_pool.done, NULL);
+}
+
+static void pool_register_fork(void)
+{
+    pthread_atfork(NULL, NULL, pool_after_fork);
+}
+
+/* At least n helpers running, as far as threads can be started; with
+ * g_pool.owner held. Returns how many run. */
+static unsigned pool_grow(unsigned n)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, pool_register_fork);
+    if (n > RT_MAX_THREADS - 1)
+        n = RT_MAX_THREADS - 1;
+    while (g_pool.started < n) {
+        pthread_t t;
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        pthread_mutex_lock(&g_pool.m);
+        g_pool.born[g_pool.started] = g_pool.round;
+        bool ok = pthread_create(&t, &attr, helper_main, (void *)(uintptr_t)g_pool.started) == 0;
+        if (ok)
+            g_pool.started++;
+        pthread_mutex_unlock(&g_pool.m);
+        pthread_attr_destroy(&attr);
+        if (!ok)
+            break;
+    }
+    return g_pool.started;
+}
+
+void rt_host_prepare_threads(void)
+{
+    unsigned n = 1;
+    char *err = NULL;
+    if (rt_host_threads(&n, &err) != 0) {
+        free(err);   /* the launch reports a bad FX_THREADS */
+        return;
+    }
+    if (n > 1 && pthread_mutex_trylock(&g_pool.owner) == 0) {
+        pool_grow(n - 1);
+        pthread_mutex_unlock(&g_pool.owner);
+    }
+}
+
+/* Workers 1 .. n-1 on the helpers (those beyond the helpers that run do
+ * nothing: the others take their blocks), worker 0 here; false when the
+ * helpers are another launch's. */
+static bool run_on_helpers(Sched *ws, unsigned n)
+{
+    if (pthread_mutex_trylock(&g_pool.owner) != 0)
+        return false;
+    unsigned helpers = pool_grow(n - 1);
+    if (helpers > n - 1)
+        helpers = n - 1;
+    pthread_mutex_lock(&g_pool.m);
+    g_pool.ws = ws;
+    g_pool.want = helpers;
+    g_pool.busy = helpers;
+    g_pool.round++;
+    pthread_cond_broadcast(&g_pool.go);
+    pthread_mutex_unlock(&g_pool.m);
+    worker_main(&ws[0]);
+    pthread_mutex_lock(&g_pool.m);
+    while (g_pool.busy > 0)
+        pthread_cond_wait(&g_pool.done, &g_pool.m);
+    g_pool.ws = NULL;
+    pthread_mutex_unlock(&g_pool.m);
+    pthread_mutex_unlock(&g_pool.owner);
+    return true;
+}
+
+/* Threads of this launch's own, when the helpers are busy. A thread that
+ * cannot be started leaves its share to the ones that run. */
+static void run_on_new_threads(Sched *ws, unsigned n)
 {
     pthread_t *tid = calloc(n, sizeof *tid);
     bool *started = calloc(n, sizeof *started);
     if (!tid || !started)
         n = 1;
-    bool handler = ws[0].k->waits && segv_handler_install();
     for (unsigned w = 1; w < n; w++)
         started[w] = pthread_create(&tid[w], NULL, worker_main, &ws[w]) == 0;
     worker_main(&ws[0]);
     for (unsigned w = 1; w < n; w++)
         if (started[w])
             pthread_join(tid[w], NULL);
-    if (handler)
-        sigaction(SIGSEGV, &saved_segv, NULL);
     free(tid);
     free(started);
 }
 
-/* ---- threads ---- */
+/* Runs the workers: the calling thread is the first, helpers the others. */
+static void run_workers(Sched *ws, unsigned n)
+{
+    bool handler = ws[0].k->waits && segv_handler_install();
+    if (n == 1)
+        worker_main(&ws[0]);
+    else if (!run_on_helpers(ws, n))
+        run_on_new_threads(ws, n);
+    if (handler)
+        sigaction(SIGSEGV, &saved_segv, NULL);
+}
 
-static unsigned g_threads; /* rt_host_set_threads; 0: FX_THREADS or the core count */
+/* ---- threads ---- */
 
 void rt_host_set_threads(unsigned n)
 {

@@ -17,7 +17,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* Every work-item writes its own coordinates, mixed into one number, and a
@@ -310,6 +312,62 @@ static void test_fx_threads(void)
     CU_ASSERT(rt_host_threads(&n, &err) == 0 && n == (unsigned)(cores < 1 ? 1 : cores > 1024 ? 1024 : cores));
 }
 
+/* libfxrt's helper threads outlive a launch (rt_launch.c): launches from
+ * two threads at once (one gets the helpers, the other starts threads of
+ * its own) and from a child of fork() (which has none of the parent's
+ * helpers) give the model's results. */
+typedef struct Launcher {
+    FxsModule *m;
+    bool ok;
+} Launcher;
+
+/* run_coords without CUnit's asserts, which are not for several threads,
+ * on the thread count set before. */
+static void *launch_repeatedly(void *arg)
+{
+    Launcher *l = arg;
+    const Shape s = { { 37, 1, 1 }, { 32, 2, 1 } };
+    size_t n = shape_items(&s);
+    float *x = inputs(n);
+    l->ok = true;
+    for (int k = 0; k < 20; k++) {
+        CoordsRun r = { calloc(n, 4), calloc(n, 4) };
+        float a = 0.75f;
+        void *pout = r.out, *pf = r.f, *px = x;
+        void *args[] = { &pout, &pf, &px, &a };
+        size_t bytes[] = { n * 4, n * 4, n * 4, 0 };
+        char *err = NULL;
+        l->ok &= rt_host_launch_checked(l->m->hm, "coords", s.grid, s.block, args, bytes, &err) == 0;
+        l->ok &= coords_expected(&s, &r, x);
+        free(err);
+        free_coords(&r);
+    }
+    free(x);
+    return NULL;
+}
+
+static void test_helpers_concurrent_and_forked(void)
+{
+    Launcher l[2] = { { &plain, false }, { &regions, false } };
+    rt_host_set_threads(3);
+    pthread_t t;
+    CU_ASSERT_FATAL(pthread_create(&t, NULL, launch_repeatedly, &l[1]) == 0);
+    launch_repeatedly(&l[0]);
+    pthread_join(t, NULL);
+    CU_ASSERT(l[0].ok && l[1].ok);
+    fflush(NULL);
+    pid_t child = fork();
+    CU_ASSERT_FATAL(child >= 0);
+    if (child == 0) {
+        Launcher c = { &fibers, false };
+        launch_repeatedly(&c);
+        _exit(c.ok ? 0 : 1);
+    }
+    int status = 0;
+    CU_ASSERT(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    rt_host_set_threads(0);
+}
+
 static const FxtTest tests[] = {
     { "entry points", test_entry_points },
     { "block loop matches fibers", test_block_loop_matches_fibers },
@@ -317,6 +375,7 @@ static const FxtTest tests[] = {
     { "atomics exact", test_atomics_exact },
     { "first error reported", test_first_error_reported },
     { "FX_THREADS", test_fx_threads },
+    { "helper threads: concurrent launches and a forked child", test_helpers_concurrent_and_forked },
     { NULL, NULL },
 };
 
