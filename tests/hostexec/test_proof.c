@@ -215,8 +215,9 @@ static void test_shared_arrays_same_as_checked(void)
 /* Range loops around the accesses: the loop variable is one more
  * dimension of the box (start and stop over the block's thread ids).
  * Static steps up and down, a run-time step of either sign or 0, nested
- * loops, a loop variable scaled by a parameter, and an Int8 loop whose
- * start wraps for some work-items. */
+ * loops, a loop variable scaled by a parameter, an Int8 loop whose start
+ * wraps for some work-items, and uniform starts, whose box ends at the
+ * last value the steps reach. */
 static const char *loop_shapes[] = {
     "for j in range(t, n, 16) {\n        y[b * n + j] = x[j] + j\n    }",
     "for j in range(n - 1 - t, -1, -16) {\n        y[b * n + j] = x[j] * 2\n    }",
@@ -225,6 +226,10 @@ static const char *loop_shapes[] = {
     "for j in range(0, 4) {\n        y[j * n + b * 16 + t] = x[t] + j\n    }",
     "for j in range(Int8(t), Int8(100), Int8(40)) {\n        y[Int32(j) + b] = x[t] + 5\n    }",
     "for j in range(t + s, t + s + 3) {\n        y[j] = x[t] - j\n    }",
+    /* uniform starts: the last value the steps reach bounds the box */
+    "for j in range(0, n, 16) {\n        y[b * n + j + t] = x[j] + t\n    }",
+    "for j in range(n - 1, -1, -7) {\n        y[j + b * 5 + t] = x[j] - t\n    }",
+    "for j in range(3, n - 2, s) {\n        y[b * 8 + j + t] = x[j]\n    }",
 };
 enum { NLOOPS = sizeof loop_shapes / sizeof loop_shapes[0] };
 

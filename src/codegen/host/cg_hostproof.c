@@ -515,27 +515,61 @@ static LLVMValueRef extreme(CgCtx *c, Corner *proto, FxInst *v, unsigned dims, c
     return best;
 }
 
+/* The exact value of uniform v (it depends on no thread id). */
+static LLVMValueRef uniform_value(CgCtx *c, Corner *proto, FxInst *v)
+{
+    Corner k = { .args = proto->args, .ctx = proto->ctx, .ok = proto->ok };
+    for (int d = 0; d < 3; d++)
+        k.tid[d] = LLVMConstNull(wide_type(c));
+    LLVMValueRef x = exact(c, &k, v);
+    cg_map_free(&k.memo);
+    proto->ok = k.ok;
+    return x;
+}
+
+/* from + ((to - from) / mag) * mag, toward `to` by whole steps of mag > 0
+ * from `from` (to >= from; mag is 1 where it is not positive: the proof
+ * fails then anyway). In 64 bits: from and to are values of a type of at
+ * most 32 bits, so the difference fits, and an i128 division would need a
+ * runtime function the JIT may not find. */
+static LLVMValueRef last_step(CgCtx *c, LLVMValueRef from, LLVMValueRef to, LLVMValueRef mag, bool up)
+{
+    LLVMTypeRef i64 = LLVMInt64TypeInContext(c->C), wide = wide_type(c);
+    LLVMValueRef positive = LLVMBuildICmp(c->B, LLVMIntSGT, mag, LLVMConstNull(wide), "");
+    mag = LLVMBuildSelect(c->B, positive, mag, wide_const(c, 1, false), "");
+    LLVMValueRef span = up ? LLVMBuildSub(c->B, to, from, "") : LLVMBuildSub(c->B, from, to, "");
+    LLVMValueRef q = LLVMBuildSDiv(c->B, LLVMBuildTrunc(c->B, span, i64, ""), LLVMBuildTrunc(c->B, mag, i64, ""), "");
+    LLVMValueRef move = LLVMBuildMul(c->B, LLVMBuildSExt(c->B, q, wide, ""), mag, "");
+    return up ? LLVMBuildAdd(c->B, from, move, "") : LLVMBuildSub(c->B, from, move, "");
+}
+
 /* [*lo, *hi]: every value loop variable v takes in the block (module
- * comment). A run-time step must be positive for it. */
+ * comment). A run-time step must be positive for it. With a uniform start
+ * of at most 32 bits, the far end is the last value the steps reach (a
+ * tiled loop `for k0 in range(0, K, 16)` ends at K - 16, not K - 1). */
 static void loop_var_range(CgCtx *c, Corner *proto, const RangeVar *v, const LLVMValueRef last[3],
                            LLVMValueRef *lo, LLVMValueRef *hi)
 {
     LLVMValueRef one = wide_const(c, 1, false);
+    LLVMValueRef step = NULL;
     if (v->sign == 0) {
-        Corner k = { .args = proto->args, .ctx = proto->ctx, .ok = proto->ok };
-        for (int d = 0; d < 3; d++)
-            k.tid[d] = LLVMConstNull(wide_type(c));   /* the step is uniform */
-        LLVMValueRef step = exact(c, &k, v->step);
-        cg_map_free(&k.memo);
-        proto->ok = LLVMBuildAnd(c->B, k.ok, LLVMBuildICmp(c->B, LLVMIntSGT, step, LLVMConstNull(wide_type(c)), ""),
-                                 "");
+        step = uniform_value(c, proto, v->step);
+        proto->ok = LLVMBuildAnd(c->B, proto->ok,
+                                 LLVMBuildICmp(c->B, LLVMIntSGT, step, LLVMConstNull(wide_type(c)), ""), "");
     }
+    bool whole_steps = v->start_dims == 0 && type_info(v->start->type->scalar)->width <= 32;
+    if (whole_steps && !step)
+        step = uniform_value(c, proto, v->step);
     if (v->sign >= 0) {
         *lo = extreme(c, proto, v->start, v->start_dims, last, true);
         *hi = LLVMBuildSub(c->B, extreme(c, proto, v->stop, v->stop_dims, last, false), one, "");
+        if (whole_steps)
+            *hi = last_step(c, *lo, *hi, step, true);
     } else {
         *lo = LLVMBuildAdd(c->B, extreme(c, proto, v->stop, v->stop_dims, last, true), one, "");
         *hi = extreme(c, proto, v->start, v->start_dims, last, false);
+        if (whole_steps)
+            *lo = last_step(c, *hi, *lo, LLVMBuildNeg(c->B, step, ""), false);
     }
 }
 
