@@ -92,6 +92,27 @@ static void free_outcome(Outcome *o)
     free(o->y);
 }
 
+/* One kernel three ways: without its barrier as a block loop, with it as
+ * regions, and with it on fibers (every access checked at every
+ * work-item). */
+typedef struct Versions {
+    FxsModule plain, regions, fibers;
+} Versions;
+
+static bool open_versions(Versions *v, const char *plain_src, const char *sync_src)
+{
+    memset(v, 0, sizeof *v);
+    return fxs_open(&v->plain, plain_src) && fxs_open(&v->regions, sync_src) &&
+           fxs_open_tuned(&v->fibers, sync_src, on_fibers);
+}
+
+static void close_versions(Versions *v)
+{
+    fxs_close(&v->plain);
+    fxs_close(&v->regions);
+    fxs_close(&v->fibers);
+}
+
 /* Every shape, every buffer: the proved block loop, the proved regions
  * (the kernel with a barrier, run as work-item loops between) and fibers
  * agree. On one thread: several of the shapes write one element from
@@ -103,21 +124,17 @@ static void test_same_as_checked_everywhere(void)
     static const unsigned blocks[][3] = { { 64, 1, 1 }, { 96, 1, 1 }, { 16, 4, 1 } };
     for (int s = 0; s < NSHAPES; s++) {
         char *plain_src = kernel_source(shapes[s], false), *sync_src = kernel_source(shapes[s], true);
-        FxsModule plain, regions, fibers;
-        memset(&plain, 0, sizeof plain);
-        memset(&regions, 0, sizeof regions);
-        memset(&fibers, 0, sizeof fibers);
-        CU_ASSERT_FATAL(fxs_open(&plain, plain_src) && fxs_open(&regions, sync_src) &&
-                        fxs_open_tuned(&fibers, sync_src, on_fibers));
+        Versions v;
+        CU_ASSERT_FATAL(open_versions(&v, plain_src, sync_src));
         for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++) {
             unsigned items = blocks[b][0] * blocks[b][1];
             int32_t n = (int32_t)(20 * items - 7);   /* the last block partly idle */
             /* fits; ends inside the last block; ends mid-grid; room for 2i + 1 */
             size_t lens[] = { (size_t)n, (size_t)n - 3, (size_t)n / 2, 2 * (size_t)n + 2, (size_t)n + 400 };
             for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) {
-                Outcome a = run(&plain, 20, blocks[b], n, lens[l]);
-                Outcome r = run(&regions, 20, blocks[b], n, lens[l]);
-                Outcome f = run(&fibers, 20, blocks[b], n, lens[l]);
+                Outcome a = run(&v.plain, 20, blocks[b], n, lens[l]);
+                Outcome r = run(&v.regions, 20, blocks[b], n, lens[l]);
+                Outcome f = run(&v.fibers, 20, blocks[b], n, lens[l]);
                 CU_ASSERT(same(&a, &f, lens[l]));
                 CU_ASSERT(same(&r, &f, lens[l]));
                 if (!same(&a, &f, lens[l]))
@@ -127,9 +144,7 @@ static void test_same_as_checked_everywhere(void)
                 free_outcome(&a), free_outcome(&r), free_outcome(&f);
             }
         }
-        fxs_close(&plain);
-        fxs_close(&regions);
-        fxs_close(&fibers);
+        close_versions(&v);
         free(plain_src);
         free(sync_src);
     }
@@ -176,21 +191,18 @@ static void test_shared_arrays_same_as_checked(void)
     int runs = 0, failed = 0;
     for (int s = 0; s < NSHARED; s++) {
         char *plain_src = shared_source(s, false), *sync_src = shared_source(s, true);
-        FxsModule plain, regions, fibers, plain_fibers;
-        memset(&plain, 0, sizeof plain);
-        memset(&regions, 0, sizeof regions);
-        memset(&fibers, 0, sizeof fibers);
+        Versions v;
+        FxsModule plain_fibers;   /* the kernel without the barrier on fibers too: no barrier orders its stores */
         memset(&plain_fibers, 0, sizeof plain_fibers);
-        CU_ASSERT_FATAL(fxs_open(&plain, plain_src) && fxs_open(&regions, sync_src) &&
-                        fxs_open_tuned(&fibers, sync_src, on_fibers) &&
+        CU_ASSERT_FATAL(open_versions(&v, plain_src, sync_src) &&
                         fxs_open_tuned(&plain_fibers, plain_src, on_fibers));
         for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++) {
             unsigned items = blocks[b][0] * blocks[b][1];
             int32_t n = (int32_t)(6 * items);
-            Outcome a = run(&plain, 6, blocks[b], n, (size_t)n);
+            Outcome a = run(&v.plain, 6, blocks[b], n, (size_t)n);
             Outcome af = run(&plain_fibers, 6, blocks[b], n, (size_t)n);
-            Outcome r = run(&regions, 6, blocks[b], n, (size_t)n);
-            Outcome f = run(&fibers, 6, blocks[b], n, (size_t)n);
+            Outcome r = run(&v.regions, 6, blocks[b], n, (size_t)n);
+            Outcome f = run(&v.fibers, 6, blocks[b], n, (size_t)n);
             CU_ASSERT(same(&a, &af, (size_t)n));
             CU_ASSERT(same(&r, &f, (size_t)n));
             runs++;
@@ -201,9 +213,7 @@ static void test_shared_arrays_same_as_checked(void)
                 report(shared_shapes[s].index, blocks[b], (size_t)n, &r, &f);
             free_outcome(&a), free_outcome(&af), free_outcome(&r), free_outcome(&f);
         }
-        fxs_close(&plain);
-        fxs_close(&regions);
-        fxs_close(&fibers);
+        close_versions(&v);
         fxs_close(&plain_fibers);
         free(plain_src);
         free(sync_src);
@@ -271,12 +281,8 @@ static void test_loops_same_as_checked(void)
     int runs = 0, failed = 0;
     for (int s = 0; s < NLOOPS; s++) {
         char *plain_src = loop_source(s, false), *sync_src = loop_source(s, true);
-        FxsModule plain, regions, fibers;
-        memset(&plain, 0, sizeof plain);
-        memset(&regions, 0, sizeof regions);
-        memset(&fibers, 0, sizeof fibers);
-        CU_ASSERT_FATAL(fxs_open(&plain, plain_src) && fxs_open(&regions, sync_src) &&
-                        fxs_open_tuned(&fibers, sync_src, on_fibers));
+        Versions v;
+        CU_ASSERT_FATAL(open_versions(&v, plain_src, sync_src));
         for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++)
             for (size_t st = 0; st < sizeof steps / sizeof steps[0]; st++) {
                 int32_t n = 300;
@@ -285,9 +291,9 @@ static void test_loops_same_as_checked(void)
                 size_t lens[] = { 250, (size_t)n - 1, (size_t)n, 3 * (size_t)n - 1, (size_t)GRID * (size_t)n - 1,
                                   (size_t)GRID * (size_t)n, 3 * (size_t)n + 400, (size_t)GRID * (size_t)n + 200 };
                 for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) {
-                    Outcome a = run_loop(&plain, GRID, blocks[b], n, steps[st], lens[l]);
-                    Outcome r = run_loop(&regions, GRID, blocks[b], n, steps[st], lens[l]);
-                    Outcome f = run_loop(&fibers, GRID, blocks[b], n, steps[st], lens[l]);
+                    Outcome a = run_loop(&v.plain, GRID, blocks[b], n, steps[st], lens[l]);
+                    Outcome r = run_loop(&v.regions, GRID, blocks[b], n, steps[st], lens[l]);
+                    Outcome f = run_loop(&v.fibers, GRID, blocks[b], n, steps[st], lens[l]);
                     CU_ASSERT(same(&a, &f, lens[l]));
                     CU_ASSERT(same(&r, &f, lens[l]));
                     if (!same(&a, &f, lens[l]))
@@ -299,9 +305,7 @@ static void test_loops_same_as_checked(void)
                     free_outcome(&a), free_outcome(&r), free_outcome(&f);
                 }
             }
-        fxs_close(&plain);
-        fxs_close(&regions);
-        fxs_close(&fibers);
+        close_versions(&v);
         free(plain_src);
         free(sync_src);
     }
