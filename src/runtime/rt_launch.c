@@ -913,9 +913,9 @@ static unsigned g_threads; /* rt_host_set_threads; 0: FX_THREADS or the core cou
  * 7 to 9 ms on two threads; a helper that waits is woken 0.3 to 0.45 ms
  * in, and the caller starts at once. So helpers are started once (when a
  * module is loaded, rt_host_prepare_threads, or at the first launch that
- * needs more) and wait for the next launch on a condition variable. One launch at a time uses them; a
- * launch that finds them busy (another thread of the program is
- * launching) starts threads of its own as before. */
+ * needs more) and wait for the next launch on a condition variable. One
+ * launch at a time uses them; a launch that finds them busy (another
+ * thread of the program is launching) starts threads of its own. */
 typedef struct Pool {
     pthread_mutex_t owner;   /* held by the launch using the helpers */
     pthread_mutex_t m;       /* guards the rest */

@@ -181,6 +181,8 @@ void cg_host_entry_points(CgCtx *c, CgFunc *cf)
     host_kernel_info(c, cf);
 }
 
+/* K__fxparams, K__fxshared, K__fxsync, K__fxwave, K__fxstate and
+ * K__fxcheck: the kernel described to the runtime. */
 static void host_kernel_info(CgCtx *c, CgFunc *cf)
 {
     FxFunc *f = cf->f;
