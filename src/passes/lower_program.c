@@ -421,8 +421,10 @@ static void store_gemm_result(KB *k, const FxNode *n, FxInst *r, FxInst *row, Fx
  * (target/matrix_layouts.c). */
 
 /* The target's 16x16 matrix instruction for this contraction (Float64 or
- * Float32 in and out, or Int8 in and Int32 out) in the target's wave size;
- * NULL where it has none (FMA tiles then). */
+ * Float32 in and out, Int8 in and Int32 out, Float16 or BFloat16 in and
+ * Float32 out) in the target's wave size; NULL where it has none (FMA tiles
+ * then). The instructions' products are exact in their accumulator, so
+ * either way each result is one fma chain in k order. */
 static const TgtMatrixInst *matrix_inst_for(const FxNode *n, const TgtTarget *t)
 {
     bool computes = !(n->alpha.kind == FXS_STATIC && n->alpha.value == 0);
@@ -431,6 +433,8 @@ static const TgtMatrixInst *matrix_inst_for(const FxNode *n, const TgtTarget *t)
         in = acc = n->in_type == SC_FLOAT64 ? TGT_E_F64 : TGT_E_F32;
     else if (n->in_type == SC_INT8 && n->acc_type == SC_INT32)
         in = TGT_E_I8, acc = TGT_E_I32;
+    else if ((n->in_type == SC_FLOAT16 || n->in_type == SC_BFLOAT16) && n->acc_type == SC_FLOAT32)
+        in = n->in_type == SC_FLOAT16 ? TGT_E_F16 : TGT_E_BF16, acc = TGT_E_F32;
     else
         return NULL;
     const TgtMatrixInst *mi = computes ? tgt_find_matrix(t, in, acc, TILE, TILE) : NULL;

@@ -9,7 +9,8 @@
  *   - FX_MFMA/WMMA: each lane computes the elements of D it holds, reading
  *     A and B where the vendor's register layout (target/matrix_layouts.c)
  *     places them, accumulating in k order (fma for floats, exact Int32
- *     products for Int8).
+ *     products for Int8; a Float16 or BFloat16 product is exact in the
+ *     Float32 accumulator, so it is an fma of the widened elements).
  * Because the result is plain FXIR, the arithmetic is codegen's own: a wave
  * sum of Float16 rounds exactly as a Float16 add elsewhere does. */
 #include "passes/passes.h"
@@ -277,7 +278,9 @@ static FxInst *matrix_element(WaveEm *w, const TgtMatrixInst *mi, FxInst *snap, 
     FxInst *y = fragment_element(w, w->snap, bor(w, bsrc, holder_bits(w, lay->b, kk, nbits, kbits)),
                                  lay->a->per_lane);
     FxInst *prev = fxb_load_slot(b, acc);
-    if (type_is_float(acc_t->scalar))
+    if (type_is_float(acc_t->scalar) && x->type->scalar != acc_t->scalar)
+        fxb_store_slot(b, acc, fxb_fma(b, fxb_cast(b, x, acc_t), fxb_cast(b, y, acc_t), prev));
+    else if (type_is_float(acc_t->scalar))
         fxb_store_slot(b, acc, fxb_fma(b, x, y, prev));
     else   /* Int8 x Int8 is exact in Int32; the sum wraps as the hardware's does */
         fxb_store_slot(b, acc, fxb_binop(b, FXB_ADD, prev, fxb_binop(b, FXB_MUL, fxb_cast(b, x, acc_t),

@@ -28,15 +28,48 @@ static const TgtMatrixInst matrix_insts[TGT_MI_COUNT] = {
       "llvm.amdgcn.wmma.i32.16x16x16.iu8", TGT_E_I8, TGT_E_I32, 16, 16, 16, 1, 32, 32 },
     { TGT_MI_RDNA4_I8_16X16X16, "RDNA4", "v_wmma_i32_16x16x16_iu8", "rdna4.i8.16x16x16",
       "llvm.amdgcn.wmma.i32.16x16x16.iu8", TGT_E_I8, TGT_E_I32, 16, 16, 16, 1, 32, 8 },
+    /* ../shared/isa/matrix-layouts-ml.json: Float16 and BFloat16 products
+     * accumulated in Float32. gfx90a's bfloat16 instructions are the "_1k"
+     * ones (4 elements per lane); LLVM names gfx94x's the same way. */
+    { TGT_MI_CDNA2_F16_16X16X16, "CDNA2", "v_mfma_f32_16x16x16f16", "cdna2.f16.16x16x16",
+      "llvm.amdgcn.mfma.f32.16x16x16f16", TGT_E_F16, TGT_E_F32, 16, 16, 16, 1, 64, 32 },
+    { TGT_MI_CDNA2_F16_32X32X8, "CDNA2", "v_mfma_f32_32x32x8f16", "cdna2.f16.32x32x8",
+      "llvm.amdgcn.mfma.f32.32x32x8f16", TGT_E_F16, TGT_E_F32, 32, 32, 8, 1, 64, 64 },
+    { TGT_MI_CDNA2_BF16_16X16X16, "CDNA2", "v_mfma_f32_16x16x16bf16_1k", "cdna2.bf16.16x16x16",
+      "llvm.amdgcn.mfma.f32.16x16x16bf16.1k", TGT_E_BF16, TGT_E_F32, 16, 16, 16, 1, 64, 32 },
+    { TGT_MI_CDNA2_BF16_32X32X8, "CDNA2", "v_mfma_f32_32x32x8bf16_1k", "cdna2.bf16.32x32x8",
+      "llvm.amdgcn.mfma.f32.32x32x8bf16.1k", TGT_E_BF16, TGT_E_F32, 32, 32, 8, 1, 64, 64 },
+    { TGT_MI_CDNA3_F16_16X16X16, "CDNA3", "v_mfma_f32_16x16x16_f16", "cdna3.f16.16x16x16",
+      "llvm.amdgcn.mfma.f32.16x16x16f16", TGT_E_F16, TGT_E_F32, 16, 16, 16, 1, 64, 16 },
+    { TGT_MI_CDNA3_F16_32X32X8, "CDNA3", "v_mfma_f32_32x32x8_f16", "cdna3.f16.32x32x8",
+      "llvm.amdgcn.mfma.f32.32x32x8f16", TGT_E_F16, TGT_E_F32, 32, 32, 8, 1, 64, 32 },
+    { TGT_MI_CDNA3_BF16_16X16X16, "CDNA3", "v_mfma_f32_16x16x16_bf16", "cdna3.bf16.16x16x16",
+      "llvm.amdgcn.mfma.f32.16x16x16bf16.1k", TGT_E_BF16, TGT_E_F32, 16, 16, 16, 1, 64, 16 },
+    { TGT_MI_CDNA3_BF16_32X32X8, "CDNA3", "v_mfma_f32_32x32x8_bf16", "cdna3.bf16.32x32x8",
+      "llvm.amdgcn.mfma.f32.32x32x8bf16.1k", TGT_E_BF16, TGT_E_F32, 32, 32, 8, 1, 64, 32 },
+    { TGT_MI_RDNA3_F16_16X16X16, "RDNA3", "v_wmma_f32_16x16x16_f16", "rdna3.f16.16x16x16",
+      "llvm.amdgcn.wmma.f32.16x16x16.f16", TGT_E_F16, TGT_E_F32, 16, 16, 16, 1, 32, 32 },
+    { TGT_MI_RDNA3_BF16_16X16X16, "RDNA3", "v_wmma_f32_16x16x16_bf16", "rdna3.bf16.16x16x16",
+      "llvm.amdgcn.wmma.f32.16x16x16.bf16", TGT_E_BF16, TGT_E_F32, 16, 16, 16, 1, 32, 32 },
+    { TGT_MI_RDNA4_F16_16X16X16, "RDNA4", "v_wmma_f32_16x16x16_f16", "rdna4.f16.16x16x16",
+      "llvm.amdgcn.wmma.f32.16x16x16.f16", TGT_E_F16, TGT_E_F32, 16, 16, 16, 1, 32, 16 },
+    { TGT_MI_RDNA4_BF16_16X16X16, "RDNA4", "v_wmma_f32_16x16x16_bf16", "rdna4.bf16.16x16x16",
+      "llvm.amdgcn.wmma.f32.16x16x16.bf16", TGT_E_BF16, TGT_E_F32, 16, 16, 16, 1, 32, 16 },
 };
 
 static const TgtMatrixId mi_none[] = { TGT_MI_COUNT };
 static const TgtMatrixId mi_cdna2[] = { TGT_MI_CDNA2_F64_16X16X4, TGT_MI_CDNA2_F32_16X16X4,
-                                        TGT_MI_CDNA2_I8_16X16X16, TGT_MI_CDNA2_I8_32X32X8, TGT_MI_COUNT };
+                                        TGT_MI_CDNA2_I8_16X16X16, TGT_MI_CDNA2_I8_32X32X8,
+                                        TGT_MI_CDNA2_F16_16X16X16, TGT_MI_CDNA2_F16_32X32X8,
+                                        TGT_MI_CDNA2_BF16_16X16X16, TGT_MI_CDNA2_BF16_32X32X8, TGT_MI_COUNT };
 static const TgtMatrixId mi_cdna3[] = { TGT_MI_CDNA3_F64_16X16X4, TGT_MI_CDNA3_F32_16X16X4,
-                                        TGT_MI_CDNA3_I8_16X16X32, TGT_MI_CDNA3_I8_32X32X16, TGT_MI_COUNT };
-static const TgtMatrixId mi_rdna3[] = { TGT_MI_RDNA3_I8_16X16X16, TGT_MI_COUNT };
-static const TgtMatrixId mi_rdna4[] = { TGT_MI_RDNA4_I8_16X16X16, TGT_MI_COUNT };
+                                        TGT_MI_CDNA3_I8_16X16X32, TGT_MI_CDNA3_I8_32X32X16,
+                                        TGT_MI_CDNA3_F16_16X16X16, TGT_MI_CDNA3_F16_32X32X8,
+                                        TGT_MI_CDNA3_BF16_16X16X16, TGT_MI_CDNA3_BF16_32X32X8, TGT_MI_COUNT };
+static const TgtMatrixId mi_rdna3[] = { TGT_MI_RDNA3_I8_16X16X16, TGT_MI_RDNA3_F16_16X16X16,
+                                        TGT_MI_RDNA3_BF16_16X16X16, TGT_MI_COUNT };
+static const TgtMatrixId mi_rdna4[] = { TGT_MI_RDNA4_I8_16X16X16, TGT_MI_RDNA4_F16_16X16X16,
+                                        TGT_MI_RDNA4_BF16_16X16X16, TGT_MI_COUNT };
 
 /* ---- backend profiles ---- */
 

@@ -19,15 +19,19 @@ typedef enum { TGT_HOST, TGT_AMDGPU } TgtKind;
 
 /* Element types of matrix instructions (the target layer sits below the
  * type tower, so it names them itself). */
-typedef enum { TGT_E_F64, TGT_E_F32, TGT_E_I8, TGT_E_I32 } TgtElem;
+typedef enum { TGT_E_F64, TGT_E_F32, TGT_E_I8, TGT_E_I32, TGT_E_F16, TGT_E_BF16 } TgtElem;
 
-/* The matrix instructions of ../shared/isa/matrix-layouts.json, one per
- * (instruction, architecture family): the register layout belongs to the
- * pair, so two families never share an id. */
+/* The matrix instructions of ../shared/isa/matrix-layouts.json and those of
+ * matrix-layouts-ml.json fxcc compiles in, one per (instruction,
+ * architecture family): the register layout belongs to the pair, so two
+ * families never share an id. */
 typedef enum {
     TGT_MI_CDNA2_F64_16X16X4, TGT_MI_CDNA2_F32_16X16X4, TGT_MI_CDNA2_I8_16X16X16, TGT_MI_CDNA2_I8_32X32X8,
     TGT_MI_CDNA3_F64_16X16X4, TGT_MI_CDNA3_F32_16X16X4, TGT_MI_CDNA3_I8_16X16X32, TGT_MI_CDNA3_I8_32X32X16,
     TGT_MI_RDNA3_I8_16X16X16, TGT_MI_RDNA4_I8_16X16X16,
+    TGT_MI_CDNA2_F16_16X16X16, TGT_MI_CDNA2_F16_32X32X8, TGT_MI_CDNA2_BF16_16X16X16, TGT_MI_CDNA2_BF16_32X32X8,
+    TGT_MI_CDNA3_F16_16X16X16, TGT_MI_CDNA3_F16_32X32X8, TGT_MI_CDNA3_BF16_16X16X16, TGT_MI_CDNA3_BF16_32X32X8,
+    TGT_MI_RDNA3_F16_16X16X16, TGT_MI_RDNA3_BF16_16X16X16, TGT_MI_RDNA4_F16_16X16X16, TGT_MI_RDNA4_BF16_16X16X16,
     TGT_MI_COUNT
 } TgtMatrixId;
 

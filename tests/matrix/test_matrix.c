@@ -4,7 +4,8 @@
  * JSON cell by cell), runs one matrix instruction, and stores D back by the
  * D table. On the host wave model of a processor that has the instruction
  * the result must be A @ B + C: exactly for Int8 (wrapping Int32), and bit
- * for bit an fma chain in k order for Float64/Float32. The same kernel's
+ * for bit an fma chain in k order for Float64/Float32, and for Float16 and
+ * BFloat16 into Float32 (their products are exact there). The same kernel's
  * assembly for that processor has the instruction; a processor without it
  * gets a located error naming the ones that have it. */
 #include "fxtest.h"
@@ -38,7 +39,48 @@ static const char *arch_of(TgtMatrixId id)
 
 static const char *elem_name(TgtElem e)
 {
-    return e == TGT_E_F64 ? "Float64" : e == TGT_E_F32 ? "Float32" : e == TGT_E_I32 ? "Int32" : "Int8";
+    switch (e) {
+    case TGT_E_F64: return "Float64";
+    case TGT_E_F32: return "Float32";
+    case TGT_E_I32: return "Int32";
+    case TGT_E_F16: return "Float16";
+    case TGT_E_BF16: return "BFloat16";
+    default: return "Int8";
+    }
+}
+
+static size_t elem_bytes(TgtElem e)
+{
+    return e == TGT_E_F64 ? 8 : e == TGT_E_F32 || e == TGT_E_I32 ? 4 : e == TGT_E_I8 ? 1 : 2;
+}
+
+/* A random input element exactly representable in e: Float16 an 11-bit
+ * significand, BFloat16 an 8-bit one, both well inside the normal range. */
+static double random_input(TgtElem e)
+{
+    switch (e) {
+    case TGT_E_F64: return ldexp((double)(int64_t)next(), -63);
+    case TGT_E_F32: return (double)(float)ldexp((double)(int64_t)next(), -63);
+    case TGT_E_F16: return ldexp((double)((int)(next() % 2048) - 1024), -8 - (int)(next() % 4));
+    case TGT_E_BF16: return ldexp((double)((int)(next() % 256) - 128), -(int)(next() % 20));
+    default: return (double)(int8_t)next();
+    }
+}
+
+/* Element i of a buffer of e (value v exactly representable in e). */
+static void put_elem(char *buf, size_t i, TgtElem e, double v)
+{
+    float f = (float)v;
+    uint32_t bits;
+    memcpy(&bits, &f, 4);
+    switch (e) {
+    case TGT_E_F64: ((double *)buf)[i] = v; break;
+    case TGT_E_F32: ((float *)buf)[i] = f; break;
+    case TGT_E_I32: ((int32_t *)buf)[i] = (int32_t)v; break;
+    case TGT_E_F16: { _Float16 h = (_Float16)f; memcpy(buf + 2 * i, &h, 2); break; }
+    case TGT_E_BF16: { uint16_t hi = (uint16_t)(bits >> 16); memcpy(buf + 2 * i, &hi, 2); break; }
+    default: buf[i] = (char)(int8_t)v; break;
+    }
 }
 
 /* The kernel: fragment element e of lane l is X[ix[l * per_lane + e]]. */
@@ -100,7 +142,7 @@ static void reference(const TgtMatrixInst *mi, const double *A, const double *B,
                     for (int k = 0; k < K; k++)
                         s += (uint32_t)(A8[blk * M * K + i * K + k] * B8[blk * K * N + k * N + j]);
                     D32[o] = (int32_t)s;
-                } else if (mi->in == TGT_E_F32) {
+                } else if (mi->acc == TGT_E_F32) {   /* Float32, Float16, BFloat16 inputs */
                     float s = (float)C[o];
                     for (int k = 0; k < K; k++)
                         s = fmaf((float)A[blk * M * K + i * K + k], (float)B[blk * K * N + k * N + j], s);
@@ -149,32 +191,29 @@ static void run_instruction(const TgtMatrixInst *mi)
         free(src);
         return;
     }
-    bool is_int = mi->in == TGT_E_I8, is_f32 = mi->in == TGT_E_F32;
-    size_t ein = is_int ? 1 : is_f32 ? 4 : 8, eacc = is_int ? 4 : is_f32 ? 4 : 8;
+    bool is_int = mi->in == TGT_E_I8, is_f32 = mi->acc == TGT_E_F32;
+    size_t ein = elem_bytes(mi->in), eacc = elem_bytes(mi->acc);
     double *A = calloc((size_t)na, 8), *B = calloc((size_t)nb, 8), *C = calloc((size_t)nd, 8), *D = calloc((size_t)nd, 8);
     int8_t *A8 = calloc((size_t)na, 1), *B8 = calloc((size_t)nb, 1);
     int32_t *C32 = calloc((size_t)nd, 4), *D32 = calloc((size_t)nd, 4);
     char *ba = calloc((size_t)na, ein), *bb = calloc((size_t)nb, ein), *bc = calloc((size_t)nd, eacc);
     char *bd = calloc((size_t)nd, eacc);
     for (int i = 0; i < na; i++) {
-        A8[i] = (int8_t)next();
-        A[i] = is_f32 ? (double)(float)ldexp((double)(int64_t)next(), -63) : ldexp((double)(int64_t)next(), -63);
+        A[i] = random_input(mi->in);
+        A8[i] = (int8_t)A[i];
+        put_elem(ba, (size_t)i, mi->in, A[i]);
     }
     for (int i = 0; i < nb; i++) {
-        B8[i] = (int8_t)next();
-        B[i] = is_f32 ? (double)(float)ldexp((double)(int64_t)next(), -63) : ldexp((double)(int64_t)next(), -63);
+        B[i] = random_input(mi->in);
+        B8[i] = (int8_t)B[i];
+        put_elem(bb, (size_t)i, mi->in, B[i]);
     }
     for (int i = 0; i < nd; i++) {
         C32[i] = (int32_t)next();
-        C[i] = is_f32 ? (double)(float)ldexp((double)(int64_t)next(), -60) : ldexp((double)(int64_t)next(), -60);
+        C[i] = is_int ? C32[i] : is_f32 ? (double)(float)ldexp((double)(int64_t)next(), -60)
+                                        : ldexp((double)(int64_t)next(), -60);
+        put_elem(bc, (size_t)i, mi->acc, C[i]);
     }
-    for (int i = 0; i < na; i++)
-        is_int ? (void)(ba[i] = (char)A8[i]) : is_f32 ? (void)(((float *)ba)[i] = (float)A[i]) : (void)(((double *)ba)[i] = A[i]);
-    for (int i = 0; i < nb; i++)
-        is_int ? (void)(bb[i] = (char)B8[i]) : is_f32 ? (void)(((float *)bb)[i] = (float)B[i]) : (void)(((double *)bb)[i] = B[i]);
-    for (int i = 0; i < nd; i++)
-        is_int ? (void)(((int32_t *)bc)[i] = C32[i]) : is_f32 ? (void)(((float *)bc)[i] = (float)C[i])
-                                                            : (void)(((double *)bc)[i] = C[i]);
     reference(mi, A, B, C, D, A8, B8, C32, D32);
     int32_t *ia = index_table(l->a, W), *ib = index_table(l->b, W), *id = index_table(l->d, W);
     void *pa = ba, *pb = bb, *pc = bc, *pd = bd, *pia = ia, *pib = ib, *pid = id;

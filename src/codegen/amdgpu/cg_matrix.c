@@ -4,7 +4,8 @@
  * (target/target.h); program lowering emits only instructions the target
  * has, so anything else here is an internal error rather than a "Cannot
  * select" abort in the backend. Int8 fragments are FXIR vectors of Int8;
- * the intrinsics take them packed into i32/i64 or <N x i32>, the same bytes. */
+ * the intrinsics take them packed into i32/i64 or <N x i32>, the same bytes.
+ * BFloat16 fragments (LLVM bfloat) go in as <N x i16> of the same bits. */
 #include "codegen/cg_internal.h"
 #include "codegen/amdgpu/cg_amdgpu.h"
 #include <string.h>
@@ -32,6 +33,18 @@ static LLVMValueRef wmma_iu8(CgCtx *c, const TgtMatrixInst *mi, LLVMValueRef a, 
     return cg_intrinsic(c, mi->intrinsic, over, 2, args, 6);
 }
 
+/* RDNA's Float16/BFloat16 WMMA, overloaded on D and on A/B (gfx11 16
+ * elements per lane, gfx12 8): D = A @ B + C, no operand options. */
+static LLVMValueRef wmma_float(CgCtx *c, const TgtMatrixInst *mi, LLVMValueRef a, LLVMValueRef b, LLVMValueRef acc)
+{
+    LLVMTypeRef ft = LLVMTypeOf(a);
+    if (mi->in == TGT_E_BF16)
+        ft = LLVMVectorType(LLVMInt16TypeInContext(c->C), LLVMGetVectorSize(ft));
+    LLVMTypeRef over[2] = { LLVMTypeOf(acc), ft };
+    LLVMValueRef args[3] = { packed(c, a, ft), packed(c, b, ft), acc };
+    return cg_intrinsic(c, mi->intrinsic, over, 2, args, 3);
+}
+
 LLVMValueRef cg_mfma(CgCtx *c, FxInst *i)
 {
     const TgtMatrixInst *mi = tgt_matrix_inst((TgtMatrixId)i->sub);
@@ -42,7 +55,7 @@ LLVMValueRef cg_mfma(CgCtx *c, FxInst *i)
     }
     LLVMValueRef a = cg_val(c, i->ops[0]), b = cg_val(c, i->ops[1]), acc = cg_val(c, i->ops[2]);
     if (strncmp(mi->family, "RDNA", 4) == 0)
-        return wmma_iu8(c, mi, a, b, acc);
+        return mi->in == TGT_E_I8 ? wmma_iu8(c, mi, a, b, acc) : wmma_float(c, mi, a, b, acc);
     unsigned id = LLVMLookupIntrinsicID(mi->intrinsic, strlen(mi->intrinsic));
     LLVMTypeRef fnty = LLVMIntrinsicGetType(c->C, id, NULL, 0);
     LLVMTypeRef pt[6];
