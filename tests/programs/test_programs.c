@@ -9,7 +9,8 @@
  * GPU (gfx90a, gfx942, gfx1100, gfx1201) with that GPU's FXIR and its waves
  * emulated: the matrix-core tiles, their register layouts and the LDS
  * staging then run here. Float GEMMs must match an fma chain in k order bit
- * for bit (the order the matrix instructions accumulate in); Int8 exactly. */
+ * for bit (the order the matrix instructions accumulate in; Float16 and
+ * BFloat16 products are exact in their Float32 accumulator); Int8 exactly. */
 #include "fxtest.h"
 #include <math.h>
 #include <stdio.h>
@@ -26,7 +27,7 @@
 /* ---- compiled programs, kept per source for the suite (shapes are run-time
  * parameters, so one compilation serves every shape) ---- */
 
-enum { CACHE = 32 };   /* more than the distinct sources of a suite */
+enum { CACHE = 48 };   /* more than the distinct sources of a suite */
 static struct { char *src; Prog p; } cache[CACHE];
 
 static Prog *cached_program(const char *src)
@@ -271,6 +272,101 @@ static void test_gemm_int8(void)
     run_gemm_int8(19, 23, 37, true, false, true, false);
 }
 
+/* Float16 / BFloat16 x itself -> Float32 accumulation, C in Float32 or in
+ * the input type: bit for bit the fma chain in k order of the widened
+ * elements, then (for a 16-bit C) one rounding to nearest even. */
+static uint16_t half_bits(bool bf16, float f)
+{
+    uint16_t h;
+    uint32_t u;
+    if (!bf16) {
+        _Float16 x = (_Float16)f;
+        memcpy(&h, &x, 2);
+        return h;
+    }
+    memcpy(&u, &f, 4);   /* exact: f has an 8-bit significand */
+    return (uint16_t)(u >> 16);
+}
+
+static float half_value(bool bf16, uint16_t h)
+{
+    if (!bf16) {
+        _Float16 x;
+        memcpy(&x, &h, 2);
+        return (float)x;
+    }
+    uint32_t u = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static void run_gemm_half(bool bf16, int M, int N, int K, bool ta, bool tb, bool out16)
+{
+    const char *ty = bf16 ? "BFloat16" : "Float16";
+    char src[512];
+    snprintf(src, sizeof src,
+             "program g(A: Tensor[%s, %s], B: Tensor[%s, %s], C: Tensor[%s, M, N], M: Int32, N: Int32, K: Int32) {\n"
+             "    C = %sA%s @ B%s\n}\n", ty, ta ? "K, M" : "M, K", ty, tb ? "N, K" : "K, N", out16 ? ty : "Float32",
+             out16 ? "0.5 * " : "", ta ? ".T" : "", tb ? ".T" : "");
+    Prog *p = cached_program(src);
+    CU_ASSERT_PTR_NOT_NULL(p);
+    if (!p)
+        return;
+    int ar = ta ? K : M, ac = ta ? M : K, br = tb ? N : K, bc = tb ? K : N;
+    uint16_t *A = malloc(2 * (size_t)(M * K)), *B = malloc(2 * (size_t)(K * N));
+    void *C = malloc(4 * (size_t)(M * N));
+    /* significands of 11 (Float16) or 8 (BFloat16) bits */
+    for (int i = 0; i < M * K; i++)
+        A[i] = half_bits(bf16, (float)ldexp(floor(uniform() * (bf16 ? 256 : 2048)) - (bf16 ? 128 : 1024), -8));
+    for (int i = 0; i < K * N; i++)
+        B[i] = half_bits(bf16, (float)ldexp(floor(uniform() * (bf16 ? 256 : 2048)) - (bf16 ? 128 : 1024), -9));
+    int32_t m = M, n = N, k = K;
+    void *pa = A, *pb = B, *pc = C;
+    void *args[] = { &pa, &pb, &pc, &m, &n, &k };
+    CU_ASSERT(prog_run(p, args));
+    int bad = 0;
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            float acc = 0;
+            for (int kk = 0; kk < K; kk++)
+                acc = fmaf(half_value(bf16, ta ? A[at(kk, i, ar, ac, false)] : A[at(i, kk, ar, ac, false)]),
+                           half_value(bf16, tb ? B[at(j, kk, br, bc, false)] : B[at(kk, j, br, bc, false)]), acc);
+            uint32_t want, got;
+            if (out16) {
+                want = half_bits(bf16, 0.5f * acc);
+                got = ((uint16_t *)C)[i * N + j];
+                if (bf16) {   /* round the Float32 to nearest even BFloat16 */
+                    float h = 0.5f * acc;
+                    uint32_t u;
+                    memcpy(&u, &h, 4);
+                    want = (u + 0x7fff + (u >> 16 & 1)) >> 16;
+                }
+            } else {
+                memcpy(&want, &acc, 4);
+                got = ((uint32_t *)C)[i * N + j];
+            }
+            if (got != want && bad++ < 3)
+                fprintf(stderr, "\n  %s gemm %dx%dx%d ta=%d tb=%d: C[%d][%d] = %#x, want %#x", ty, M, N, K, ta, tb, i,
+                        j, got, want);
+        }
+    CU_ASSERT_EQUAL(bad, 0);
+    free(A);
+    free(B);
+    free(C);
+}
+
+static void test_gemm_half(void)
+{
+    static const int shapes[][3] = { { 1, 1, 1 }, { 16, 16, 16 }, { 17, 33, 40 }, { 70, 36, 72 } };
+    for (int bf = 0; bf < 2; bf++) {
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+            for (int t = 0; t < 4; t++)
+                run_gemm_half(bf, shapes[s][0], shapes[s][1], shapes[s][2], t & 1, t >> 1, false);
+        run_gemm_half(bf, 33, 19, 45, false, true, true);
+    }
+}
+
 /* ---- maps and reductions ---- */
 
 static void test_maps_and_reductions(void)
@@ -441,6 +537,29 @@ static void test_gemm_isa(void)
             fprintf(stderr, "\n  %s: no %s", want[i][0], want[i][1]);
         free(s);
     }
+    /* Float16 and BFloat16 into Float32 on each processor's own instruction;
+     * FMA tiles where the vendor tables have none (gfx908, gfx1030) */
+    static const char *const half[][3] = {
+        { "gfx942", "v_mfma_f32_16x16x16_f16", "v_mfma_f32_16x16x16_bf16" },
+        { "gfx90a", "v_mfma_f32_16x16x16f16", "v_mfma_f32_16x16x16bf16_1k" },
+        { "gfx1100", "v_wmma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_bf16" },
+        { "gfx1201", "v_wmma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_bf16" },
+        { "gfx908", "v_fma", "v_fma" }, { "gfx1030", "v_fma", "v_fma" },
+    };
+    for (size_t i = 0; i < sizeof half / sizeof half[0]; i++)
+        for (int bf = 0; bf < 2; bf++) {
+            char src[320];
+            snprintf(src, sizeof src, "program hgemm(A: Tensor[%s, M, K], B: Tensor[%s, N, K], C: Tensor[Float32, M, N], "
+                     "M: Int32, N: Int32, K: Int32) {\n    C = A @ B.T\n}\n", bf ? "BFloat16" : "Float16",
+                     bf ? "BFloat16" : "Float16");
+            s = program_asm(src, half[i][0]);
+            bool has = s && strstr(s, half[i][1 + bf]) != NULL;
+            bool fma_only = strcmp(half[i][1 + bf], "v_fma") != 0 || (s && !strstr(s, "v_mfma") && !strstr(s, "v_wmma"));
+            CU_ASSERT(has && fma_only);
+            if (!has || !fma_only)
+                fprintf(stderr, "\n  %s: no %s", half[i][0], half[i][1 + bf]);
+            free(s);
+        }
 }
 
 /* Adjacent maps fuse: a transient read by one later map is never stored. */
@@ -1035,6 +1154,7 @@ static const FxtTest runs[] = {
     { "GEMM: column-major, alpha/beta static and run-time, BLAS zeros", test_gemm_layouts_and_scalars },
     { "GEMM: Float32 with a run-time beta", test_gemm_float32 },
     { "GEMM: Int8 x Int8 -> Int32, exact", test_gemm_int8 },
+    { "GEMM: Float16/BFloat16 accumulated in Float32, bit for bit", test_gemm_half },
     { "maps with broadcasting and each reduction", test_maps_and_reductions },
     { "adjacent maps fuse", test_map_fusion },
     { "a Map folds into the reduction of its output", test_reduce_fusion },
@@ -1048,7 +1168,7 @@ static const FxtTest runs[] = {
 
 static const FxtTest tests[] = {
     { "program kernels compile for gfx90a, gfx942, gfx1100", test_device_compile },
-    { "GEMM ISA: MFMA on gfx90a/gfx942, FMA tiles on gfx1100; Int8 MFMA/WMMA", test_gemm_isa },
+    { "GEMM ISA: MFMA on gfx90a/gfx942, FMA tiles on gfx1100; Int8, Float16, BFloat16 MFMA/WMMA", test_gemm_isa },
     { "reductions in one kernel: one load of X, three stores", test_reduce_group_isa },
     { "the plan travels inside the .hsaco", test_plan_in_artifact },
     { "Ozaki's products share one kernel, each step binding its buffers", test_shared_kernels },
