@@ -502,6 +502,7 @@ typedef struct Slice {
     FxInst *lds;        /* [rows][ks] */
     FxInst **regs;      /* per run of mt->vec elements this work-item stages: a vector slot */
     int nregs;          /* elements */
+    FxInst **row, **kk; /* k_contig: per element, its (row, k) built once (element_coords) */
     FxInst *origin;     /* first row of the tile in op coordinates */
     FxInst *extent;     /* rows of op(X) */
 } Slice;
@@ -518,8 +519,18 @@ static void share_coords(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid, 
     *kk = sl->k_contig ? at : line;
 }
 
-/* Loads this work-item's share of the slice at depth k0 into its registers;
- * `inside` (a Boolean) says the whole slice is inside the operand. */
+/* share_coords, or the coordinates make_slice built once for a k-contiguous
+ * operand. */
+static void element_coords(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid, int r, FxInst **row, FxInst **kk)
+{
+    if (sl->row) {
+        *row = sl->row[r];
+        *kk = sl->kk[r];
+    } else {
+        share_coords(k, mt, sl, tid, r, row, kk);
+    }
+}
+
 static FxInst *lane_index(KB *k, int v) { return fxb_int(&k->b, type_scalar(SC_INT32), v); }
 
 /* Run `run` of this work-item's share, element by element: without tests
@@ -534,7 +545,7 @@ static void fetch_run(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid, FxI
         k_store_slot(k, slot, vec);
     for (int v = 0; v < mt->vec; v++) {
         FxInst *row, *kk;
-        share_coords(k, mt, sl, tid, run * mt->vec + v, &row, &kk);
+        element_coords(k, mt, sl, tid, run * mt->vec + v, &row, &kk);
         FxInst *gr = k_add(k, sl->origin, row), *gk = k_add(k, k0, kk);
         if (!guarded) {
             vec = fxb_insert(&k->b, vec, matrix_element(k, sl->t, sl->trans, gr, gk), lane_index(k, v));
@@ -570,14 +581,14 @@ static void store_slice(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid)
 {
     for (int r = 0; r < sl->nregs; r++) {
         FxInst *idx[2];
-        share_coords(k, mt, sl, tid, r, &idx[0], &idx[1]);
+        element_coords(k, mt, sl, tid, r, &idx[0], &idx[1]);
         FxInst *vec = k_load_slot(k, sl->regs[r / mt->vec]);
         fxb_store(&k->b, sl->lds, fxb_extract(&k->b, vec, lane_index(k, r % mt->vec)), 2, idx);
     }
 }
 
-static Slice make_slice(KB *k, const MxTile *mt, const FxTensor *t, bool is_b, bool trans, FxInst *origin,
-                        FxInst *extent)
+static Slice make_slice(KB *k, const MxTile *mt, const FxTensor *t, bool is_b, bool trans, FxInst *tid,
+                        FxInst *origin, FxInst *extent)
 {
     const Type *et = t->type->elem;
     Slice sl = { .t = t, .trans = is_b ? !trans : trans, .rows = is_b ? mt->bn : mt->bm, .origin = origin,
@@ -592,6 +603,22 @@ static Slice make_slice(KB *k, const MxTile *mt, const FxTensor *t, bool is_b, b
     sl.regs = arena_alloc(k->b.arena, sizeof(FxInst *) * (size_t)runs);
     for (int r = 0; r < runs; r++)
         sl.regs[r] = fxb_alloca(&k->b, type_vector(et->scalar, mt->vec), FXSPACE_PRIVATE, is_b ? "b_next" : "a_next");
+    /* A k-contiguous operand's coordinates are built once, here before any
+     * branch, and every fetch and store reuses them. Built in each arm of
+     * the first slice's inside/edge test and again in the loops, the
+     * offsets of a run's k (tid % (ks / vec) * vec + v, invariant in the
+     * loops) became GVN's phis, one per element, live through the K loops,
+     * and hid from the load/store vectorizer that the run is consecutive:
+     * byte loads and LDS stores, and spills (Int8 with a k-contiguous B and
+     * a run-time K). The other layout keeps building them where they are
+     * used: its elements are rows of LDS apart, and built once their
+     * addresses would stay live through the loops. */
+    if (sl.k_contig) {
+        sl.row = arena_alloc(k->b.arena, sizeof(FxInst *) * (size_t)sl.nregs);
+        sl.kk = arena_alloc(k->b.arena, sizeof(FxInst *) * (size_t)sl.nregs);
+        for (int r = 0; r < sl.nregs; r++)
+            share_coords(k, mt, &sl, tid, r, &sl.row[r], &sl.kk[r]);
+    }
     return sl;
 }
 
@@ -680,8 +707,8 @@ static void lower_matmul_matrix(KB *k, const FxNode *n, const TgtMatrixInst *mi)
     FxInst *col0 = k_mul(k, k_special64(k, FXS_BLOCK_IDX, 0), k_i64(k, mt->bn));
     FxInst *M = op_dim(k, A, n->trans_a, 0), *N = op_dim(k, B, n->trans_b, 1);
     g.K = op_dim(k, A, n->trans_a, 1);
-    g.sa = make_slice(k, mt, A, false, n->trans_a, row0, M);
-    g.sb = make_slice(k, mt, B, true, n->trans_b, col0, N);
+    g.sa = make_slice(k, mt, A, false, n->trans_a, g.tid, row0, M);
+    g.sb = make_slice(k, mt, B, true, n->trans_b, g.tid, col0, N);
     for (int i = 0; i < mt->rm; i++)
         for (int j = 0; j < mt->rn; j++) {
             g.acc[i][j] = fxb_alloca(&k->b, g.dt, FXSPACE_PRIVATE, "acc");
