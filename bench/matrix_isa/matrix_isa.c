@@ -3,7 +3,8 @@
  *
  *   matrix_isa [--size N] [OUT.md]
  *
- * For each GEMM (Float64, Float32, Int8 x Int8 -> Int32; N x N x N) and each
+ * For each GEMM (Float64, Float32, Int8 x Int8 -> Int32, Float16 and
+ * BFloat16 -> Float32; N x N x N; each of the four transposes) and each
  * processor (gfx90a, gfx942, gfx1100, gfx1201) it finds the steady-state
  * loop (the smallest loop of the kernel with matrix instructions in it) and
  * counts, per iteration, the matrix instructions and the other instructions
@@ -199,8 +200,43 @@ static const struct { const char *name, *in, *out; } gemms[] = {
     { "Float64", "Float64", "Float64" },
     { "Float32", "Float32", "Float32" },
     { "Int8", "Int8", "Int32" },
+    { "Float16", "Float16", "Float32" },
+    { "BFloat16", "BFloat16", "Float32" },
 };
+static const char *const layouts[] = { "A @ B", "A.T @ B", "A @ B.T", "A.T @ B.T" };
 static const char *const archs[] = { "gfx90a", "gfx942", "gfx1100", "gfx1201" };
+
+/* One table row: GEMM in/out, layout y (bit 0: A transposed, bit 1: B),
+ * on processor arch; 1 when it does not compile. */
+static int row(FILE *out, const char *name, const char *in, const char *outt, int y, const char *layout,
+               const char *arch, int size)
+{
+    char src[512], err[128] = "";
+    bool ta = y & 1, tb = y >> 1;
+    snprintf(src, sizeof src,
+             "program gemm(A: Tensor[%s, %d, %d], B: Tensor[%s, %d, %d], C: Tensor[%s, %d, %d]) {\n"
+             "    C = A%s @ B%s\n}\n",
+             in, size, size, in, size, size, outt, size, size, ta ? ".T" : "", tb ? ".T" : "");
+    char *text = assembly(src, arch, err, sizeof err);
+    if (!text) {
+        fprintf(out, "| %s | %s | %s | %s |\n", name, layout, arch, err);
+        return 1;
+    }
+    Counts c = analyse(text, tgt_lookup(arch));
+    long agpr = c.agpr > 0 ? c.agpr : 0, vsp = c.spill_vgpr > 0 ? c.spill_vgpr : 0;
+    long ssp = c.spill_sgpr > 0 ? c.spill_sgpr : 0;
+    if (!c.found)
+        fprintf(out, "| %s | %s | %s | none (FMA tiles) | 0 | | | | | | | %ld | %ld | %ld | %ld | %ld | | | |\n", name,
+                layout, arch, c.vgpr, agpr, c.lds_bytes, vsp, ssp);
+    else
+        fprintf(out, "| %s | %s | %s | %s | %d | %d | %d | %d | %d | %d | %d | %ld | %ld | %ld | %ld | %ld | %.0f | "
+                     "%.0f | %.2f |\n",
+                name, layout, arch, c.mnemonic ? c.mnemonic : "?", c.matrix, c.valu, c.lds, c.global, c.salu, c.wait,
+                c.barrier, c.vgpr, agpr, c.lds_bytes, vsp, ssp, c.matrix_cycles, c.other_cycles,
+                c.matrix_cycles / (c.matrix_cycles + c.other_cycles));
+    free(text);
+    return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -217,41 +253,18 @@ int main(int argc, char **argv)
         perror(out_path);
         return 1;
     }
-    fprintf(out, "GEMMs C = A @ B, %d x %d x %d, row-major; per iteration of the steady-state loop, per wave.\n"
+    fprintf(out, "GEMMs C = op(A) @ op(B), %d x %d x %d, row-major; per iteration of the steady-state loop, per wave.\n"
                  "util = Cm / (Cm + Co): matrix cycles over matrix plus other issue cycles (VALU 4 on wave64, "
                  "1 on wave32; others 1), nothing overlapped.\n\n",
             size, size, size);
-    fprintf(out, "| GEMM | arch | matrix instruction | matrix | VALU | LDS | global | SALU | wait | barrier | "
+    fprintf(out, "| GEMM | layout | arch | matrix instruction | matrix | VALU | LDS | global | SALU | wait | barrier | "
                  "VGPR | AGPR | LDS bytes | VGPR spills (scratch) | SGPR spills (to VGPR lanes) | Cm | Co | util |\n");
-    fprintf(out, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    fprintf(out, "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     int rc = 0;
     for (size_t g = 0; g < sizeof gemms / sizeof gemms[0]; g++)
-        for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++) {
-            char src[512], err[128] = "";
-            snprintf(src, sizeof src,
-                     "program gemm(A: Tensor[%s, %d, %d], B: Tensor[%s, %d, %d], C: Tensor[%s, %d, %d]) {\n"
-                     "    C = A @ B\n}\n",
-                     gemms[g].in, size, size, gemms[g].in, size, size, gemms[g].out, size, size);
-            char *text = assembly(src, archs[a], err, sizeof err);
-            if (!text) {
-                fprintf(out, "| %s | %s | %s |\n", gemms[g].name, archs[a], err);
-                rc = 1;
-                continue;
-            }
-            Counts c = analyse(text, tgt_lookup(archs[a]));
-            long agpr = c.agpr > 0 ? c.agpr : 0, vsp = c.spill_vgpr > 0 ? c.spill_vgpr : 0;
-            long ssp = c.spill_sgpr > 0 ? c.spill_sgpr : 0;
-            if (!c.found)
-                fprintf(out, "| %s | %s | none (FMA tiles) | 0 | | | | | | | %ld | %ld | %ld | %ld | %ld | | | |\n",
-                        gemms[g].name, archs[a], c.vgpr, agpr, c.lds_bytes, vsp, ssp);
-            else
-                fprintf(out, "| %s | %s | %s | %d | %d | %d | %d | %d | %d | %d | %ld | %ld | %ld | %ld | %ld | %.0f | "
-                             "%.0f | %.2f |\n",
-                        gemms[g].name, archs[a], c.mnemonic ? c.mnemonic : "?", c.matrix, c.valu, c.lds, c.global,
-                        c.salu, c.wait, c.barrier, c.vgpr, agpr, c.lds_bytes, vsp, ssp, c.matrix_cycles,
-                        c.other_cycles, c.matrix_cycles / (c.matrix_cycles + c.other_cycles));
-            free(text);
-        }
+        for (size_t y = 0; y < sizeof layouts / sizeof layouts[0]; y++)
+            for (size_t a = 0; a < sizeof archs / sizeof archs[0]; a++)
+                rc |= row(out, gemms[g].name, gemms[g].in, gemms[g].out, (int)y, layouts[y], archs[a], size);
     if (out != stdout)
         fclose(out);
     return rc;

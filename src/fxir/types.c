@@ -33,6 +33,7 @@ const ScalarInfo type_scalars[SC_COUNT] = {
     [SC_F6E3M2FN] = { SC_F6E3M2FN, "Float6E3M2FN", SCK_NARROW, 6, true, 0, &ff_f6e3m2fn },
     [SC_F8E8M0FNU] = { SC_F8E8M0FNU, "Float8E8M0FNU", SCK_NARROW, 8, false, 0, &ff_f8e8m0fnu },
     [SC_F4E2M1FN] = { SC_F4E2M1FN, "Float4E2M1FN", SCK_NARROW, 4, true, 0, &ff_f4e2m1fn },
+    [SC_F8E5M2FNUZ] = { SC_F8E5M2FNUZ, "Float8E5M2FNUZ", SCK_NARROW, 8, true, 0, &ff_f8e5m2fnuz },
 };
 
 static const int vector_lanes[] = { 1, 2, 3, 4, 8, 16, 32, 64 };

@@ -17,6 +17,7 @@ typedef enum {
     SC_FLOAT16, SC_BFLOAT16, SC_FLOAT32, SC_FLOAT64,
     SC_F8E5M2, SC_F8E4M3FN, SC_F8E4M3FNUZ, SC_F8E4M3B11FNUZ, SC_F8E4M3,
     SC_F6E2M3FN, SC_F6E3M2FN, SC_F8E8M0FNU, SC_F4E2M1FN,
+    SC_F8E5M2FNUZ,   /* last: added after the others, which keep their numbers */
     SC_COUNT
 } ScalarId;
 

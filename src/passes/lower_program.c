@@ -458,7 +458,7 @@ typedef struct MxTile {
 static MxTile matrix_tile(const TgtMatrixInst *mi)
 {
     MxTile t = { .mi = mi };
-    bool int8 = mi->in == TGT_E_I8;
+    bool int8 = mi->in == TGT_E_I8 || mi->in == TGT_E_F16 || mi->in == TGT_E_BF16;
     t.rm = int8 ? 4 : 2;
     t.rn = int8 && mi->wave_size == 64 ? 4 : 2;
     t.bm = WAVES_M * t.rm * mi->m;

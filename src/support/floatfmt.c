@@ -21,6 +21,7 @@
  *                                    sign (0x7F / 0xFF); toward-zero
  *                                    directed: +-448 (0x7E / 0xFE)
  * Float8E4M3FNUZ NanOnly, NegZero    as E4M3FN but the NaN is 0x80;       NaN 0x80       0x80
+ * Float8E5M2FNUZ   (bias 16)
  * Float8E4M3B11FNUZ                    toward zero: +-max (0x7F / 0xFF)
  * Float6E2M3FN   FiniteOnly          +-largest finite in EVERY mode       +-max (*)      +0 (*)
  * Float6E3M2FN   FiniteOnly            (handleOverflow never makes inf    +-max (*)      +0 (*)
@@ -74,6 +75,7 @@ const FloatFormat ff_float64       = {"Float64", 64, 11, 52, 1023, true, true, F
 const FloatFormat ff_f8e5m2        = {"Float8E5M2", 8, 5, 2, 15, true, true, FF_NAN_IEEE, true, true};
 const FloatFormat ff_f8e4m3fn      = {"Float8E4M3FN", 8, 4, 3, 7, true, false, FF_NAN_FN, true, true};
 const FloatFormat ff_f8e4m3fnuz    = {"Float8E4M3FNUZ", 8, 4, 3, 8, true, false, FF_NAN_FNUZ, false, true};
+const FloatFormat ff_f8e5m2fnuz    = {"Float8E5M2FNUZ", 8, 5, 2, 16, true, false, FF_NAN_FNUZ, false, true};
 const FloatFormat ff_f8e4m3b11fnuz = {"Float8E4M3B11FNUZ", 8, 4, 3, 11, true, false, FF_NAN_FNUZ, false, true};
 const FloatFormat ff_f8e4m3        = {"Float8E4M3", 8, 4, 3, 7, true, true, FF_NAN_IEEE, true, true};
 const FloatFormat ff_f6e2m3fn      = {"Float6E2M3FN", 6, 2, 3, 1, true, false, FF_NAN_NONE, true, true};

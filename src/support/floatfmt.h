@@ -32,7 +32,7 @@ typedef struct FloatFormat {
 
 extern const FloatFormat ff_float16, ff_bfloat16, ff_float32, ff_float64,
     ff_f8e5m2, ff_f8e4m3fn, ff_f8e4m3fnuz, ff_f8e4m3b11fnuz, ff_f8e4m3,
-    ff_f6e2m3fn, ff_f6e3m2fn, ff_f8e8m0fnu, ff_f4e2m1fn;
+    ff_f6e2m3fn, ff_f6e3m2fn, ff_f8e8m0fnu, ff_f4e2m1fn, ff_f8e5m2fnuz;
 
 /* The language's five modes (fx.RoundingMode): to_nearest_even, downward,
  * upward, toward_zero, to_nearest_away. */

@@ -984,7 +984,7 @@ static void test_conversions_compile(void)
 {
     static const ScalarId fl[] = {
         SC_FLOAT16, SC_BFLOAT16, SC_FLOAT32, SC_FLOAT64, SC_F8E5M2, SC_F8E4M3FN, SC_F8E4M3FNUZ,
-        SC_F8E4M3B11FNUZ, SC_F8E4M3, SC_F6E2M3FN, SC_F6E3M2FN, SC_F8E8M0FNU, SC_F4E2M1FN };
+        SC_F8E4M3B11FNUZ, SC_F8E4M3, SC_F6E2M3FN, SC_F6E3M2FN, SC_F8E8M0FNU, SC_F4E2M1FN, SC_F8E5M2FNUZ };
     enum { NFL = sizeof fl / sizeof fl[0] };
     Kb k = fxk_begin("conv.fx");
     for (int a = 0; a < NFL; a++)

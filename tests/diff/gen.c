@@ -21,7 +21,7 @@ static const ScalarId INTS[] = { SC_INT4, SC_INT8, SC_INT16, SC_INT32, SC_INT64,
                                  SC_UINT8, SC_UINT16, SC_UINT32, SC_UINT64, SC_UINT128, SC_INDEX };
 static const ScalarId FLOATS[] = { SC_FLOAT16, SC_BFLOAT16, SC_FLOAT32, SC_FLOAT64 };
 static const ScalarId NARROW[] = { SC_F8E5M2, SC_F8E4M3FN, SC_F8E4M3FNUZ, SC_F8E4M3B11FNUZ, SC_F8E4M3,
-                                   SC_F6E2M3FN, SC_F6E3M2FN, SC_F8E8M0FNU, SC_F4E2M1FN };
+                                   SC_F6E2M3FN, SC_F6E3M2FN, SC_F8E8M0FNU, SC_F4E2M1FN, SC_F8E5M2FNUZ };
 #define NELEM(a) ((int)(sizeof(a) / sizeof *(a)))
 
 static const char *const MODES[] = { "to_nearest_even", "downward", "upward", "toward_zero", "to_nearest_away" };

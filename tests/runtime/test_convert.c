@@ -28,9 +28,9 @@ static RtHostModule *g_rt;
 static const ScalarId fmts[] = {
     SC_FLOAT16, SC_BFLOAT16, SC_FLOAT32, SC_FLOAT64,
     SC_F8E5M2, SC_F8E4M3FN, SC_F8E4M3FNUZ, SC_F8E4M3B11FNUZ, SC_F8E4M3,
-    SC_F6E2M3FN, SC_F6E3M2FN, SC_F8E8M0FNU, SC_F4E2M1FN,
+    SC_F6E2M3FN, SC_F6E3M2FN, SC_F8E8M0FNU, SC_F4E2M1FN, SC_F8E5M2FNUZ,
 };
-enum { NFMT = sizeof fmts / sizeof fmts[0], NNARROW = 9 };
+enum { NFMT = sizeof fmts / sizeof fmts[0], NNARROW = 10 };
 static const ScalarId *narrows = fmts + 4;
 static const ScalarId ints[] = { SC_INT4, SC_INT8, SC_INT16, SC_INT32, SC_INT64, SC_INT128,
                                  SC_UINT8, SC_UINT16, SC_UINT32, SC_UINT64, SC_UINT128, SC_INDEX };

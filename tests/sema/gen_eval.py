@@ -439,7 +439,7 @@ def gen_methods():
 NARROW = {  # name: (exp bits, man bits, bias, encoding of 1.0)
     'Float8E5M2': (5, 2, 15), 'Float8E4M3FN': (4, 3, 7), 'Float8E4M3FNUZ': (4, 3, 8),
     'Float8E4M3B11FNUZ': (4, 3, 11), 'Float8E4M3': (4, 3, 7), 'Float6E2M3FN': (2, 3, 1),
-    'Float6E3M2FN': (3, 2, 3), 'Float4E2M1FN': (2, 1, 1)}
+    'Float6E3M2FN': (3, 2, 3), 'Float4E2M1FN': (2, 1, 1), 'Float8E5M2FNUZ': (5, 2, 16)}
 
 def gen_narrow():
     L = []
@@ -469,7 +469,13 @@ def gen_narrow():
           'Float8E4M3FNUZ(-0.0).bitcast(Uint8)  =>  Uint8(0)',
           'Float8E4M3FN(-0.0).bitcast(Uint8)  =>  Uint8(128)',
           'Float32(Float8E4M3FN(0.001953125))  =>  Float32(0.001953125)', 'Float8E4M3FN(0.001953125).bitcast(Uint8)  =>  Uint8(1)',
-          'fx.max(Float8E5M2(1.0), Float8E5M2(2.0))  =>  error']
+          'fx.max(Float8E5M2(1.0), Float8E5M2(2.0))  =>  error',
+          # Float8E5M2FNUZ: no infinity, no -0, one NaN (0x80), largest 57344
+          'Float8E5M2FNUZ(57344.0).bitcast(Uint8)  =>  Uint8(127)', 'Float8E5M2FNUZ(fx.nan).bitcast(Uint8)  =>  Uint8(128)',
+          'Float8E5M2FNUZ(-0.0).bitcast(Uint8)  =>  Uint8(0)', 'Float8E5M2FNUZ(fx.inf).bitcast(Uint8)  =>  Uint8(128)',
+          'Float8E5M2FNUZ(1e6).bitcast(Uint8)  =>  Uint8(128)',
+          'Float32(Uint8(1).bitcast(Float8E5M2FNUZ))  =>  Float32(7.6293945e-06)',
+          'Float32(Uint8(255).bitcast(Float8E5M2FNUZ))  =>  Float32(-57344.0)']
     write('narrow.txt', L)
 
 if __name__ == '__main__':

@@ -1,0 +1,109 @@
+/* test_no_spill.c - every matrix product the program lowering puts on the
+ * matrix cores keeps its registers: C = op(A) @ op(B) for each element type
+ * with a matrix path (Float64, Float32, Int8, Float16, BFloat16), each of
+ * the four transposes, with K static and K a run-time parameter, compiled
+ * for gfx90a, gfx942, gfx1100 and gfx1201. The code object's metadata must
+ * say no VGPR was spilled and no scratch is used (SGPRs spilled into VGPR
+ * lanes cost no memory and are reported, not failed), and the ISA must
+ * hold the processor's matrix instruction for the type where the vendor's
+ * tables give it one (FMA tiles elsewhere: Float64/Float32 on RDNA). */
+#include "fxtest.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "prog.h"
+
+typedef struct ElemCase {
+    const char *in, *out;
+    /* the instruction per processor of archs[], NULL: FMA tiles */
+    const char *insn[4];
+} ElemCase;
+
+static const char *const archs[4] = { "gfx90a", "gfx942", "gfx1100", "gfx1201" };
+
+static const ElemCase elems[] = {
+    { "Float64", "Float64", { "v_mfma_f64_16x16x4f64", "v_mfma_f64_16x16x4_f64", NULL, NULL } },
+    { "Float32", "Float32", { "v_mfma_f32_16x16x4f32", "v_mfma_f32_16x16x4_f32", NULL, NULL } },
+    { "Int8", "Int32", { "v_mfma_i32_16x16x16i8", "v_mfma_i32_16x16x32_i8", "v_wmma_i32_16x16x16_iu8",
+                         "v_wmma_i32_16x16x16_iu8" } },
+    { "Float16", "Float32", { "v_mfma_f32_16x16x16f16", "v_mfma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_f16",
+                              "v_wmma_f32_16x16x16_f16" } },
+    { "BFloat16", "Float32", { "v_mfma_f32_16x16x16bf16_1k", "v_mfma_f32_16x16x16_bf16", "v_wmma_f32_16x16x16_bf16",
+                               "v_wmma_f32_16x16x16_bf16" } },
+};
+
+/* The number after `key` in the metadata (-1 when absent). */
+static long metadata(const char *s, const char *key)
+{
+    const char *at = strstr(s, key);
+    return at ? strtol(at + strlen(key), NULL, 10) : -1;
+}
+
+static char *product_source(const ElemCase *e, bool ta, bool tb, bool static_k)
+{
+    const char *k = static_k ? "256" : "K";
+    char a[32], b[32];
+    snprintf(a, sizeof a, ta ? "%s, M" : "M, %s", k);
+    snprintf(b, sizeof b, tb ? "N, %s" : "%s, N", k);
+    char *src = NULL;
+    size_t n;
+    FILE *f = open_memstream(&src, &n);
+    fprintf(f, "program g(A: Tensor[%s, %s], B: Tensor[%s, %s], C: Tensor[%s, M, N], M: Int32, N: Int32%s) {\n"
+               "    C = A%s @ B%s\n}\n",
+            e->in, a, e->in, b, e->out, static_k ? "" : ", K: Int32", ta ? ".T" : "", tb ? ".T" : "");
+    fclose(f);
+    return src;
+}
+
+static void check_one(const ElemCase *e, int arch, bool ta, bool tb, bool static_k)
+{
+    char *src = product_source(e, ta, tb, static_k);
+    char *s = prog_assembly(src, archs[arch], NULL);
+    CU_ASSERT_PTR_NOT_NULL(s);
+    if (!s) {
+        free(src);
+        return;
+    }
+    long vspill = metadata(s, ".vgpr_spill_count: "), sspill = metadata(s, ".sgpr_spill_count: ");
+    long scratch = metadata(s, ".private_segment_fixed_size: ");
+    const char *want = e->insn[arch];
+    bool insn_ok = want ? strstr(s, want) != NULL : !strstr(s, "v_mfma") && !strstr(s, "v_wmma");
+    bool ok = vspill == 0 && scratch == 0 && insn_ok;
+    CU_ASSERT(ok);
+    if (!ok)
+        fprintf(stderr, "\n  %s A%s @ B%s, K %s, on %s: %ld VGPRs and %ld SGPRs spilled, %ld bytes of scratch%s",
+                e->in, ta ? ".T" : "", tb ? ".T" : "", static_k ? "static" : "at run time", archs[arch], vspill,
+                sspill, scratch, insn_ok ? "" : ", not the expected instruction");
+    free(s);
+    free(src);
+}
+
+static void sweep(const ElemCase *e)
+{
+    for (int arch = 0; arch < 4; arch++)
+        for (int t = 0; t < 4; t++)
+            for (int static_k = 0; static_k < 2; static_k++)
+                check_one(e, arch, t & 1, t >> 1, static_k);
+}
+
+static void test_float64(void) { sweep(&elems[0]); }
+static void test_float32(void) { sweep(&elems[1]); }
+static void test_int8(void) { sweep(&elems[2]); }
+static void test_float16(void) { sweep(&elems[3]); }
+static void test_bfloat16(void) { sweep(&elems[4]); }
+
+static const FxtTest tests[] = {
+    { "Float64: four transposes, static and run-time K, four processors", test_float64 },
+    { "Float32: four transposes, static and run-time K, four processors", test_float32 },
+    { "Int8 -> Int32: four transposes, static and run-time K, four processors", test_int8 },
+    { "Float16 -> Float32: four transposes, static and run-time K, four processors", test_float16 },
+    { "BFloat16 -> Float32: four transposes, static and run-time K, four processors", test_bfloat16 },
+    { NULL, NULL },
+};
+
+int main(int argc, char **argv)
+{
+    static const FxtSuite suites[] = { { "matrix products without spills", tests, NULL, NULL },
+                                       { NULL, NULL, NULL, NULL } };
+    return fxt_main(argc, argv, TEST_DIR, suites);
+}
