@@ -27,6 +27,9 @@ ORDER = [  # TgtMatrixId order (target.h)
     ("CDNA3", "v_mfma_f32_16x16x16_bf16"), ("CDNA3", "v_mfma_f32_32x32x8_bf16"),
     ("RDNA3", "v_wmma_f32_16x16x16_f16"), ("RDNA3", "v_wmma_f32_16x16x16_bf16"),
     ("RDNA4", "v_wmma_f32_16x16x16_f16"), ("RDNA4", "v_wmma_f32_16x16x16_bf16"),
+    ("CDNA3", "v_mfma_f32_16x16x32_fp8_fp8"), ("CDNA3", "v_mfma_f32_16x16x32_bf8_bf8"),
+    ("CDNA3", "v_mfma_f32_32x32x16_fp8_fp8"),
+    ("RDNA4", "v_wmma_f32_16x16x16_fp8_fp8"), ("RDNA4", "v_wmma_f32_16x16x16_bf8_bf8"),
 ]
 
 def operand_table(ins, op):

@@ -193,6 +193,10 @@ ScalarId fxir_matrix_elem(TgtElem e)
     case TGT_E_I32: return SC_INT32;
     case TGT_E_F16: return SC_FLOAT16;
     case TGT_E_BF16: return SC_BFLOAT16;
+    case TGT_E_F8E4M3FNUZ: return SC_F8E4M3FNUZ;
+    case TGT_E_F8E5M2FNUZ: return SC_F8E5M2FNUZ;
+    case TGT_E_F8E4M3FN: return SC_F8E4M3FN;
+    case TGT_E_F8E5M2: return SC_F8E5M2;
     default: return SC_INT8;
     }
 }

@@ -420,9 +420,24 @@ static void store_gemm_result(KB *k, const FxNode *n, FxInst *r, FxInst *row, Fx
  * What a lane passes and receives is the vendor's register layout
  * (target/matrix_layouts.c). */
 
+/* The matrix-instruction element type of a Float32-accumulated input
+ * (Float16, BFloat16, the 8-bit floats); 0 (TGT_E_F64) for others. */
+static TgtElem matrix_elem_of(ScalarId s)
+{
+    switch (s) {
+    case SC_FLOAT16: return TGT_E_F16;
+    case SC_BFLOAT16: return TGT_E_BF16;
+    case SC_F8E4M3FNUZ: return TGT_E_F8E4M3FNUZ;
+    case SC_F8E5M2FNUZ: return TGT_E_F8E5M2FNUZ;
+    case SC_F8E4M3FN: return TGT_E_F8E4M3FN;
+    case SC_F8E5M2: return TGT_E_F8E5M2;
+    default: return TGT_E_F64;
+    }
+}
+
 /* The target's 16x16 matrix instruction for this contraction (Float64 or
- * Float32 in and out, Int8 in and Int32 out, Float16 or BFloat16 in and
- * Float32 out) in the target's wave size; NULL where it has none (FMA tiles
+ * Float32 in and out, Int8 in and Int32 out, Float16, BFloat16 or an 8-bit
+ * float in and Float32 out) in the target's wave size; NULL where it has none (FMA tiles
  * then). The instructions' products are exact in their accumulator, so
  * either way each result is one fma chain in k order. */
 static const TgtMatrixInst *matrix_inst_for(const FxNode *n, const TgtTarget *t)
@@ -433,8 +448,8 @@ static const TgtMatrixInst *matrix_inst_for(const FxNode *n, const TgtTarget *t)
         in = acc = n->in_type == SC_FLOAT64 ? TGT_E_F64 : TGT_E_F32;
     else if (n->in_type == SC_INT8 && n->acc_type == SC_INT32)
         in = TGT_E_I8, acc = TGT_E_I32;
-    else if ((n->in_type == SC_FLOAT16 || n->in_type == SC_BFLOAT16) && n->acc_type == SC_FLOAT32)
-        in = n->in_type == SC_FLOAT16 ? TGT_E_F16 : TGT_E_BF16, acc = TGT_E_F32;
+    else if (n->acc_type == SC_FLOAT32 && matrix_elem_of(n->in_type) != TGT_E_F64)
+        in = matrix_elem_of(n->in_type), acc = TGT_E_F32;
     else
         return NULL;
     const TgtMatrixInst *mi = computes ? tgt_find_matrix(t, in, acc, TILE, TILE) : NULL;
@@ -458,7 +473,7 @@ typedef struct MxTile {
 static MxTile matrix_tile(const TgtMatrixInst *mi)
 {
     MxTile t = { .mi = mi };
-    bool int8 = mi->in == TGT_E_I8 || mi->in == TGT_E_F16 || mi->in == TGT_E_BF16;
+    bool int8 = mi->in != TGT_E_F64 && mi->in != TGT_E_F32;   /* 8- and 16-bit inputs */
     t.rm = int8 ? 4 : 2;
     t.rn = int8 && mi->wave_size == 64 ? 4 : 2;
     t.bm = WAVES_M * t.rm * mi->m;

@@ -486,9 +486,16 @@ static bool scalar_arg(ProgCtx *p, AstNode *e, FxScalarArg *out)
     return true;
 }
 
+/* The 8-bit floats a product takes (the matrix cores' fp8 and bf8, both
+ * conventions): their products are exact in Float32. */
+static bool is_float8_operand(ScalarId t)
+{
+    return t == SC_F8E4M3FNUZ || t == SC_F8E5M2FNUZ || t == SC_F8E4M3FN || t == SC_F8E5M2;
+}
+
 static ScalarId accumulator_for(ScalarId t)
 {
-    if (t == SC_FLOAT16 || t == SC_BFLOAT16)
+    if (t == SC_FLOAT16 || t == SC_BFLOAT16 || is_float8_operand(t))
         return SC_FLOAT32;
     if (type_is_int(t) && type_info(t)->width < 32)
         return type_info(t)->is_signed ? SC_INT32 : SC_UINT32;
@@ -533,9 +540,19 @@ static bool matmul_statement(ProgCtx *p, Target *t, MatMulForm *f, Loc loc)
                    shape_text(p->arena, &sb), f->tb ? ".T" : "");
         return false;
     }
+    if (a->type->elem->kind == TY_SCALAR && b->type->elem->kind == TY_SCALAR &&
+        is_float8_operand(a->type->elem->scalar) && is_float8_operand(b->type->elem->scalar) &&
+        !type_equal(a->type->elem, b->type->elem)) {
+        diag_error(loc, "a product of two different 8-bit float formats (%s @ %s) is not supported yet; convert "
+                   "one operand to the other's format",
+                   type_name(p->arena, a->type->elem), type_name(p->arena, b->type->elem));
+        return false;
+    }
     if (!type_equal(a->type->elem, b->type->elem) || a->type->elem->kind != TY_SCALAR ||
-        !(type_is_float(a->type->elem->scalar) || type_is_int(a->type->elem->scalar))) {
-        diag_error(loc, "'@' needs two tensors of one numeric element type, got %s and %s",
+        !(type_is_float(a->type->elem->scalar) || type_is_int(a->type->elem->scalar) ||
+          is_float8_operand(a->type->elem->scalar))) {
+        diag_error(loc, "'@' needs two tensors of one numeric element type (an integer, a float, or one of "
+                   "Float8E4M3FN, Float8E5M2, Float8E4M3FNUZ, Float8E5M2FNUZ), got %s and %s",
                    type_name(p->arena, a->type->elem), type_name(p->arena, b->type->elem));
         return false;
     }
@@ -552,8 +569,14 @@ static bool matmul_statement(ProgCtx *p, Target *t, MatMulForm *f, Loc loc)
     if (n->beta.kind == FXS_STATIC && n->beta.value == 0)
         n->beta.kind = FXS_NONE;
     ScalarId in = a->type->elem->scalar;
-    if (!t->tensor)
-        t->tensor = new_transient(p, t->name, type_scalar(accumulator_for(in) == in ? in : in), &r, t->loc);
+    if (!t->tensor)   /* an 8-bit product has no 8-bit result: its transient is the Float32 sum */
+        t->tensor = new_transient(p, t->name, type_scalar(is_float8_operand(in) ? SC_FLOAT32 : in), &r, t->loc);
+    if (is_float8_operand(in) && t->tensor->type->elem->scalar != SC_FLOAT32) {
+        diag_error(loc, "a product of %s accumulates in Float32, so its result must be a Float32 tensor, not %s; "
+                   "convert it afterwards",
+                   type_name(p->arena, a->type->elem), type_name(p->arena, t->tensor->type->elem));
+        return false;
+    }
     n->out = t->tensor;
     n->in_type = in;
     n->acc_type = accumulator_for(in);

@@ -55,6 +55,18 @@ static const TgtMatrixInst matrix_insts[TGT_MI_COUNT] = {
       "llvm.amdgcn.wmma.f32.16x16x16.f16", TGT_E_F16, TGT_E_F32, 16, 16, 16, 1, 32, 16 },
     { TGT_MI_RDNA4_BF16_16X16X16, "RDNA4", "v_wmma_f32_16x16x16_bf16", "rdna4.bf16.16x16x16",
       "llvm.amdgcn.wmma.f32.16x16x16.bf16", TGT_E_BF16, TGT_E_F32, 16, 16, 16, 1, 32, 16 },
+    /* 8-bit floats into Float32: on CDNA3 fp8 is Float8E4M3FNUZ and bf8
+     * Float8E5M2FNUZ, on RDNA4 the OCP Float8E4M3FN and Float8E5M2 */
+    { TGT_MI_CDNA3_FP8_16X16X32, "CDNA3", "v_mfma_f32_16x16x32_fp8_fp8", "cdna3.fp8.16x16x32",
+      "llvm.amdgcn.mfma.f32.16x16x32.fp8.fp8", TGT_E_F8E4M3FNUZ, TGT_E_F32, 16, 16, 32, 1, 64, 16 },
+    { TGT_MI_CDNA3_BF8_16X16X32, "CDNA3", "v_mfma_f32_16x16x32_bf8_bf8", "cdna3.bf8.16x16x32",
+      "llvm.amdgcn.mfma.f32.16x16x32.bf8.bf8", TGT_E_F8E5M2FNUZ, TGT_E_F32, 16, 16, 32, 1, 64, 16 },
+    { TGT_MI_CDNA3_FP8_32X32X16, "CDNA3", "v_mfma_f32_32x32x16_fp8_fp8", "cdna3.fp8.32x32x16",
+      "llvm.amdgcn.mfma.f32.32x32x16.fp8.fp8", TGT_E_F8E4M3FNUZ, TGT_E_F32, 32, 32, 16, 1, 64, 32 },
+    { TGT_MI_RDNA4_FP8_16X16X16, "RDNA4", "v_wmma_f32_16x16x16_fp8_fp8", "rdna4.fp8.16x16x16",
+      "llvm.amdgcn.wmma.f32.16x16x16.fp8.fp8", TGT_E_F8E4M3FN, TGT_E_F32, 16, 16, 16, 1, 32, 8 },
+    { TGT_MI_RDNA4_BF8_16X16X16, "RDNA4", "v_wmma_f32_16x16x16_bf8_bf8", "rdna4.bf8.16x16x16",
+      "llvm.amdgcn.wmma.f32.16x16x16.bf8.bf8", TGT_E_F8E5M2, TGT_E_F32, 16, 16, 16, 1, 32, 8 },
 };
 
 static const TgtMatrixId mi_none[] = { TGT_MI_COUNT };
@@ -65,11 +77,14 @@ static const TgtMatrixId mi_cdna2[] = { TGT_MI_CDNA2_F64_16X16X4, TGT_MI_CDNA2_F
 static const TgtMatrixId mi_cdna3[] = { TGT_MI_CDNA3_F64_16X16X4, TGT_MI_CDNA3_F32_16X16X4,
                                         TGT_MI_CDNA3_I8_16X16X32, TGT_MI_CDNA3_I8_32X32X16,
                                         TGT_MI_CDNA3_F16_16X16X16, TGT_MI_CDNA3_F16_32X32X8,
-                                        TGT_MI_CDNA3_BF16_16X16X16, TGT_MI_CDNA3_BF16_32X32X8, TGT_MI_COUNT };
+                                        TGT_MI_CDNA3_BF16_16X16X16, TGT_MI_CDNA3_BF16_32X32X8,
+                                        TGT_MI_CDNA3_FP8_16X16X32, TGT_MI_CDNA3_BF8_16X16X32,
+                                        TGT_MI_CDNA3_FP8_32X32X16, TGT_MI_COUNT };
 static const TgtMatrixId mi_rdna3[] = { TGT_MI_RDNA3_I8_16X16X16, TGT_MI_RDNA3_F16_16X16X16,
                                         TGT_MI_RDNA3_BF16_16X16X16, TGT_MI_COUNT };
 static const TgtMatrixId mi_rdna4[] = { TGT_MI_RDNA4_I8_16X16X16, TGT_MI_RDNA4_F16_16X16X16,
-                                        TGT_MI_RDNA4_BF16_16X16X16, TGT_MI_COUNT };
+                                        TGT_MI_RDNA4_BF16_16X16X16, TGT_MI_RDNA4_FP8_16X16X16,
+                                        TGT_MI_RDNA4_BF8_16X16X16, TGT_MI_COUNT };
 
 /* ---- backend profiles ---- */
 

@@ -19,7 +19,11 @@ typedef enum { TGT_HOST, TGT_AMDGPU } TgtKind;
 
 /* Element types of matrix instructions (the target layer sits below the
  * type tower, so it names them itself). */
-typedef enum { TGT_E_F64, TGT_E_F32, TGT_E_I8, TGT_E_I32, TGT_E_F16, TGT_E_BF16 } TgtElem;
+typedef enum {
+    TGT_E_F64, TGT_E_F32, TGT_E_I8, TGT_E_I32, TGT_E_F16, TGT_E_BF16,
+    /* 8-bit floats: CDNA3's fp8/bf8 are the FNUZ formats, RDNA4's the OCP ones */
+    TGT_E_F8E4M3FNUZ, TGT_E_F8E5M2FNUZ, TGT_E_F8E4M3FN, TGT_E_F8E5M2
+} TgtElem;
 
 /* The matrix instructions of ../shared/isa/matrix-layouts.json and those of
  * matrix-layouts-ml.json fxcc compiles in, one per (instruction,
@@ -32,6 +36,8 @@ typedef enum {
     TGT_MI_CDNA2_F16_16X16X16, TGT_MI_CDNA2_F16_32X32X8, TGT_MI_CDNA2_BF16_16X16X16, TGT_MI_CDNA2_BF16_32X32X8,
     TGT_MI_CDNA3_F16_16X16X16, TGT_MI_CDNA3_F16_32X32X8, TGT_MI_CDNA3_BF16_16X16X16, TGT_MI_CDNA3_BF16_32X32X8,
     TGT_MI_RDNA3_F16_16X16X16, TGT_MI_RDNA3_BF16_16X16X16, TGT_MI_RDNA4_F16_16X16X16, TGT_MI_RDNA4_BF16_16X16X16,
+    TGT_MI_CDNA3_FP8_16X16X32, TGT_MI_CDNA3_BF8_16X16X32, TGT_MI_CDNA3_FP8_32X32X16,
+    TGT_MI_RDNA4_FP8_16X16X16, TGT_MI_RDNA4_BF8_16X16X16,
     TGT_MI_COUNT
 } TgtMatrixId;
 

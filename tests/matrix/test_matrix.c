@@ -4,8 +4,9 @@
  * JSON cell by cell), runs one matrix instruction, and stores D back by the
  * D table. On the host wave model of a processor that has the instruction
  * the result must be A @ B + C: exactly for Int8 (wrapping Int32), and bit
- * for bit an fma chain in k order for Float64/Float32, and for Float16 and
- * BFloat16 into Float32 (their products are exact there). The same kernel's
+ * for bit an fma chain in k order for Float64/Float32, and for Float16,
+ * BFloat16 and the 8-bit floats into Float32 (their products are exact
+ * there). The same kernel's
  * assembly for that processor has the instruction; a processor without it
  * gets a located error naming the ones that have it. */
 #include "fxtest.h"
@@ -17,6 +18,7 @@
 #include "prog.h"
 #include "fxsource.h"
 #include "target/target.h"
+#include "support/floatfmt.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t next(void)
@@ -45,13 +47,29 @@ static const char *elem_name(TgtElem e)
     case TGT_E_I32: return "Int32";
     case TGT_E_F16: return "Float16";
     case TGT_E_BF16: return "BFloat16";
+    case TGT_E_F8E4M3FNUZ: return "Float8E4M3FNUZ";
+    case TGT_E_F8E5M2FNUZ: return "Float8E5M2FNUZ";
+    case TGT_E_F8E4M3FN: return "Float8E4M3FN";
+    case TGT_E_F8E5M2: return "Float8E5M2";
     default: return "Int8";
+    }
+}
+
+/* The format of an 8-bit float element, NULL for the others. */
+static const FloatFormat *float8_format(TgtElem e)
+{
+    switch (e) {
+    case TGT_E_F8E4M3FNUZ: return &ff_f8e4m3fnuz;
+    case TGT_E_F8E5M2FNUZ: return &ff_f8e5m2fnuz;
+    case TGT_E_F8E4M3FN: return &ff_f8e4m3fn;
+    case TGT_E_F8E5M2: return &ff_f8e5m2;
+    default: return NULL;
     }
 }
 
 static size_t elem_bytes(TgtElem e)
 {
-    return e == TGT_E_F64 ? 8 : e == TGT_E_F32 || e == TGT_E_I32 ? 4 : e == TGT_E_I8 ? 1 : 2;
+    return e == TGT_E_F64 ? 8 : e == TGT_E_F32 || e == TGT_E_I32 ? 4 : e == TGT_E_F16 || e == TGT_E_BF16 ? 2 : 1;
 }
 
 /* A random input element exactly representable in e: Float16 an 11-bit
@@ -63,6 +81,12 @@ static double random_input(TgtElem e)
     case TGT_E_F32: return (double)(float)ldexp((double)(int64_t)next(), -63);
     case TGT_E_F16: return ldexp((double)((int)(next() % 2048) - 1024), -8 - (int)(next() % 4));
     case TGT_E_BF16: return ldexp((double)((int)(next() % 256) - 128), -(int)(next() % 20));
+    case TGT_E_F8E4M3FNUZ: case TGT_E_F8E5M2FNUZ: case TGT_E_F8E4M3FN: case TGT_E_F8E5M2:
+        for (;;) {   /* any finite encoding, subnormals included */
+            double v = ff_to_double(float8_format(e), next() & 0xff);
+            if (isfinite(v))
+                return v;
+        }
     default: return (double)(int8_t)next();
     }
 }
@@ -79,6 +103,9 @@ static void put_elem(char *buf, size_t i, TgtElem e, double v)
     case TGT_E_I32: ((int32_t *)buf)[i] = (int32_t)v; break;
     case TGT_E_F16: { _Float16 h = (_Float16)f; memcpy(buf + 2 * i, &h, 2); break; }
     case TGT_E_BF16: { uint16_t hi = (uint16_t)(bits >> 16); memcpy(buf + 2 * i, &hi, 2); break; }
+    case TGT_E_F8E4M3FNUZ: case TGT_E_F8E5M2FNUZ: case TGT_E_F8E4M3FN: case TGT_E_F8E5M2:
+        buf[i] = (char)ff_from_double(float8_format(e), v, FF_RNE);
+        break;
     default: buf[i] = (char)(int8_t)v; break;
     }
 }
@@ -200,12 +227,12 @@ static void run_instruction(const TgtMatrixInst *mi)
     char *bd = calloc((size_t)nd, eacc);
     for (int i = 0; i < na; i++) {
         A[i] = random_input(mi->in);
-        A8[i] = (int8_t)A[i];
+        A8[i] = is_int ? (int8_t)A[i] : 0;
         put_elem(ba, (size_t)i, mi->in, A[i]);
     }
     for (int i = 0; i < nb; i++) {
         B[i] = random_input(mi->in);
-        B8[i] = (int8_t)B[i];
+        B8[i] = is_int ? (int8_t)B[i] : 0;
         put_elem(bb, (size_t)i, mi->in, B[i]);
     }
     for (int i = 0; i < nd; i++) {

@@ -1,6 +1,7 @@
 /* test_no_spill.c - every matrix product the program lowering puts on the
  * matrix cores keeps its registers: C = op(A) @ op(B) for each element type
- * with a matrix path (Float64, Float32, Int8, Float16, BFloat16), each of
+ * with a matrix path (Float64, Float32, Int8, Float16, BFloat16, the four
+ * 8-bit floats), each of
  * the four transposes, with K static and K a run-time parameter, compiled
  * for gfx90a, gfx942, gfx1100 and gfx1201. The code object's metadata must
  * say no VGPR was spilled and no scratch is used (SGPRs spilled into VGPR
@@ -30,6 +31,10 @@ static const ElemCase elems[] = {
                               "v_wmma_f32_16x16x16_f16" } },
     { "BFloat16", "Float32", { "v_mfma_f32_16x16x16bf16_1k", "v_mfma_f32_16x16x16_bf16", "v_wmma_f32_16x16x16_bf16",
                                "v_wmma_f32_16x16x16_bf16" } },
+    { "Float8E4M3FNUZ", "Float32", { NULL, "v_mfma_f32_16x16x32_fp8_fp8", NULL, NULL } },
+    { "Float8E5M2FNUZ", "Float32", { NULL, "v_mfma_f32_16x16x32_bf8_bf8", NULL, NULL } },
+    { "Float8E4M3FN", "Float32", { NULL, NULL, NULL, "v_wmma_f32_16x16x16_fp8_fp8" } },
+    { "Float8E5M2", "Float32", { NULL, NULL, NULL, "v_wmma_f32_16x16x16_bf8_bf8" } },
 };
 
 /* The number after `key` in the metadata (-1 when absent). */
@@ -91,6 +96,11 @@ static void test_float32(void) { sweep(&elems[1]); }
 static void test_int8(void) { sweep(&elems[2]); }
 static void test_float16(void) { sweep(&elems[3]); }
 static void test_bfloat16(void) { sweep(&elems[4]); }
+static void test_float8(void)
+{
+    for (int i = 5; i < 9; i++)
+        sweep(&elems[i]);
+}
 
 static const FxtTest tests[] = {
     { "Float64: four transposes, static and run-time K, four processors", test_float64 },
@@ -98,6 +108,7 @@ static const FxtTest tests[] = {
     { "Int8 -> Int32: four transposes, static and run-time K, four processors", test_int8 },
     { "Float16 -> Float32: four transposes, static and run-time K, four processors", test_float16 },
     { "BFloat16 -> Float32: four transposes, static and run-time K, four processors", test_bfloat16 },
+    { "the 8-bit floats -> Float32: four transposes, static and run-time K, four processors", test_float8 },
     { NULL, NULL },
 };
 

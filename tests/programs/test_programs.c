@@ -23,6 +23,7 @@
 #include "runtime/fxrt_program.h"
 #include "prog.h"
 #include <llvm-c/IRReader.h>
+#include "support/floatfmt.h"
 
 /* ---- compiled programs, kept per source for the suite (shapes are run-time
  * parameters, so one compilation serves every shape) ---- */
@@ -367,6 +368,69 @@ static void test_gemm_half(void)
     }
 }
 
+/* The 8-bit floats into Float32 with a run-time scale as alpha (the
+ * per-tensor scales of quantized products): bit for bit the scaled fma chain
+ * in k order; every finite encoding, subnormals included. */
+static void run_gemm_f8(const char *ty, const FloatFormat *ff, int M, int N, int K, bool ta, bool tb)
+{
+    char src[512];
+    snprintf(src, sizeof src,
+             "program g(A: Tensor[%s, %s], B: Tensor[%s, %s], C: Tensor[Float32, M, N], s: Float32, M: Int32, "
+             "N: Int32, K: Int32) {\n    C = s * A%s @ B%s\n}\n",
+             ty, ta ? "K, M" : "M, K", ty, tb ? "N, K" : "K, N", ta ? ".T" : "", tb ? ".T" : "");
+    Prog *p = cached_program(src);
+    CU_ASSERT_PTR_NOT_NULL(p);
+    if (!p)
+        return;
+    int ar = ta ? K : M, ac = ta ? M : K, br = tb ? N : K, bc = tb ? K : N;
+    uint8_t *A = malloc((size_t)(M * K)), *B = malloc((size_t)(K * N));
+    float *C = malloc(4 * (size_t)(M * N)), s = 0.375f;
+    for (int i = 0; i < M * K + K * N; i++) {
+        uint8_t e;
+        do
+            e = (uint8_t)(uniform() * 256);
+        while (!isfinite(ff_to_double(ff, e)));
+        (i < M * K ? A : B)[i < M * K ? i : i - M * K] = e;
+    }
+    int32_t m = M, n = N, k = K;
+    void *pa = A, *pb = B, *pc = C;
+    void *args[] = { &pa, &pb, &pc, &s, &m, &n, &k };
+    CU_ASSERT(prog_run(p, args));
+    int bad = 0;
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            float acc = 0;
+            for (int kk = 0; kk < K; kk++)
+                acc = fmaf((float)ff_to_double(ff, ta ? A[at(kk, i, ar, ac, false)] : A[at(i, kk, ar, ac, false)]),
+                           (float)ff_to_double(ff, tb ? B[at(j, kk, br, bc, false)] : B[at(kk, j, br, bc, false)]),
+                           acc);
+            float want = s * acc, got = C[i * N + j];
+            if (memcmp(&got, &want, 4) != 0 && bad++ < 3)
+                fprintf(stderr, "\n  %s gemm %dx%dx%d ta=%d tb=%d: C[%d][%d] = %.9g, want %.9g", ty, M, N, K, ta, tb, i,
+                        j, got, want);
+        }
+    CU_ASSERT_EQUAL(bad, 0);
+    free(A);
+    free(B);
+    free(C);
+}
+
+static void test_gemm_f8(void)
+{
+    static const struct { const char *name; const FloatFormat *ff; } f8[] = {
+        { "Float8E4M3FNUZ", &ff_f8e4m3fnuz }, { "Float8E5M2FNUZ", &ff_f8e5m2fnuz },
+        { "Float8E4M3FN", &ff_f8e4m3fn }, { "Float8E5M2", &ff_f8e5m2 },
+    };
+    /* every transpose in one format (the staging is the same for all four:
+     * bytes), A @ B and A @ B.T in the others */
+    for (int f = 0; f < 4; f++) {
+        for (int t = 0; t < 4; t += f == 0 ? 1 : 2)
+            run_gemm_f8(f8[f].name, f8[f].ff, 70, 36, 72, t & 1, t >> 1);
+        run_gemm_f8(f8[f].name, f8[f].ff, 1, 1, 1, false, false);
+        run_gemm_f8(f8[f].name, f8[f].ff, 17, 33, 40, false, true);
+    }
+}
+
 /* ---- maps and reductions ---- */
 
 static void test_maps_and_reductions(void)
@@ -546,6 +610,28 @@ static void test_gemm_isa(void)
         { "gfx1201", "v_wmma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_bf16" },
         { "gfx908", "v_fma", "v_fma" }, { "gfx1030", "v_fma", "v_fma" },
     };
+    /* the 8-bit floats: gfx94x's fp8/bf8 are the FNUZ formats, gfx12's the
+     * OCP ones; FMA tiles for the other convention and elsewhere */
+    static const char *const f8[][3] = {
+        { "gfx942", "Float8E4M3FNUZ", "v_mfma_f32_16x16x32_fp8_fp8" },
+        { "gfx942", "Float8E5M2FNUZ", "v_mfma_f32_16x16x32_bf8_bf8" },
+        { "gfx1201", "Float8E4M3FN", "v_wmma_f32_16x16x16_fp8_fp8" },
+        { "gfx1201", "Float8E5M2", "v_wmma_f32_16x16x16_bf8_bf8" },
+        { "gfx942", "Float8E4M3FN", "v_fma" }, { "gfx1201", "Float8E5M2FNUZ", "v_fma" },
+        { "gfx90a", "Float8E4M3FNUZ", "v_fma" }, { "gfx1100", "Float8E4M3FN", "v_fma" },
+    };
+    for (size_t i = 0; i < sizeof f8 / sizeof f8[0]; i++) {
+        char src[320];
+        snprintf(src, sizeof src, "program f8gemm(A: Tensor[%s, M, K], B: Tensor[%s, K, N], C: Tensor[Float32, M, N], "
+                 "M: Int32, N: Int32, K: Int32) {\n    C = A @ B\n}\n", f8[i][1], f8[i][1]);
+        s = program_asm(src, f8[i][0]);
+        bool fma = strcmp(f8[i][2], "v_fma") == 0;   /* v_fma_f32, v_fmac_f32, v_pk_fma_f32 */
+        bool ok = fma ? strstr(s, "_fma") && !strstr(s, "v_mfma") && !strstr(s, "v_wmma") : strstr(s, f8[i][2]) != NULL;
+        CU_ASSERT(ok);
+        if (!ok)
+            fprintf(stderr, "\n  %s %s: no %s", f8[i][0], f8[i][1], f8[i][2]);
+        free(s);
+    }
     for (size_t i = 0; i < sizeof half / sizeof half[0]; i++)
         for (int bf = 0; bf < 2; bf++) {
             char src[320];
@@ -1155,6 +1241,7 @@ static const FxtTest runs[] = {
     { "GEMM: Float32 with a run-time beta", test_gemm_float32 },
     { "GEMM: Int8 x Int8 -> Int32, exact", test_gemm_int8 },
     { "GEMM: Float16/BFloat16 accumulated in Float32, bit for bit", test_gemm_half },
+    { "GEMM: the 8-bit floats accumulated in Float32 and scaled, bit for bit", test_gemm_f8 },
     { "maps with broadcasting and each reduction", test_maps_and_reductions },
     { "adjacent maps fuse", test_map_fusion },
     { "a Map folds into the reduction of its output", test_reduce_fusion },

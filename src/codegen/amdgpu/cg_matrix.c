@@ -5,7 +5,8 @@
  * has, so anything else here is an internal error rather than a "Cannot
  * select" abort in the backend. Int8 fragments are FXIR vectors of Int8;
  * the intrinsics take them packed into i32/i64 or <N x i32>, the same bytes.
- * BFloat16 fragments (LLVM bfloat) go in as <N x i16> of the same bits. */
+ * BFloat16 fragments (LLVM bfloat) go in as <N x i16> of the same bits, the
+ * 8-bit floats (bytes) packed like Int8. */
 #include "codegen/cg_internal.h"
 #include "codegen/amdgpu/cg_amdgpu.h"
 #include <string.h>
@@ -33,13 +34,16 @@ static LLVMValueRef wmma_iu8(CgCtx *c, const TgtMatrixInst *mi, LLVMValueRef a, 
     return cg_intrinsic(c, mi->intrinsic, over, 2, args, 6);
 }
 
-/* RDNA's Float16/BFloat16 WMMA, overloaded on D and on A/B (gfx11 16
- * elements per lane, gfx12 8): D = A @ B + C, no operand options. */
+/* RDNA's float WMMA, overloaded on D and on A/B (Float16 as <N x half>,
+ * BFloat16 as <N x i16>, the 8-bit floats packed in <N x i32>): D = A @ B + C,
+ * no operand options. */
 static LLVMValueRef wmma_float(CgCtx *c, const TgtMatrixInst *mi, LLVMValueRef a, LLVMValueRef b, LLVMValueRef acc)
 {
     LLVMTypeRef ft = LLVMTypeOf(a);
     if (mi->in == TGT_E_BF16)
         ft = LLVMVectorType(LLVMInt16TypeInContext(c->C), LLVMGetVectorSize(ft));
+    else if (mi->in != TGT_E_F16)
+        ft = packed_words(c, LLVMABISizeOfType(c->TD, ft));
     LLVMTypeRef over[2] = { LLVMTypeOf(acc), ft };
     LLVMValueRef args[3] = { packed(c, a, ft), packed(c, b, ft), acc };
     return cg_intrinsic(c, mi->intrinsic, over, 2, args, 3);
