@@ -4,7 +4,8 @@
  *   matrix_isa [--size N] [OUT.md]
  *
  * For each GEMM (Float64, Float32, Int8 x Int8 -> Int32, Float16,
- * BFloat16 and Float8 (FNUZ and OCP E4M3) -> Float32; N x N x N; each of the
+ * BFloat16 and Float8 (FNUZ and OCP E4M3) -> Float32, Int4 -> Int32;
+ * N x N x N; each of the
  * four transposes) and each
  * processor (gfx90a, gfx942, gfx1100, gfx1201) it finds the steady-state
  * loop (the smallest loop of the kernel with matrix instructions in it) and
@@ -205,6 +206,7 @@ static const struct { const char *name, *in, *out; } gemms[] = {
     { "BFloat16", "BFloat16", "Float32" },
     { "Float8E4M3FNUZ", "Float8E4M3FNUZ", "Float32" },   /* gfx94x's fp8 */
     { "Float8E4M3FN", "Float8E4M3FN", "Float32" },       /* gfx12's fp8 */
+    { "Int4", "Int4", "Int32" },
 };
 static const char *const layouts[] = { "A @ B", "A.T @ B", "A @ B.T", "A.T @ B.T" };
 static const char *const archs[] = { "gfx90a", "gfx942", "gfx1100", "gfx1201" };

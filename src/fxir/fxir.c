@@ -197,6 +197,7 @@ ScalarId fxir_matrix_elem(TgtElem e)
     case TGT_E_F8E5M2FNUZ: return SC_F8E5M2FNUZ;
     case TGT_E_F8E4M3FN: return SC_F8E4M3FN;
     case TGT_E_F8E5M2: return SC_F8E5M2;
+    case TGT_E_I4: return SC_INT4;
     default: return SC_INT8;
     }
 }

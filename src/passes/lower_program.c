@@ -436,7 +436,7 @@ static TgtElem matrix_elem_of(ScalarId s)
 }
 
 /* The target's 16x16 matrix instruction for this contraction (Float64 or
- * Float32 in and out, Int8 in and Int32 out, Float16, BFloat16 or an 8-bit
+ * Float32 in and out, Int8 or Int4 in and Int32 out, Float16, BFloat16 or an 8-bit
  * float in and Float32 out) in the target's wave size; NULL where it has none (FMA tiles
  * then). The instructions' products are exact in their accumulator, so
  * either way each result is one fma chain in k order. */
@@ -446,8 +446,8 @@ static const TgtMatrixInst *matrix_inst_for(const FxNode *n, const TgtTarget *t)
     TgtElem in, acc;
     if (n->in_type == n->acc_type && (n->in_type == SC_FLOAT64 || n->in_type == SC_FLOAT32))
         in = acc = n->in_type == SC_FLOAT64 ? TGT_E_F64 : TGT_E_F32;
-    else if (n->in_type == SC_INT8 && n->acc_type == SC_INT32)
-        in = TGT_E_I8, acc = TGT_E_I32;
+    else if ((n->in_type == SC_INT8 || n->in_type == SC_INT4) && n->acc_type == SC_INT32)
+        in = n->in_type == SC_INT8 ? TGT_E_I8 : TGT_E_I4, acc = TGT_E_I32;
     else if (n->acc_type == SC_FLOAT32 && matrix_elem_of(n->in_type) != TGT_E_F64)
         in = matrix_elem_of(n->in_type), acc = TGT_E_F32;
     else
@@ -466,22 +466,30 @@ typedef struct MxTile {
     int vec;            /* consecutive elements one work-item loads */
 } MxTile;
 
-/* Int8 instructions are short (16 cycles or fewer for 16x16 on CDNA3, 8 on
- * RDNA4): more tiles per wave give them more work per byte staged, 4 x 4 on
- * CDNA, 4 x 2 on RDNA (whose D fragments take 8 registers each; 4 x 4 would
- * spill); floats 2 x 2. */
+/* The instructions on 4-, 8- and 16-bit inputs are short (16 cycles or
+ * fewer for 16x16 on CDNA3, 8 on RDNA4): more tiles per wave give them more
+ * work per byte staged, 4 x 4 on CDNA, 4 x 2 on RDNA (whose D fragments take
+ * 8 registers each; 4 x 4 would spill); Float64 and Float32 2 x 2. */
 static MxTile matrix_tile(const TgtMatrixInst *mi)
 {
     MxTile t = { .mi = mi };
-    bool int8 = mi->in != TGT_E_F64 && mi->in != TGT_E_F32;   /* 8- and 16-bit inputs */
-    t.rm = int8 ? 4 : 2;
-    t.rn = int8 && mi->wave_size == 64 ? 4 : 2;
+    bool narrow_in = mi->in != TGT_E_F64 && mi->in != TGT_E_F32;
+    t.rm = narrow_in ? 4 : 2;
+    t.rn = narrow_in && mi->wave_size == 64 ? 4 : 2;
     t.bm = WAVES_M * t.rm * mi->m;
     t.bn = WAVES_N * t.rn * mi->n;
     t.ks = 2 * mi->k > TILE ? 2 * mi->k : TILE;
     t.threads = WAVES_M * WAVES_N * mi->wave_size;
     t.vec = LOAD_BYTES * 8 / type_storage_bits(type_scalar(fxir_matrix_elem(mi->in)));
     return t;
+}
+
+/* The type an operand's elements have in the staging registers and in LDS:
+ * Int4 as the byte it is in memory (sign-extended), since LLVM legalizes
+ * vectors of i4 through the stack; the fragment narrows it again. */
+static ScalarId staged_scalar(ScalarId s)
+{
+    return s == SC_INT4 ? SC_INT8 : s;
 }
 
 /* This lane's fragment of A (rows of As from `row`) or B (columns of Bs from
@@ -499,7 +507,7 @@ static FxInst *fragment(KB *k, const TgtMatrixInst *mi, bool is_b, FxInst *tile,
         FxInst *kk = is_b ? fxb_binop(&k->b, FXB_FLOORDIV, pos, k_i64(k, mi->n)) : fxb_binop(&k->b, FXB_MOD, pos, k_i64(k, mi->k));
         FxInst *mn = is_b ? fxb_binop(&k->b, FXB_MOD, pos, k_i64(k, mi->n)) : fxb_binop(&k->b, FXB_FLOORDIV, pos, k_i64(k, mi->k));
         FxInst *idx[2] = { k_add(k, row, mn), k_add(k, kk, k_i64(k, kk0)) };
-        FxInst *x = fxb_load(&k->b, tile, et, 2, idx);
+        FxInst *x = fxb_cast(&k->b, fxb_load(&k->b, tile, type_scalar(staged_scalar(es)), 2, idx), et);
         if (!frag)
             return x;
         frag = fxb_insert(&k->b, frag, x, fxb_int(&k->b, type_scalar(SC_INT32), e));
@@ -553,7 +561,7 @@ static FxInst *lane_index(KB *k, int v) { return fxb_int(&k->b, type_scalar(SC_I
 static void fetch_run(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid, FxInst *k0, FxInst *K, int run,
                       bool guarded)
 {
-    ScalarId es = sl->t->type->elem->scalar;
+    ScalarId es = staged_scalar(sl->t->type->elem->scalar);
     FxInst *slot = sl->regs[run];
     FxInst *vec = fxb_splat(&k->b, fxb_number(&k->b, es, 0), slot->type);
     if (guarded)
@@ -563,11 +571,12 @@ static void fetch_run(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid, FxI
         element_coords(k, mt, sl, tid, run * mt->vec + v, &row, &kk);
         FxInst *gr = k_add(k, sl->origin, row), *gk = k_add(k, k0, kk);
         if (!guarded) {
-            vec = fxb_insert(&k->b, vec, matrix_element(k, sl->t, sl->trans, gr, gk), lane_index(k, v));
+            FxInst *x = fxb_cast(&k->b, matrix_element(k, sl->t, sl->trans, gr, gk), type_scalar(es));
+            vec = fxb_insert(&k->b, vec, x, lane_index(k, v));
             continue;
         }
         FxInst *e = fxb_if(&k->b, k_and(k, k_lt(k, gr, sl->extent), k_lt(k, gk, K)));
-        FxInst *x = matrix_element(k, sl->t, sl->trans, gr, gk);
+        FxInst *x = fxb_cast(&k->b, matrix_element(k, sl->t, sl->trans, gr, gk), type_scalar(es));
         k_store_slot(k, slot, fxb_insert(&k->b, k_load_slot(k, slot), x, lane_index(k, v)));
         fxb_after(&k->b, e);
     }
@@ -605,7 +614,7 @@ static void store_slice(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid)
 static Slice make_slice(KB *k, const MxTile *mt, const FxTensor *t, bool is_b, bool trans, FxInst *tid,
                         FxInst *origin, FxInst *extent)
 {
-    const Type *et = t->type->elem;
+    const Type *et = type_scalar(staged_scalar(t->type->elem->scalar));
     Slice sl = { .t = t, .trans = is_b ? !trans : trans, .rows = is_b ? mt->bn : mt->bm, .origin = origin,
                  .extent = extent };
     /* k is the stored contiguous dimension: A's when its transpose and its

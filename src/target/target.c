@@ -67,6 +67,11 @@ static const TgtMatrixInst matrix_insts[TGT_MI_COUNT] = {
       "llvm.amdgcn.wmma.f32.16x16x16.fp8.fp8", TGT_E_F8E4M3FN, TGT_E_F32, 16, 16, 16, 1, 32, 8 },
     { TGT_MI_RDNA4_BF8_16X16X16, "RDNA4", "v_wmma_f32_16x16x16_bf8_bf8", "rdna4.bf8.16x16x16",
       "llvm.amdgcn.wmma.f32.16x16x16.bf8.bf8", TGT_E_F8E5M2, TGT_E_F32, 16, 16, 16, 1, 32, 8 },
+    /* Int4 into Int32 (signed, wrapping), packed nibbles */
+    { TGT_MI_RDNA3_I4_16X16X16, "RDNA3", "v_wmma_i32_16x16x16_iu4", "rdna3.i4.16x16x16",
+      "llvm.amdgcn.wmma.i32.16x16x16.iu4", TGT_E_I4, TGT_E_I32, 16, 16, 16, 1, 32, 16 },
+    { TGT_MI_RDNA4_I4_16X16X16, "RDNA4", "v_wmma_i32_16x16x16_iu4", "rdna4.i4.16x16x16",
+      "llvm.amdgcn.wmma.i32.16x16x16.iu4", TGT_E_I4, TGT_E_I32, 16, 16, 16, 1, 32, 8 },
 };
 
 static const TgtMatrixId mi_none[] = { TGT_MI_COUNT };
@@ -81,10 +86,10 @@ static const TgtMatrixId mi_cdna3[] = { TGT_MI_CDNA3_F64_16X16X4, TGT_MI_CDNA3_F
                                         TGT_MI_CDNA3_FP8_16X16X32, TGT_MI_CDNA3_BF8_16X16X32,
                                         TGT_MI_CDNA3_FP8_32X32X16, TGT_MI_COUNT };
 static const TgtMatrixId mi_rdna3[] = { TGT_MI_RDNA3_I8_16X16X16, TGT_MI_RDNA3_F16_16X16X16,
-                                        TGT_MI_RDNA3_BF16_16X16X16, TGT_MI_COUNT };
+                                        TGT_MI_RDNA3_BF16_16X16X16, TGT_MI_RDNA3_I4_16X16X16, TGT_MI_COUNT };
 static const TgtMatrixId mi_rdna4[] = { TGT_MI_RDNA4_I8_16X16X16, TGT_MI_RDNA4_F16_16X16X16,
                                         TGT_MI_RDNA4_BF16_16X16X16, TGT_MI_RDNA4_FP8_16X16X16,
-                                        TGT_MI_RDNA4_BF8_16X16X16, TGT_MI_COUNT };
+                                        TGT_MI_RDNA4_BF8_16X16X16, TGT_MI_RDNA4_I4_16X16X16, TGT_MI_COUNT };
 
 /* ---- backend profiles ---- */
 

@@ -51,6 +51,7 @@ static const char *elem_name(TgtElem e)
     case TGT_E_F8E5M2FNUZ: return "Float8E5M2FNUZ";
     case TGT_E_F8E4M3FN: return "Float8E4M3FN";
     case TGT_E_F8E5M2: return "Float8E5M2";
+    case TGT_E_I4: return "Int4";
     default: return "Int8";
     }
 }
@@ -87,6 +88,7 @@ static double random_input(TgtElem e)
             if (isfinite(v))
                 return v;
         }
+    case TGT_E_I4: return (double)((int)(next() % 16) - 8);
     default: return (double)(int8_t)next();
     }
 }
@@ -164,7 +166,7 @@ static void reference(const TgtMatrixInst *mi, const double *A, const double *B,
         for (int i = 0; i < M; i++)
             for (int j = 0; j < N; j++) {
                 int o = blk * M * N + i * N + j;
-                if (mi->in == TGT_E_I8) {
+                if (mi->in == TGT_E_I8 || mi->in == TGT_E_I4) {
                     uint32_t s = (uint32_t)C32[o];
                     for (int k = 0; k < K; k++)
                         s += (uint32_t)(A8[blk * M * K + i * K + k] * B8[blk * K * N + k * N + j]);
@@ -218,7 +220,7 @@ static void run_instruction(const TgtMatrixInst *mi)
         free(src);
         return;
     }
-    bool is_int = mi->in == TGT_E_I8, is_f32 = mi->acc == TGT_E_F32;
+    bool is_int = mi->in == TGT_E_I8 || mi->in == TGT_E_I4, is_f32 = mi->acc == TGT_E_F32;
     size_t ein = elem_bytes(mi->in), eacc = elem_bytes(mi->acc);
     double *A = calloc((size_t)na, 8), *B = calloc((size_t)nb, 8), *C = calloc((size_t)nd, 8), *D = calloc((size_t)nd, 8);
     int8_t *A8 = calloc((size_t)na, 1), *B8 = calloc((size_t)nb, 1);

@@ -1,13 +1,14 @@
 /* test_no_spill.c - every matrix product the program lowering puts on the
  * matrix cores keeps its registers: C = op(A) @ op(B) for each element type
  * with a matrix path (Float64, Float32, Int8, Float16, BFloat16, the four
- * 8-bit floats), each of
+ * 8-bit floats, Int4), each of
  * the four transposes, with K static and K a run-time parameter, compiled
  * for gfx90a, gfx942, gfx1100 and gfx1201. The code object's metadata must
  * say no VGPR was spilled and no scratch is used (SGPRs spilled into VGPR
  * lanes cost no memory and are reported, not failed), and the ISA must
  * hold the processor's matrix instruction for the type where the vendor's
- * tables give it one (FMA tiles elsewhere: Float64/Float32 on RDNA). */
+ * tables give it one (FMA tiles elsewhere: Float64/Float32 on RDNA, the
+ * 8-bit floats of the other convention, Int4 on CDNA). */
 #include "fxtest.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,7 @@ static const ElemCase elems[] = {
     { "Float8E5M2FNUZ", "Float32", { NULL, "v_mfma_f32_16x16x32_bf8_bf8", NULL, NULL } },
     { "Float8E4M3FN", "Float32", { NULL, NULL, NULL, "v_wmma_f32_16x16x16_fp8_fp8" } },
     { "Float8E5M2", "Float32", { NULL, NULL, NULL, "v_wmma_f32_16x16x16_bf8_bf8" } },
+    { "Int4", "Int32", { NULL, NULL, "v_wmma_i32_16x16x16_iu4", "v_wmma_i32_16x16x16_iu4" } },
 };
 
 /* The number after `key` in the metadata (-1 when absent). */
@@ -101,6 +103,7 @@ static void test_float8(void)
     for (int i = 5; i < 9; i++)
         sweep(&elems[i]);
 }
+static void test_int4(void) { sweep(&elems[9]); }
 
 static const FxtTest tests[] = {
     { "Float64: four transposes, static and run-time K, four processors", test_float64 },
@@ -109,6 +112,7 @@ static const FxtTest tests[] = {
     { "Float16 -> Float32: four transposes, static and run-time K, four processors", test_float16 },
     { "BFloat16 -> Float32: four transposes, static and run-time K, four processors", test_bfloat16 },
     { "the 8-bit floats -> Float32: four transposes, static and run-time K, four processors", test_float8 },
+    { "Int4 -> Int32: four transposes, static and run-time K, four processors", test_int4 },
     { NULL, NULL },
 };
 

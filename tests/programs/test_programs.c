@@ -223,13 +223,17 @@ static void test_gemm_float32(void)
     prog_close(&p);
 }
 
-/* Int8 x Int8 -> Int32: exact, over shapes, transposes and layouts. */
+/* Int8 (or Int4) x itself -> Int32: exact, over shapes, transposes and
+ * layouts. An Int4 element is a byte holding -8..7. */
+static bool gemm_int4;
+
 static void run_gemm_int8(int M, int N, int K, bool ta, bool tb, bool cm_a, bool cm_c)
 {
     char src[512];
+    const char *ty = gemm_int4 ? "Int4" : "Int8";
     snprintf(src, sizeof src,
-             "program g(A: Tensor[Int8, %s%s], B: Tensor[Int8, %s], C: Tensor[Int32, M, N%s], M: Int32, N: Int32, "
-             "K: Int32) {\n    C = A%s @ B%s\n}\n", ta ? "K, M" : "M, K", cm_a ? ", col_major" : "",
+             "program g(A: Tensor[%s, %s%s], B: Tensor[%s, %s], C: Tensor[Int32, M, N%s], M: Int32, N: Int32, "
+             "K: Int32) {\n    C = A%s @ B%s\n}\n", ty, ta ? "K, M" : "M, K", cm_a ? ", col_major" : "", ty,
              tb ? "N, K" : "K, N", cm_c ? ", col_major" : "", ta ? ".T" : "", tb ? ".T" : "");
     Prog *p = cached_program(src);
     CU_ASSERT_PTR_NOT_NULL(p);
@@ -238,10 +242,10 @@ static void run_gemm_int8(int M, int N, int K, bool ta, bool tb, bool cm_a, bool
     int ar = ta ? K : M, ac = ta ? M : K, br = tb ? N : K, bc = tb ? K : N;
     int8_t *A = malloc((size_t)(M * K)), *B = malloc((size_t)(K * N));
     int32_t *C = malloc(sizeof(int32_t) * (size_t)(M * N));
-    for (int i = 0; i < M * K; i++)
-        A[i] = (int8_t)(int)(uniform() * 128.0 - (i % 7 == 0));   /* -128 too */
+    for (int i = 0; i < M * K; i++)   /* -128 (-8) too */
+        A[i] = gemm_int4 ? (int8_t)floor(uniform() * 8) : (int8_t)(int)(uniform() * 128.0 - (i % 7 == 0));
     for (int i = 0; i < K * N; i++)
-        B[i] = (int8_t)(int)(uniform() * 128.0 - (i % 5 == 0));
+        B[i] = gemm_int4 ? (int8_t)floor(uniform() * 8) : (int8_t)(int)(uniform() * 128.0 - (i % 5 == 0));
     int32_t m = M, n = N, k = K;
     void *pa = A, *pb = B, *pc = C;
     void *args[] = { &pa, &pb, &pc, &m, &n, &k };
@@ -271,6 +275,17 @@ static void test_gemm_int8(void)
             run_gemm_int8(shapes[s][0], shapes[s][1], shapes[s][2], t & 1, t >> 1, false, false);
     run_gemm_int8(19, 23, 37, false, false, true, true);
     run_gemm_int8(19, 23, 37, true, false, true, false);
+}
+
+/* Int4 the same way: WMMA's iu4 on gfx11 and gfx12 */
+static void test_gemm_int4(void)
+{
+    gemm_int4 = true;
+    static const int shapes[][3] = { { 1, 1, 1 }, { 40, 36, 72 }, { 5, 70, 33 } };
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (int t = 0; t < 4; t += s == 1 ? 1 : 3)
+            run_gemm_int8(shapes[s][0], shapes[s][1], shapes[s][2], t & 1, t >> 1, false, false);
+    gemm_int4 = false;
 }
 
 /* Float16 / BFloat16 x itself -> Float32 accumulation, C in Float32 or in
@@ -317,11 +332,12 @@ static void run_gemm_half(bool bf16, int M, int N, int K, bool ta, bool tb, bool
     int ar = ta ? K : M, ac = ta ? M : K, br = tb ? N : K, bc = tb ? K : N;
     uint16_t *A = malloc(2 * (size_t)(M * K)), *B = malloc(2 * (size_t)(K * N));
     void *C = malloc(4 * (size_t)(M * N));
-    /* significands of 11 (Float16) or 8 (BFloat16) bits */
+    /* significands of 11 (Float16) or 8 (BFloat16) bits: integers in
+     * [-1024, 1024) or [-128, 128), scaled */
     for (int i = 0; i < M * K; i++)
-        A[i] = half_bits(bf16, (float)ldexp(floor(uniform() * (bf16 ? 256 : 2048)) - (bf16 ? 128 : 1024), -8));
+        A[i] = half_bits(bf16, (float)ldexp(floor(uniform() * (bf16 ? 128 : 1024)), -8));
     for (int i = 0; i < K * N; i++)
-        B[i] = half_bits(bf16, (float)ldexp(floor(uniform() * (bf16 ? 256 : 2048)) - (bf16 ? 128 : 1024), -9));
+        B[i] = half_bits(bf16, (float)ldexp(floor(uniform() * (bf16 ? 128 : 1024)), -9));
     int32_t m = M, n = N, k = K;
     void *pa = A, *pb = B, *pc = C;
     void *args[] = { &pa, &pb, &pc, &m, &n, &k };
@@ -611,19 +627,22 @@ static void test_gemm_isa(void)
         { "gfx908", "v_fma", "v_fma" }, { "gfx1030", "v_fma", "v_fma" },
     };
     /* the 8-bit floats: gfx94x's fp8/bf8 are the FNUZ formats, gfx12's the
-     * OCP ones; FMA tiles for the other convention and elsewhere */
+     * OCP ones; FMA tiles for the other convention and elsewhere; Int4 on
+     * gfx11 and gfx12 */
     static const char *const f8[][3] = {
         { "gfx942", "Float8E4M3FNUZ", "v_mfma_f32_16x16x32_fp8_fp8" },
         { "gfx942", "Float8E5M2FNUZ", "v_mfma_f32_16x16x32_bf8_bf8" },
         { "gfx1201", "Float8E4M3FN", "v_wmma_f32_16x16x16_fp8_fp8" },
         { "gfx1201", "Float8E5M2", "v_wmma_f32_16x16x16_bf8_bf8" },
         { "gfx942", "Float8E4M3FN", "v_fma" }, { "gfx1201", "Float8E5M2FNUZ", "v_fma" },
+        { "gfx1100", "Int4", "v_wmma_i32_16x16x16_iu4" }, { "gfx1201", "Int4", "v_wmma_i32_16x16x16_iu4" },
         { "gfx90a", "Float8E4M3FNUZ", "v_fma" }, { "gfx1100", "Float8E4M3FN", "v_fma" },
     };
     for (size_t i = 0; i < sizeof f8 / sizeof f8[0]; i++) {
         char src[320];
-        snprintf(src, sizeof src, "program f8gemm(A: Tensor[%s, M, K], B: Tensor[%s, K, N], C: Tensor[Float32, M, N], "
-                 "M: Int32, N: Int32, K: Int32) {\n    C = A @ B\n}\n", f8[i][1], f8[i][1]);
+        snprintf(src, sizeof src, "program f8gemm(A: Tensor[%s, M, K], B: Tensor[%s, K, N], C: Tensor[%s, M, N], "
+                 "M: Int32, N: Int32, K: Int32) {\n    C = A @ B\n}\n", f8[i][1], f8[i][1],
+                 strcmp(f8[i][1], "Int4") == 0 ? "Int32" : "Float32");
         s = program_asm(src, f8[i][0]);
         bool fma = strcmp(f8[i][2], "v_fma") == 0;   /* v_fma_f32, v_fmac_f32, v_pk_fma_f32 */
         bool ok = fma ? strstr(s, "_fma") && !strstr(s, "v_mfma") && !strstr(s, "v_wmma") : strstr(s, f8[i][2]) != NULL;
@@ -1240,6 +1259,7 @@ static const FxtTest runs[] = {
     { "GEMM: column-major, alpha/beta static and run-time, BLAS zeros", test_gemm_layouts_and_scalars },
     { "GEMM: Float32 with a run-time beta", test_gemm_float32 },
     { "GEMM: Int8 x Int8 -> Int32, exact", test_gemm_int8 },
+    { "GEMM: Int4 x Int4 -> Int32, exact", test_gemm_int4 },
     { "GEMM: Float16/BFloat16 accumulated in Float32, bit for bit", test_gemm_half },
     { "GEMM: the 8-bit floats accumulated in Float32 and scaled, bit for bit", test_gemm_f8 },
     { "maps with broadcasting and each reduction", test_maps_and_reductions },
