@@ -469,13 +469,25 @@ static int sched_init(Sched *s, size_t n, char **err)
     return 0;
 }
 
+/* A fiber that ended never unwound its last frames, and AddressSanitizer
+ * keeps their redzones poisoned after the pages go; whatever is mapped at
+ * these addresses next (a JIT's code segment, say) would then be reported as
+ * a stack overflow the first time it is written. */
+static void release_stacks(char *stacks, size_t total)
+{
+#if defined(__SANITIZE_ADDRESS__)
+    __asan_unpoison_memory_region(stacks, total);
+#endif
+    munmap(stacks, total);
+}
+
 static void sched_free(Sched *s)
 {
     for (size_t w = 0; s->snaps && w < s->nwaves; w++)
         free(s->snaps[w].bytes);
     free(s->snaps);
     if (s->stacks)
-        munmap(s->stacks, s->nfibers * (s->stack_size + s->guard));
+        release_stacks(s->stacks, s->nfibers * (s->stack_size + s->guard));
     free(s->fibers);
 }
 

@@ -23,6 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#endif
 #include "driver/pipeline.h"
 #include "runtime/fxrt.h"
 
@@ -2293,6 +2297,43 @@ _Static_assert(sizeof type_fns / sizeof type_fns[0] == sizeof types / sizeof typ
 static FxtTest type_tests[NTYPES + 1];   /* named in main */
 static char type_test_names[NTYPES][128];
 
+#if defined(__SANITIZE_ADDRESS__)
+/* A work-item's fiber ends inside the frames that switched back to the
+ * scheduler, and AddressSanitizer keeps their redzones poisoned after the
+ * stacks are unmapped unless the runtime clears them: the next mapping of
+ * those addresses (a JIT's code segment, once) then faults on its first
+ * write. Mapping the same size again right after a launch gets the same
+ * addresses (first fit from the top), which must read as clean memory. */
+static void test_fiber_stacks_unpoisoned(void)
+{
+    static const char *src = "kernel half_sum(o: Ptr[Int32]) {\n"
+                             "    let t = thread_idx.x\n"
+                             "    if t % 2 == 0 {\n"
+                             "        o[t] = fx.wave_sum(t)\n"
+                             "    }\n"
+                             "}\n";
+    enum { B = 64 };
+    Mod m;
+    CU_ASSERT_FATAL(mod_open(&m, src, &modes[1]));
+    int32_t o[B] = { 0 };
+    void *po = o;
+    void *args[] = { &po };
+    size_t bytes[] = { sizeof o };
+    unsigned grid[3] = { 1, 1, 1 }, block[3] = { B, 1, 1 };
+    CU_ASSERT(launch(&m, "half_sum", grid, block, args, bytes));
+    CU_ASSERT_EQUAL(o[0], 31 * 32);
+    size_t total = B * (size_t)(640 * 1024);   /* rt_launch.c: a stack and its guard */
+    char *again = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    CU_ASSERT_FATAL(again != MAP_FAILED);
+    char *poisoned = __asan_region_is_poisoned(again, total);
+    if (poisoned)
+        fprintf(stderr, "\n  poison at byte %td of a fresh mapping of %zu bytes", poisoned - again, total);
+    CU_ASSERT_PTR_NULL(poisoned);
+    munmap(again, total);
+    fxs_close(&m);
+}
+#endif
+
 static const FxtTest control_tests[] = {
     { "fx.lane_id() and fx.wave_size() per work-item", test_lane_ids },
     { "fx.wave_size() is static", test_wave_size_static },
@@ -2303,6 +2344,9 @@ static const FxtTest control_tests[] = {
     { "loop: an operation every lane reaches, then one under an if", test_loop_mixed },
     { "2-D and 3-D blocks: linear lane order, x fastest", test_multidim },
     { "wave operations around fx.barrier() and shared memory", test_barrier },
+#if defined(__SANITIZE_ADDRESS__)
+    { "fiber stacks leave no AddressSanitizer poison behind", test_fiber_stacks_unpoisoned },
+#endif
     { NULL, NULL },
 };
 
