@@ -1268,6 +1268,56 @@ static void test_program_precision(void)
     free(b);
 }
 
+/* The promise of docs/contraction.md ("Bit-reproducible results"): a
+ * scheme's result does not depend on where it runs. The Int8 products are
+ * exact in Int32 whatever the order of their sums, and every other step is
+ * elementwise, so the host's FMA tiles, each processor's matrix-core tiles
+ * (its wave model) and one or two worker threads give the same bits. Edges
+ * in every dimension, K over several slices, B transposed. */
+static void test_reproducible(void)
+{
+    static const char *const archs[] = { NULL, "gfx90a", "gfx942", "gfx1100", "gfx1201" };
+    static const char *const precs[] = { "ozaki2", "ozaki1", "int8" };
+    enum { NARCH = sizeof archs / sizeof archs[0], NPREC = sizeof precs / sizeof precs[0] };
+    for (int f32 = 0; f32 < 2; f32++) {
+        Gemm g = { .f32 = f32, .M = 37, .N = 29, .K = 300, .tb = true };
+        rng_seed(61 + (uint64_t)f32);
+        double *a = matrix(g.M * g.K, D_NORMAL, g.f32), *b = matrix(g.K * g.N, D_UNIFORM, g.f32);
+        size_t nc = (size_t)(g.M * g.N);
+        double *first = malloc(sizeof(double) * nc), *c = malloc(sizeof(double) * nc);
+        for (int pr = 0; pr < NPREC; pr++) {
+            char opt[64], what[96];
+            snprintf(opt, sizeof opt, "--contraction-precision=%s", precs[pr]);
+            const char *opts[] = { opt, NULL };
+            for (int x = 0; x < NARCH; x++) {
+                prog_wave_arch = archs[x];
+                Prog p;
+                bool ok = open_src(&p, gemm_source(&g), opts, NULL);
+                CU_ASSERT(ok);
+                for (unsigned threads = 1; ok && threads <= 2; threads++) {
+                    rt_host_set_threads(threads);
+                    memset(c, 0, sizeof(double) * nc);
+                    if (!gemm_run(&p, &g, a, b, c))
+                        break;
+                    snprintf(what, sizeof what, "%s %s on %s, %u thread%s", f32 ? "Float32" : "Float64", precs[pr],
+                             archs[x] ? archs[x] : "the host", threads, threads > 1 ? "s" : "");
+                    if (x == 0 && threads == 1)
+                        memcpy(first, c, sizeof(double) * nc);
+                    else
+                        CU_ASSERT_EQUAL(bit_mismatches(what, (int)nc, c, first), 0);
+                }
+                prog_close(&p);
+            }
+            prog_wave_arch = NULL;
+            rt_host_set_threads(0);
+        }
+        free(a);
+        free(b);
+        free(first);
+        free(c);
+    }
+}
+
 static const FxtTest tests[] = {
     { "ozaki2_exact_integer_product", test_ozaki2_exact },
     { "accuracy_float32_k256", test_accuracy32_256 },
@@ -1286,8 +1336,14 @@ static const FxtTest tests[] = {
     { NULL, NULL },
 };
 
+static const FxtTest reproducible_tests[] = {
+    { "the same bits on the host, under each wave model, with 1 and 2 threads", test_reproducible },
+    { NULL, NULL },
+};
+
 static const FxtSuite suites[] = {
     { "contraction", tests, NULL, NULL },
+    { "reproducible", reproducible_tests, NULL, NULL },
     { NULL, NULL, NULL, NULL },
 };
 
