@@ -67,7 +67,7 @@ void opt_print_help(const char *prog)
            "  --fp-contract=on|off   FMA contraction pass (default on)\n"
            "  --fastmath=SPEC        ambient fast-math flags, e.g. nnan,ninf or fast\n"
            "  --fast-fp-math         same as --fastmath=fast when --fastmath is absent\n"
-           "  --contraction-precision=native|int8|int2..int7|ozaki|ozaki1[:s]|ozaki2[:L]\n"
+           "  --contraction-precision=native|int8|int2..int7|ozaki|ozaki1[:s]|ozaki2[:L]|bf16x9|bf16x6\n"
            "  --quantize-rescaling=pow2|direct\n"
            "  --contraction-guard=none|fallback   run an Ozaki GEMM natively when its rows or\n"
            "                         columns need more bits than the scheme keeps\n"
@@ -244,8 +244,7 @@ static int parse_value_option(Arena *a, FxOptions *o, int argc, char **argv, int
     } else if (matches(arg, "--contraction-precision")) {
         if (!VALUE("--contraction-precision")) return -1;
         if (!fxir_parse_precision(v, &o->precision)) {
-            opt_usage_error("invalid --contraction-precision '%s'; expected native, int2 .. int8, ozaki, "
-                            "ozaki1[:s] (s 1..%d) or ozaki2[:L] (L 1..%d)", v, FXP_MAX_SLICES, FXP_MAX_MODULI);
+            opt_usage_error("invalid --contraction-precision '%s'; expected %s", v, fxir_precision_choices());
             return -1;
         }
     } else if (matches(arg, "--quantize-rescaling")) {

@@ -280,13 +280,16 @@ typedef struct FxProgram {
 } FxProgram;
 
 /* --contraction-precision and @contraction_precision (spec §8.2):
- * native | int2..int8 | ozaki | ozaki1[:s] | ozaki2[:L]. */
-typedef enum { FXP_NATIVE, FXP_QUANTIZE, FXP_OZAKI1, FXP_OZAKI2 } FxPrecisionKind;
+ * native | int2..int8 | ozaki | ozaki1[:s] | ozaki2[:L] | bf16x9 | bf16x6. */
+typedef enum { FXP_NATIVE, FXP_QUANTIZE, FXP_OZAKI1, FXP_OZAKI2, FXP_BF16 } FxPrecisionKind;
 typedef struct FxPrecision {
     FxPrecisionKind kind;
-    int n;                  /* QUANTIZE: bits; OZAKI1: slices; OZAKI2: moduli; 0: the default */
+    int n;                  /* QUANTIZE: bits; OZAKI1: slices; OZAKI2: moduli (0: the default);
+                               BF16: BFloat16 products, 9 or 6 */
 } FxPrecision;
 bool fxir_parse_precision(const char *spec, FxPrecision *out);
+/* What fxir_parse_precision accepts, for error messages. */
+const char *fxir_precision_choices(void);
 /* The longest valid value of n for OZAKI1 (slices) and OZAKI2 (moduli). */
 enum { FXP_MAX_SLICES = 12, FXP_MAX_MODULI = 20 };
 

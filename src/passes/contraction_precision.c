@@ -19,6 +19,11 @@
  *    its residues modulo L pairwise coprime moduli (one matmul each), Garner
  *    reconstruction with symmetric digits, q the largest with
  *    K 2^(2q) < prod(m) / 4.
+ *  - BFloat16 products (bf16x9, bf16x6; Float32 only): a / 2^e (exact) is
+ *    split by rounding to nearest into three BFloat16 terms whose sum is
+ *    exactly a / 2^e; the products of the terms (all 9, or the 6 with
+ *    t + u <= 2) run as BFloat16 MatMuls into Float32, summed in Float32
+ *    from the smallest, then scaled by 2^(e_A + e_B).
  * Ozaki splitting and reconstruction run in Float64; every result is scaled
  * by 2^(e_A + e_B - ...) in one step, so nothing overflows where the result
  * does not. A row or column holding an inf or a NaN gives NaN wherever it
@@ -53,6 +58,7 @@ typedef struct Plan {
     int64_t K;
     int q;                  /* Ozaki-II: bits per element; quantization: 2^(bits-1) - 1 */
     int matmuls;
+    bool guarded;           /* --contraction-guard=fallback */
 } Plan;
 
 /* ---- eligibility ---- */
@@ -118,6 +124,28 @@ static const char *scalar_kind(const FxProgram *p, FxScalarArg s, const char *wh
     return NULL;
 }
 
+/* The BFloat16 schemes: Float32 only. Their Float32 sums need no K limit;
+ * the guard's Int8 estimate of |A| @ |B| does (static K). */
+static const char *bf16_ineligible(FxModule *m, const FxNode *n, Plan *pl)
+{
+    if (n->in_type != SC_FLOAT32)
+        return arena_printf(m->arena, "its type is %s; bf16x%d splits Float32 operands into BFloat16 terms",
+                            type_info(n->in_type)->name, pl->pr.n);
+    pl->matmuls = pl->pr.n;
+    if (!pl->guarded)
+        return NULL;
+    const Type *A = n->ins[0]->type;
+    int kd = n->trans_a ? 0 : 1;
+    if (A->dim_names && A->dim_names[kd])
+        return arena_printf(m->arena, "K is the run-time dimension '%s'; the guard's Int8 estimate needs a static K",
+                            A->dim_names[kd]);
+    pl->K = A->dims[kd];
+    if (pl->K > k_limit(pl))
+        return arena_printf(m->arena, "K = %lld exceeds %lld, beyond which the guard's Int8 estimate is not exact",
+                            (long long)pl->K, (long long)k_limit(pl));
+    return NULL;
+}
+
 /* NULL when node n can be rewritten; otherwise why not. Fills pl. */
 static const char *ineligible(FxModule *m, const FxProgram *p, const FxNode *n, Plan *pl)
 {
@@ -134,6 +162,8 @@ static const char *ineligible(FxModule *m, const FxProgram *p, const FxNode *n, 
         return why;
     if (n->alpha.value == 0)
         return "alpha is 0, so A @ B is not computed (BLAS semantics)";
+    if (pl->pr.kind == FXP_BF16)
+        return bf16_ineligible(m, n, pl);
     const Type *A = n->ins[0]->type;
     int kd = n->trans_a ? 0 : 1;
     if (A->dim_names && A->dim_names[kd])
@@ -260,18 +290,39 @@ static void split_residue(Rw *w, FxBuilder *b, FxInst *a, FxInst *s, int l)
     fxb_return(b, fxb_cast(b, symmetric(b, x, moduli[l], SC_FLOAT64), type_scalar(SC_INT8)));
 }
 
-/* The Int8 tensor of one piece of operand `side` (0: A, 1: B). */
+/* BFloat16 term t (0: the largest) of a / 2^e, rounded to nearest: each
+ * remainder is exact in Float32, and three terms hold all 24 bits. */
+static void split_bf16(FxBuilder *b, FxInst *a, FxInst *s, int t)
+{
+    const Type *bf = type_scalar(SC_BFLOAT16);
+    FxInst *r = scale2(b, a, fxb_unop(b, FXU_NEG, exponent(b, s))), *term = fxb_cast(b, r, bf);
+    for (int k = 0; k < t; k++) {
+        r = fxb_binop(b, FXB_SUB, r, fxb_cast(b, term, r->type));
+        term = fxb_cast(b, r, bf);
+    }
+    fxb_return(b, term);
+}
+
+/* The type of the pieces the operands are split into. */
+static ScalarId piece_type(const Rw *w)
+{
+    return w->pl.pr.kind == FXP_BF16 ? SC_BFLOAT16 : SC_INT8;
+}
+
+/* The tensor of one piece of operand `side` (0: A, 1: B). */
 static FxTensor *split(Rw *w, int side, FxTensor *scale, int piece)
 {
     FxTensor *x = w->n->ins[side];
-    FxTensor *out = fxg_transient_like(w->m, w->p, fresh(w, side ? "B" : "A"), type_scalar(SC_INT8), x, w->n->loc);
+    const Type *pt = type_scalar(piece_type(w));
+    FxTensor *out = fxg_transient_like(w->m, w->p, fresh(w, side ? "B" : "A"), pt, x, w->n->loc);
     FxTensor *ins[2] = { x, scale };
     FxBuilder b;
     FxInst *params[2];
-    map_node(w, out, 2, ins, side ? "splitB" : "splitA", type_scalar(SC_INT8), &b, params);
+    map_node(w, out, 2, ins, side ? "splitB" : "splitA", pt, &b, params);
     switch (w->pl.pr.kind) {
     case FXP_QUANTIZE: split_quantize(w, &b, params[0], params[1]); break;
     case FXP_OZAKI1: split_slice(w, &b, params[0], params[1], piece + 1); break;
+    case FXP_BF16: split_bf16(&b, params[0], params[1], piece); break;
     default: split_residue(w, &b, params[0], params[1], piece); break;
     }
     return out;
@@ -286,11 +337,14 @@ static FxTensor *scale_for_split(Rw *w, int side, FxTensor *s, FxTensor *col)
     return by_rows ? col : s;
 }
 
-static FxTensor *int8_matmul(Rw *w, FxTensor *a, FxTensor *b)
+/* The exact Int8 product a @ b into Int32 (BFloat16 pieces: into Float32). */
+static FxTensor *piece_matmul(Rw *w, FxTensor *a, FxTensor *b)
 {
     int64_t dims[2] = { w->Mv, w->Nv };
     const char *names[2] = { w->M, w->N };
-    FxTensor *out = fxg_transient(w->m, w->p, fresh(w, "P"), type_scalar(SC_INT32), 2, dims, names, w->n->loc);
+    bool bf16 = a->type->elem->scalar == SC_BFLOAT16;
+    ScalarId acc = bf16 ? SC_FLOAT32 : SC_INT32;
+    FxTensor *out = fxg_transient(w->m, w->p, fresh(w, "P"), type_scalar(acc), 2, dims, names, w->n->loc);
     FxNode *mm = fxg_node(w->m, w->p, FXN_MATMUL, out, w->n->loc, w->n);
     mm->when = w->when;
     FxTensor *ins[2] = { a, b };
@@ -299,8 +353,8 @@ static FxTensor *int8_matmul(Rw *w, FxTensor *a, FxTensor *b)
     mm->trans_b = w->n->trans_b;
     mm->alpha = (FxScalarArg){ FXS_STATIC, 1.0, -1 };
     mm->beta = (FxScalarArg){ FXS_NONE, 0, -1 };
-    mm->in_type = SC_INT8;
-    mm->acc_type = mm->out_type = SC_INT32;
+    mm->in_type = bf16 ? SC_BFLOAT16 : SC_INT8;
+    mm->acc_type = mm->out_type = acc;
     return mm->out;
 }
 
@@ -345,6 +399,17 @@ static FxInst *combine_slices(Rw *w, FxBuilder *b, FxInst **p, FxInst *sa64, FxI
     }
     FxInst *e = add(b, add(b, exponent(b, sa64), exponent(b, sb64)), c_i32(b, -14));
     return scale2(b, y, e);
+}
+
+/* the BFloat16 products in Float32, smallest first (rewrite orders them),
+ * then 2^(e_A + e_B) */
+static FxInst *combine_bf16(Rw *w, FxBuilder *b, FxInst **p, FxInst *sa, FxInst *sb)
+{
+    FxInst *y = p[0];
+    for (int k = 1; k < w->pl.matmuls; k++)
+        y = add(b, y, p[k]);
+    FxInst *ea = exponent(b, sa), *eb = exponent(b, sb);   /* in this order: C leaves arguments' unspecified */
+    return poison_non_finite(b, scale2(b, y, add(b, ea, eb)), sa, sb);
 }
 
 /* (a * b^-1) mod m for the Garner digits */
@@ -414,6 +479,8 @@ static void combine(Rw *w, FxTensor **prods, FxTensor *sa_col, FxTensor *sb, boo
     FxInst *sa = params[np], *sbv = params[np + 1], *y;
     if (w->pl.pr.kind == FXP_QUANTIZE) {
         y = combine_quantize(w, &b, params, sa, sbv, direct);
+    } else if (w->pl.pr.kind == FXP_BF16) {
+        y = combine_bf16(w, &b, params, sa, sbv);
     } else {
         FxInst *sa64 = fxb_cast(&b, sa, f64()), *sb64 = fxb_cast(&b, sbv, f64());
         y = w->pl.pr.kind == FXP_OZAKI1 ? combine_slices(w, &b, params, sa64, sb64)
@@ -425,9 +492,17 @@ static void combine(Rw *w, FxTensor **prods, FxTensor *sa_col, FxTensor *sb, boo
 
 /* ---- the guard ---- */
 
-/* The bits the scheme keeps of each element below its row's or column's largest. */
+/* The bits the scheme keeps of each element below its row's or column's
+ * largest. BFloat16 terms: a / 2^e < 1 keeps its 24 bits while its smallest
+ * term is a normal number, that is for a / 2^e >= 2^-109 (the term is at
+ * most 2^-17 of it); the products of such terms are normal in Float32 too
+ * for the elements that matter. 100 leaves room for both. */
+enum { BF16_KEPT_BITS = 100 };
+
 static int kept_bits(const Plan *pl)
 {
+    if (pl->pr.kind == FXP_BF16)
+        return BF16_KEPT_BITS;
     return pl->pr.kind == FXP_OZAKI1 ? 7 * pl->pr.n - 1 : pl->q;
 }
 
@@ -483,14 +558,14 @@ static FxTensor *guard(Rw *w, FxTensor *sa, FxTensor *sa_col, FxTensor *sb, FxTe
 {
     FxTensor *qa = abs_split(w, 0, scale_for_split(w, 0, sa, sa_col));
     FxTensor *qb = abs_split(w, 1, scale_for_split(w, 1, sb, sb_col));
-    FxTensor *flags = guard_flags(w, int8_matmul(w, qa, qb), sa_col, sb);
+    FxTensor *flags = guard_flags(w, piece_matmul(w, qa, qb), sa_col, sb);
     FxTensor *rows = sum_over(w, flags, 1, "flagrows", w->Mv, w->M);
     FxTensor *count = sum_over(w, rows, 0, "flagged", 1, NULL);
     FxNode *n = w->n;
     n->when = count;
     n->when_nonzero = true;
     const Loc *l = &n->loc;
-    const char *scheme = w->pl.pr.kind == FXP_OZAKI1 ? "Ozaki-I" : "Ozaki-II";
+    const char *scheme = w->pl.pr.kind == FXP_OZAKI1 ? "Ozaki-I" : w->pl.pr.kind == FXP_BF16 ? "bf16x9/bf16x6" : "Ozaki-II";
     n->note = arena_printf(w->m->arena, "contraction guard: the %s at %s:%d:%d ran natively: {} of its results "
                            "need more than the %d bits %s keeps", is_gemm(n) ? "GEMM" : "MatMul",
                            l->file ? l->file->name : "?", l->line, l->col, kept_bits(&w->pl), scheme);
@@ -511,7 +586,7 @@ static void rewrite(FxModule *m, FxProgram *p, FxNode *n, Plan pl, bool direct, 
     FxTensor *sa_col = column_view(&w, sa), *sb_col = n->trans_b ? column_view(&w, sb) : NULL;
     if (guarded && pl.pr.kind != FXP_QUANTIZE)
         w.when = guard(&w, sa, sa_col, sb, sb_col);
-    int pieces = pl.pr.kind == FXP_QUANTIZE ? 1 : pl.pr.n;
+    int pieces = pl.pr.kind == FXP_QUANTIZE ? 1 : pl.pr.kind == FXP_BF16 ? 3 : pl.pr.n;
     FxTensor **as = arena_alloc(m->arena, sizeof(FxTensor *) * (size_t)pieces);
     FxTensor **bs = arena_alloc(m->arena, sizeof(FxTensor *) * (size_t)pieces);
     for (int k = 0; k < pieces; k++) {
@@ -523,10 +598,15 @@ static void rewrite(FxModule *m, FxProgram *p, FxNode *n, Plan pl, bool direct, 
     if (pl.pr.kind == FXP_OZAKI1) {   /* t + u <= s + 1, in the order combine_slices reads them */
         for (int t = 0; t < pieces; t++)
             for (int u = 0; u < pieces - t; u++)
-                prods[np++] = int8_matmul(&w, as[t], bs[u]);
+                prods[np++] = piece_matmul(&w, as[t], bs[u]);
+    } else if (pl.pr.kind == FXP_BF16) {   /* by t + u from the smallest terms: bf16x6 drops t + u > 2 */
+        for (int d = pl.pr.n == 9 ? 4 : 2; d >= 0; d--)
+            for (int t = 0; t < pieces; t++)
+                if (d - t >= 0 && d - t < pieces)
+                    prods[np++] = piece_matmul(&w, as[t], bs[d - t]);
     } else {
         for (int k = 0; k < pieces; k++)
-            prods[np++] = int8_matmul(&w, as[k], bs[k]);
+            prods[np++] = piece_matmul(&w, as[k], bs[k]);
     }
     combine(&w, prods, sa_col, sb, direct);
     if (!w.when)
@@ -541,6 +621,8 @@ static const char *scheme_text(Arena *a, const Plan *pl, bool direct)
                             direct ? "direct" : "power-of-two");
     case FXP_OZAKI1:
         return arena_printf(a, "Ozaki-I, %d slices, %d Int8 matmuls", pl->pr.n, pl->matmuls);
+    case FXP_BF16:
+        return arena_printf(a, "bf16x%d, %d BFloat16 matmuls into Float32", pl->pr.n, pl->matmuls);
     default:
         return arena_printf(a, "Ozaki-II, %d Int8 matmuls, q = %d bits for K = %lld", pl->matmuls, pl->q,
                             (long long)pl->K);
@@ -569,9 +651,14 @@ int pass_contraction_precision(FxModule *m, const PassOptions *o)
             FxNode *n = cand[i];
             if (n->kind != FXN_MATMUL || !type_is_float(n->in_type))
                 continue;
-            Plan pl = { pr, 0, 0, 0 };
+            Plan pl = { pr, 0, 0, 0, o->guard_fallback };
             const char *what = is_gemm(n) ? "GEMM" : "MatMul";
             const char *why = ineligible(m, p, n, &pl);
+            if (why && pr.kind == FXP_BF16 && p->precision && n->in_type == SC_FLOAT64) {
+                diag_error(n->loc, "@contraction_precision(\"%s\") splits Float32 operands into BFloat16 terms, but "
+                           "this %s is Float64; Float64 has ozaki, ozaki1[:s] and ozaki2[:L]", p->precision, what);
+                continue;
+            }
             if (why) {
                 if (pass_remark_on(o, "contraction-precision", true))
                     diag_remark(n->loc, "contraction-precision: %s stays native: %s", what, why);

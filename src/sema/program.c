@@ -699,8 +699,8 @@ static void program_decorators(ProgCtx *p)
         }
         FxPrecision pr;
         if (v && !fxir_parse_precision(v->str, &pr)) {
-            diag_error(dec->list.items[0]->loc, "invalid contraction precision '%s'; expected native, int2 .. int8, "
-                       "ozaki, ozaki1[:s] (s 1..%d) or ozaki2[:L] (L 1..%d)", v->str, FXP_MAX_SLICES, FXP_MAX_MODULI);
+            diag_error(dec->list.items[0]->loc, "invalid contraction precision '%s'; expected %s", v->str,
+                       fxir_precision_choices());
             continue;
         }
         if (v)

@@ -1268,6 +1268,149 @@ static void test_program_precision(void)
     free(b);
 }
 
+/* ---- the BFloat16 schemes ---- */
+
+/* x rounded to the nearest BFloat16, ties to even (x finite) */
+static float bf16_rn(float x)
+{
+    uint32_t u;
+    memcpy(&u, &x, 4);
+    u = (u + 0x7FFFu + ((u >> 16) & 1u)) & 0xFFFF0000u;
+    memcpy(&x, &u, 4);
+    return x;
+}
+
+/* x's three BFloat16 terms, as docs/contraction.md specifies them; false
+ * when they do not sum to x (three terms hold all 24 bits) */
+static bool bf16_terms(float x, float t[3])
+{
+    for (int k = 0; k < 3; k++) {
+        t[k] = bf16_rn(x);
+        x -= t[k];
+    }
+    return x == 0.0f;
+}
+
+static int row_exponent(const double *x, int n, int stride)
+{
+    double mx = 0;
+    for (int k = 0; k < n; k++)
+        mx = fmax(mx, fabs(x[(size_t)k * (size_t)stride]));
+    return frexp_exp(mx);
+}
+
+/* What bf16x9 (nprod 9) or bf16x6 computes, bit for bit: rows of A and
+ * columns of B scaled by 2^-e, split into three terms each, the products
+ * of terms t, u as fma chains in k order, summed from t + u = 4 (or 2)
+ * down to 0, t ascending, and scaled back. */
+static void bf16_scheme_ref(const Gemm *g, int nprod, const double *a, const double *b, double *want)
+{
+    int M = g->M, N = g->N, K = g->K;
+    float(*at)[3] = malloc(sizeof *at * (size_t)(M * K)), (*bt)[3] = malloc(sizeof *bt * (size_t)(K * N));
+    int *e = malloc(sizeof(int) * (size_t)M), *f = malloc(sizeof(int) * (size_t)N), inexact = 0;
+    for (int i = 0; i < M; i++) {
+        e[i] = row_exponent(a + (size_t)i * (size_t)K, K, 1);
+        for (int k = 0; k < K; k++)
+            inexact += !bf16_terms(ldexpf((float)a[i * K + k], -e[i]), at[i * K + k]);
+    }
+    for (int j = 0; j < N; j++) {
+        f[j] = row_exponent(b + j, K, N);
+        for (int k = 0; k < K; k++)
+            inexact += !bf16_terms(ldexpf((float)b[k * N + j], -f[j]), bt[k * N + j]);
+    }
+    CU_ASSERT_EQUAL(inexact, 0);
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            float y = 0;
+            bool first = true;
+            for (int d = nprod == 9 ? 4 : 2; d >= 0; d--)
+                for (int t = 0; t < 3; t++) {
+                    int u = d - t;
+                    if (u < 0 || u > 2)
+                        continue;
+                    float acc = 0;
+                    for (int k = 0; k < K; k++)
+                        acc = fmaf(at[i * K + k][t], bt[k * N + j][u], acc);
+                    y = first ? acc : y + acc;
+                    first = false;
+                }
+            want[i * N + j] = (double)ldexpf(y, e[i] + f[j]);
+        }
+    free(at);
+    free(bt);
+    free(e);
+    free(f);
+}
+
+/* bf16x9 and bf16x6 on Float32: bit for bit what docs/contraction.md says
+ * (on every layout); bf16x9 at most native Float32's error and bf16x6 at
+ * most twice it, on uniform, normal and [0, 1) data with K = 256 and 1024. */
+static void test_bf16_schemes(void)
+{
+    static const int nprods[] = { 9, 6 };
+    for (int s = 0; s < 2; s++) {
+        char opt[64], remark[64];
+        snprintf(opt, sizeof opt, "--contraction-precision=bf16x%d", nprods[s]);
+        snprintf(remark, sizeof remark, "bf16x%d, %d BFloat16 matmuls into Float32", nprods[s], nprods[s]);
+        const char *opts[] = { opt, "-Rpass=contraction-precision", NULL };
+        for (int K = 256; K <= 1024; K *= 4)
+            for (int d = 0; d < 3; d++) {
+                Gemm g = { .f32 = true, .M = 16, .N = 24, .K = K };
+                rng_seed(300 + (uint64_t)(10 * K + d));
+                double *a = matrix(g.M * g.K, (Dist)d, true), *b = matrix(g.K * g.N, (Dist)d, true);
+                double *c = calloc((size_t)(g.M * g.N), sizeof(double)), *nat = calloc((size_t)(g.M * g.N), sizeof(double));
+                double *want = malloc(sizeof(double) * (size_t)(g.M * g.N));
+                char *rem = NULL;
+                CU_ASSERT(gemm_once(&g, opts, a, b, c, &rem) && has(rem, remark));
+                CU_ASSERT(gemm_once(&g, NULL, a, b, nat, NULL));
+                bf16_scheme_ref(&g, nprods[s], a, b, want);
+                CU_ASSERT_EQUAL(bit_mismatches(opt, g.M * g.N, c, want), 0);
+                double err = gemm_error(&g, a, b, NULL, c), native = gemm_error(&g, a, b, NULL, nat);
+                double bound = nprods[s] == 9 ? native : 2 * native;
+                printf("\n    bf16x%d K = %4d %-7s: error %.3g, native %.3g", nprods[s], K, dist_name[d], err, native);
+                CU_ASSERT(err <= bound);
+                free(rem);
+                free(a);
+                free(b);
+                free(c);
+                free(nat);
+                free(want);
+            }
+    }
+}
+
+/* bf16x9 with transposed and column-major operands: the row-major bits */
+static void test_bf16_layouts(void)
+{
+    Gemm g = { .f32 = true, .M = 20, .N = 18, .K = 70 }, gs[NL + 1];
+    rng_seed(17);
+    double *a = matrix(g.M * g.K, D_NORMAL, true), *b = matrix(g.K * g.N, D_UNIFORM, true);
+    double *want = malloc(sizeof(double) * (size_t)(g.M * g.N));
+    bf16_scheme_ref(&g, 9, a, b, want);
+    const char *opts[] = { "--contraction-precision=bf16x9", "-Rpass=contraction-precision", NULL };
+    double **c = layouts_run(&g, some_layouts, NSOME, opts, a, b, "bf16x9, 9 BFloat16 matmuls", gs);
+    for (int x = 0; x <= NSOME; x++) {
+        CU_ASSERT_EQUAL(bit_mismatches(x ? layouts[some_layouts[x - 1]].name : "row-major", g.M * g.N, c[x], want), 0);
+        free(c[x]);
+    }
+    free(c);
+    free(a);
+    free(b);
+    free(want);
+}
+
+/* Float64 has no BFloat16 scheme: under the option it stays native with a
+ * remark; a program asking for one with its decorator is an error (the
+ * golden diagnostic contraction_bf16_float64). */
+static void test_bf16_float64(void)
+{
+    Gemm g = { .M = 4, .N = 4, .K = 8 };
+    const char *opts[] = { "--contraction-precision=bf16x6", "-Rpass-missed=contraction-precision", NULL };
+    char *rem = lower_remarks(gemm_source(&g), opts);
+    CU_ASSERT(has(rem, "MatMul stays native: its type is Float64; bf16x6 splits Float32 operands into BFloat16 terms"));
+    free(rem);
+}
+
 /* The promise of docs/contraction.md ("Bit-reproducible results"): a
  * scheme's result does not depend on where it runs. The Int8 products are
  * exact in Int32 whatever the order of their sums, and every other step is
@@ -1336,6 +1479,13 @@ static const FxtTest tests[] = {
     { NULL, NULL },
 };
 
+static const FxtTest bf16_tests[] = {
+    { "bf16x9_bf16x6_bits_and_accuracy", test_bf16_schemes },
+    { "bf16x9_layouts_bit_identical", test_bf16_layouts },
+    { "bf16_schemes_float64_stays_native", test_bf16_float64 },
+    { NULL, NULL },
+};
+
 static const FxtTest reproducible_tests[] = {
     { "the same bits on the host, under each wave model, with 1 and 2 threads", test_reproducible },
     { NULL, NULL },
@@ -1343,6 +1493,7 @@ static const FxtTest reproducible_tests[] = {
 
 static const FxtSuite suites[] = {
     { "contraction", tests, NULL, NULL },
+    { "bf16", bf16_tests, NULL, NULL },
     { "reproducible", reproducible_tests, NULL, NULL },
     { NULL, NULL, NULL, NULL },
 };
