@@ -1,10 +1,11 @@
 /* accuracy.c - the accuracy of every contraction precision (seed 003),
  * measured on the compiler's own kernels run through libfxrt on the host.
  *
- * For Float32 and Float64, four data sets (uniform[-1, 1), normal, the wide
- * range log-normal with sigma = 4, and uniform with column k of A scaled by
- * 2^s_k and row k of B by 2^-s_k, s_k uniform in [-24, 24]: products stay
- * balanced while every row of A and column of B spans 2^48),
+ * For Float32 and Float64, six data sets (uniform[-1, 1), normal, the
+ * non-negative uniform[0, 1) and |normal|, the wide range log-normal with
+ * sigma = 4, and uniform with column k of A scaled by 2^s_k and row k of B
+ * by 2^-s_k, s_k uniform in [-24, 24]: products stay balanced while every
+ * row of A and column of B spans 2^48),
  * K = 256, 1024, 4096 and M = N = 128, each scheme computes
  * C = A @ B; the error is max over (i, j) of |C - Cref| / sum_k |A_ik B_kj|
  * with Cref summed in binary128 (__float128: products of two doubles are
@@ -13,7 +14,9 @@
  *
  *   accuracy [--quick] [--guard] [OUTDIR]
  * --quick: K = 256 only, fewer schemes (a smoke run); --guard also runs each
- * Ozaki scheme with --contraction-guard=fallback. */
+ * Ozaki and BFloat16 scheme with --contraction-guard=fallback. The BFloat16
+ * schemes (bf16x9, bf16x6) take Float32 only; their column counts
+ * BFloat16 matmuls. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,7 +33,7 @@ typedef struct Scheme {
     const char *name;       /* as the table shows it */
     const char *precision;  /* --contraction-precision */
     bool direct;            /* --quantize-rescaling=direct */
-    int matmuls;            /* Int8 matmuls (1 for native: one Float matmul) */
+    int matmuls;            /* Int8 matmuls (1 for native: one Float matmul; bf16: BFloat16 matmuls) */
     const char *family;     /* the plot's curve */
 } Scheme;
 
@@ -60,6 +63,20 @@ static void make_schemes(bool quick)
     }
     add_scheme("ozaki1 default", "ozaki1", false, 0, "default");
     add_scheme("ozaki2 default", "ozaki", false, 0, "default");
+    add_scheme("bf16x9", "bf16x9", false, 9, "bf16");
+    add_scheme("bf16x6", "bf16x6", false, 6, "bf16");
+}
+
+/* A scheme this type has (the BFloat16 ones split Float32 only). */
+static bool applies(const Scheme *s, bool f32)
+{
+    return f32 || strcmp(s->family, "bf16") != 0;
+}
+
+/* A scheme --guard runs a second time, guarded. */
+static bool guardable(const Scheme *s)
+{
+    return strncmp(s->precision, "ozaki", 5) == 0 || strcmp(s->family, "bf16") == 0;
 }
 
 /* ---- data ---- */
@@ -80,25 +97,27 @@ static double normal(void)
     return sqrt(-2.0 * log(u > 0 ? u : 0x1p-53)) * cos(2 * M_PI * v);
 }
 
-static const char *const datasets[] = { "uniform", "normal", "lognormal4", "scaled2^k" };
-enum { NDATA = 4 };
+static const char *const datasets[] = { "uniform", "normal", "[0,1)", "abs(normal)", "lognormal4", "scaled2^k" };
+enum { NDATA = 6, SCALED = 5 };
 
 static double sample(int data)
 {
     switch (data) {
     case 0: return 2 * uniform01() - 1;
     case 1: return normal();
-    case 2: return (uniform01() < 0.5 ? -1 : 1) * exp(4.0 * normal());
+    case 2: return uniform01();
+    case 3: return fabs(normal());
+    case 4: return (uniform01() < 0.5 ? -1 : 1) * exp(4.0 * normal());
     default: return 2 * uniform01() - 1;
     }
 }
 
 /* A (M x K) and B (K x N) as doubles already rounded to the element type;
- * data set 3 scales column k of A by 2^s_k and row k of B by 2^-s_k. */
+ * data set SCALED scales column k of A by 2^s_k and row k of B by 2^-s_k. */
 static void fill(int data, bool f32, int K, double *A, double *B)
 {
     for (int k = 0; k < K; k++) {
-        int s = data == 3 ? (int)(uniform01() * 49) - 24 : 0;
+        int s = data == SCALED ? (int)(uniform01() * 49) - 24 : 0;
         for (int i = 0; i < M; i++)
             A[i * K + k] = f32 ? (float)ldexp(sample(data), s) : ldexp(sample(data), s);
         for (int j = 0; j < N; j++)
@@ -292,13 +311,15 @@ int main(int argc, char **argv)
         if (only_type && strcmp(only_type, T) != 0)
             continue;
         static double err[64][NDATA][3], mm[64];
+        for (int s = 0; s < nschemes; s++)
+            mm[s] = 0;
         for (int ki = 0; ki < nK; ki++) {
             int K = Ks[ki];
             Data data[NDATA];
             for (int d = 0; d < NDATA; d++)
                 make_data(&data[d], d, f32, K, 1 + d + 10 * ki + 100 * t);
             for (int s = 0; s < nschemes; s++)
-                for (int g = 0; g <= (guard && strncmp(schemes[s].precision, "ozaki", 5) == 0); g++) {
+                for (int g = 0; applies(&schemes[s], f32) && g <= (guard && guardable(&schemes[s])); g++) {
                     Compiled cs;
                     bool ok = compile_scheme(&cs, &schemes[s], f32, K, g);
                     if (!g)
@@ -335,7 +356,9 @@ int main(int argc, char **argv)
             fputs("---:|", md);
         fputc('\n', md);
         for (int s = 0; s < nschemes; s++) {
-            fprintf(md, "| %s | %g |", schemes[s].name, mm[s]);
+            if (!applies(&schemes[s], f32))
+                continue;
+            fprintf(md, "| %s | %g%s |", schemes[s].name, mm[s], strcmp(schemes[s].family, "bf16") ? "" : " BFloat16");
             for (int d = 0; d < NDATA; d++)
                 for (int ki = 0; ki < nK; ki++)
                     fprintf(md, " %.2e |", err[s][d][ki]);

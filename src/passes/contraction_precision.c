@@ -43,6 +43,7 @@
  * the scheme keeps). The Ozaki steps run when the count is 0; otherwise the
  * original native MatMul runs, and the plan says so. */
 #include "passes/passes.h"
+#include <math.h>
 #include <string.h>
 #include "fxir/graph.h"
 #include "support/bigint.h"
@@ -58,7 +59,6 @@ typedef struct Plan {
     int64_t K;
     int q;                  /* Ozaki-II: bits per element; quantization: 2^(bits-1) - 1 */
     int matmuls;
-    bool guarded;           /* --contraction-guard=fallback */
 } Plan;
 
 /* ---- eligibility ---- */
@@ -124,25 +124,13 @@ static const char *scalar_kind(const FxProgram *p, FxScalarArg s, const char *wh
     return NULL;
 }
 
-/* The BFloat16 schemes: Float32 only. Their Float32 sums need no K limit;
- * the guard's Int8 estimate of |A| @ |B| does (static K). */
+/* The BFloat16 schemes: Float32 only; their Float32 sums need no K limit. */
 static const char *bf16_ineligible(FxModule *m, const FxNode *n, Plan *pl)
 {
     if (n->in_type != SC_FLOAT32)
         return arena_printf(m->arena, "its type is %s; bf16x%d splits Float32 operands into BFloat16 terms",
                             type_info(n->in_type)->name, pl->pr.n);
     pl->matmuls = pl->pr.n;
-    if (!pl->guarded)
-        return NULL;
-    const Type *A = n->ins[0]->type;
-    int kd = n->trans_a ? 0 : 1;
-    if (A->dim_names && A->dim_names[kd])
-        return arena_printf(m->arena, "K is the run-time dimension '%s'; the guard's Int8 estimate needs a static K",
-                            A->dim_names[kd]);
-    pl->K = A->dims[kd];
-    if (pl->K > k_limit(pl))
-        return arena_printf(m->arena, "K = %lld exceeds %lld, beyond which the guard's Int8 estimate is not exact",
-                            (long long)pl->K, (long long)k_limit(pl));
     return NULL;
 }
 
@@ -495,8 +483,13 @@ static void combine(Rw *w, FxTensor **prods, FxTensor *sa_col, FxTensor *sb, boo
 /* The bits the scheme keeps of each element below its row's or column's
  * largest. BFloat16 terms: a / 2^e < 1 keeps its 24 bits while its smallest
  * term is a normal number, that is for a / 2^e >= 2^-109 (the term is at
- * most 2^-17 of it); the products of such terms are normal in Float32 too
- * for the elements that matter. 100 leaves room for both. */
+ * most 2^-17 of it), and a Float32 sum of the scaled products loses nothing
+ * to underflow while it stays far above 2^-126. With 100, the guard flags
+ * results whose scaled |A| @ |B| is below 2^-75: there the absolute errors
+ * of both (K 2^-109 at most) could exceed the native bound K 2^-24 D. Its
+ * estimate is the BFloat16 product of the largest terms of |A| and |B|
+ * (within 2^-8 of D, no cancellation; a product that underflows to 0 is
+ * flagged, as it should be). */
 enum { BF16_KEPT_BITS = 100 };
 
 static int kept_bits(const Plan *pl)
@@ -506,22 +499,27 @@ static int kept_bits(const Plan *pl)
     return pl->pr.kind == FXP_OZAKI1 ? 7 * pl->pr.n - 1 : pl->q;
 }
 
-/* |x| quantized to 127 levels of its row's or column's absmax (Int8) */
+/* |x| quantized to 127 levels of its row's or column's absmax (Int8); for
+ * the BFloat16 schemes the largest BFloat16 term of |x| / 2^e */
 static FxTensor *abs_split(Rw *w, int side, FxTensor *scale)
 {
     FxTensor *x = w->n->ins[side];
-    FxTensor *out = fxg_transient_like(w->m, w->p, fresh(w, side ? "absqB" : "absqA"), type_scalar(SC_INT8), x,
-                                       w->n->loc);
+    const Type *pt = type_scalar(piece_type(w));
+    FxTensor *out = fxg_transient_like(w->m, w->p, fresh(w, side ? "absqB" : "absqA"), pt, x, w->n->loc);
     FxTensor *ins[2] = { x, scale };
     FxBuilder b;
     FxInst *params[2];
-    map_node(w, out, 2, ins, "abssplit", type_scalar(SC_INT8), &b, params);
-    FxInst *q = mul(&b, fxb_binop(&b, FXB_DIV, fxb_unop(&b, FXU_ABS, params[0]), params[1]), fxb_number(&b, w->t, 127));
-    fxb_return(&b, fxb_cast(&b, fxb_math(&b, FXM_RINT, q), type_scalar(SC_INT8)));
+    map_node(w, out, 2, ins, "abssplit", pt, &b, params);
+    FxInst *a = fxb_unop(&b, FXU_ABS, params[0]), *q;
+    if (w->pl.pr.kind == FXP_BF16)
+        q = scale2(&b, a, fxb_unop(&b, FXU_NEG, exponent(&b, params[1])));
+    else
+        q = fxb_math(&b, FXM_RINT, mul(&b, fxb_binop(&b, FXB_DIV, a, params[1]), fxb_number(&b, w->t, 127)));
+    fxb_return(&b, fxb_cast(&b, q, pt));
     return out;
 }
 
-/* 1 where the Ozaki result may be less accurate than the native one */
+/* 1 where the scheme's result may be less accurate than the native one */
 static FxTensor *guard_flags(Rw *w, FxTensor *pabs, FxTensor *sa_col, FxTensor *sb)
 {
     int64_t dims[2] = { w->Mv, w->Nv };
@@ -531,12 +529,19 @@ static FxTensor *guard_flags(Rw *w, FxTensor *pabs, FxTensor *sa_col, FxTensor *
     FxBuilder bb, *b = &bb;
     FxInst *in[3];
     map_node(w, flags, 3, ins, "guard", i32(), b, in);
+    int p = type_info(w->t)->fmt->man_bits + 1;
+    FxInst *worse;
+    if (w->pl.pr.kind == FXP_BF16) {   /* the estimate is of |A| @ |B| / 2^(e_A + e_B) already */
+        FxInst *limit = fxb_number(b, SC_FLOAT32, ldexp(1.0, 1 - kept_bits(&w->pl) + p));
+        worse = fxb_cmp(b, FXC_LT, in[0], limit);
+        fxb_return(b, fxb_select(b, worse, c_i32(b, 1), c_i32(b, 0)));
+        return flags;
+    }
     FxInst *sa = fxb_cast(b, in[1], f64()), *sb64 = fxb_cast(b, in[2], f64()), *c127 = fxb_number(b, SC_FLOAT64, 127);
     FxInst *d = mul(b, mul(b, fxb_cast(b, in[0], f64()), fxb_binop(b, FXB_DIV, sa, c127)),
                     fxb_binop(b, FXB_DIV, sb64, c127));
-    int p = type_info(w->t)->fmt->man_bits + 1;
     FxInst *e = add(b, add(b, exponent(b, sa), exponent(b, sb64)), c_i32(b, 1 - kept_bits(&w->pl) + p));
-    FxInst *worse = fxb_cmp(b, FXC_LT, d, scale2(b, fxb_number(b, SC_FLOAT64, 1), e));
+    worse = fxb_cmp(b, FXC_LT, d, scale2(b, fxb_number(b, SC_FLOAT64, 1), e));
     fxb_return(b, fxb_select(b, worse, c_i32(b, 1), c_i32(b, 0)));
     return flags;
 }
@@ -565,10 +570,17 @@ static FxTensor *guard(Rw *w, FxTensor *sa, FxTensor *sa_col, FxTensor *sb, FxTe
     n->when = count;
     n->when_nonzero = true;
     const Loc *l = &n->loc;
-    const char *scheme = w->pl.pr.kind == FXP_OZAKI1 ? "Ozaki-I" : w->pl.pr.kind == FXP_BF16 ? "bf16x9/bf16x6" : "Ozaki-II";
-    n->note = arena_printf(w->m->arena, "contraction guard: the %s at %s:%d:%d ran natively: {} of its results "
-                           "need more than the %d bits %s keeps", is_gemm(n) ? "GEMM" : "MatMul",
-                           l->file ? l->file->name : "?", l->line, l->col, kept_bits(&w->pl), scheme);
+    const char *scheme = w->pl.pr.kind == FXP_OZAKI1 ? "Ozaki-I" : "Ozaki-II";
+    const char *what = is_gemm(n) ? "GEMM" : "MatMul", *file = l->file ? l->file->name : "?";
+    if (w->pl.pr.kind == FXP_BF16)
+        n->note = arena_printf(w->m->arena, "contraction guard: the %s at %s:%d:%d ran natively: {} of its results "
+                               "are below 2^%d of their rows' and columns' largest products, where bf16x%d's "
+                               "terms and sums underflow", what, file, l->line, l->col,
+                               1 - kept_bits(&w->pl) + 24, w->pl.pr.n);
+    else
+        n->note = arena_printf(w->m->arena, "contraction guard: the %s at %s:%d:%d ran natively: {} of its results "
+                               "need more than the %d bits %s keeps", what, file, l->line, l->col,
+                               kept_bits(&w->pl), scheme);
     return count;
 }
 
@@ -651,7 +663,7 @@ int pass_contraction_precision(FxModule *m, const PassOptions *o)
             FxNode *n = cand[i];
             if (n->kind != FXN_MATMUL || !type_is_float(n->in_type))
                 continue;
-            Plan pl = { pr, 0, 0, 0, o->guard_fallback };
+            Plan pl = { pr, 0, 0, 0 };
             const char *what = is_gemm(n) ? "GEMM" : "MatMul";
             const char *why = ineligible(m, p, n, &pl);
             if (why && pr.kind == FXP_BF16 && p->precision && n->in_type == SC_FLOAT64) {

@@ -1399,6 +1399,42 @@ static void test_bf16_layouts(void)
     free(want);
 }
 
+/* The guard of the BFloat16 schemes: a result far below its row's and
+ * column's largest products (here 2^-139 against 1) loses its terms to
+ * underflow (2^-141 is below BFloat16's smallest subnormal), so that result
+ * runs natively; on ordinary data nothing falls back. */
+static void test_bf16_guard(void)
+{
+    static const char *src = "program g(A: Tensor[Float32, 2, 2], B: Tensor[Float32, 2, 2], C: Tensor[Float32, 2, 2]) "
+                             "{\n    C = A @ B\n}\n";
+    float tiny = ldexpf(1, -140), A[4] = { 1, tiny, 0.5f, 0.25f }, B[4] = { tiny, 1, 1, 0.75f }, C[4];
+    void *pa = A, *pb = B, *pc = C;
+    void *args[] = { &pa, &pb, &pc };
+    for (int guarded = 0; guarded < 2; guarded++) {
+        const char *opts[] = { "--contraction-precision=bf16x9", guarded ? "--contraction-guard=fallback" : NULL,
+                               NULL };
+        Prog p;
+        CU_ASSERT_FATAL(open_src(&p, src, opts, NULL));
+        for (int benign = 0; benign < 2; benign++) {
+            A[1] = B[0] = benign ? 0.125f : tiny;
+            RtRunReport report = { 0 };
+            char *err = NULL;
+            CU_ASSERT(rt_program_run_report(p.hm, p.plan, args, &report, &err) == 0);
+            float want = benign ? 0.25f : ldexpf(1, -139);
+            bool fell_back = report.notes && has(report.notes, "ran natively: 1 of its results are below 2^-75");
+            /* unguarded, the tiny result is lost; guarded, it runs natively */
+            CU_ASSERT_EQUAL(C[0] == want, benign || guarded);
+            CU_ASSERT_EQUAL(fell_back, guarded && !benign);
+            CU_ASSERT_EQUAL(C[1], 1.0f + A[1] * 0.75f);
+            if (report.notes && !fell_back)
+                fprintf(stderr, "\n  unexpected note: %s", report.notes);
+            rt_run_report_free(&report);
+            free(err);
+        }
+        prog_close(&p);
+    }
+}
+
 /* Float64 has no BFloat16 scheme: under the option it stays native with a
  * remark; a program asking for one with its decorator is an error (the
  * golden diagnostic contraction_bf16_float64). */
@@ -1483,6 +1519,7 @@ static const FxtTest bf16_tests[] = {
     { "bf16x9_bf16x6_bits_and_accuracy", test_bf16_schemes },
     { "bf16x9_layouts_bit_identical", test_bf16_layouts },
     { "bf16_schemes_float64_stays_native", test_bf16_float64 },
+    { "bf16_guard_falls_back_where_terms_underflow", test_bf16_guard },
     { NULL, NULL },
 };
 
