@@ -481,9 +481,9 @@ static void combine(Rw *w, FxTensor **prods, FxTensor *sa_col, FxTensor *sb, boo
 /* ---- the guard ---- */
 
 /* The bits the scheme keeps of each element below its row's or column's
- * largest. BFloat16 terms: a / 2^e < 1 keeps its 24 bits while its smallest
- * term is a normal number, that is for a / 2^e >= 2^-109 (the term is at
- * most 2^-17 of it), and a Float32 sum of the scaled products loses nothing
+ * largest. BFloat16 terms: r = a / 2^e < 1 keeps its 24 bits while its last
+ * bit, 2^-23 of r, is at least BFloat16's smallest subnormal 2^-133, that
+ * is for r >= 2^-110, and a Float32 sum of the scaled products loses nothing
  * to underflow while it stays far above 2^-126. With 100, the guard flags
  * results whose scaled |A| @ |B| is below 2^-75: there the absolute errors
  * of both (K 2^-109 at most) could exceed the native bound K 2^-24 D. Its
@@ -497,6 +497,14 @@ static int kept_bits(const Plan *pl)
     if (pl->pr.kind == FXP_BF16)
         return BF16_KEPT_BITS;
     return pl->pr.kind == FXP_OZAKI1 ? 7 * pl->pr.n - 1 : pl->q;
+}
+
+/* A result is flagged when its D = |A| @ |B| is below 2^(e_A + e_B + this):
+ * there the scheme's error bound K 2^(e_A + e_B + 1 - kept) exceeds the
+ * native bound K 2^-p D (p: the type's significand bits). */
+static int guard_exponent(const Rw *w)
+{
+    return 1 - kept_bits(&w->pl) + type_info(w->t)->fmt->man_bits + 1;
 }
 
 /* |x| quantized to 127 levels of its row's or column's absmax (Int8); for
@@ -529,10 +537,9 @@ static FxTensor *guard_flags(Rw *w, FxTensor *pabs, FxTensor *sa_col, FxTensor *
     FxBuilder bb, *b = &bb;
     FxInst *in[3];
     map_node(w, flags, 3, ins, "guard", i32(), b, in);
-    int p = type_info(w->t)->fmt->man_bits + 1;
     FxInst *worse;
     if (w->pl.pr.kind == FXP_BF16) {   /* the estimate is of |A| @ |B| / 2^(e_A + e_B) already */
-        FxInst *limit = fxb_number(b, SC_FLOAT32, ldexp(1.0, 1 - kept_bits(&w->pl) + p));
+        FxInst *limit = fxb_number(b, SC_FLOAT32, ldexp(1.0, guard_exponent(w)));
         worse = fxb_cmp(b, FXC_LT, in[0], limit);
         fxb_return(b, fxb_select(b, worse, c_i32(b, 1), c_i32(b, 0)));
         return flags;
@@ -540,7 +547,7 @@ static FxTensor *guard_flags(Rw *w, FxTensor *pabs, FxTensor *sa_col, FxTensor *
     FxInst *sa = fxb_cast(b, in[1], f64()), *sb64 = fxb_cast(b, in[2], f64()), *c127 = fxb_number(b, SC_FLOAT64, 127);
     FxInst *d = mul(b, mul(b, fxb_cast(b, in[0], f64()), fxb_binop(b, FXB_DIV, sa, c127)),
                     fxb_binop(b, FXB_DIV, sb64, c127));
-    FxInst *e = add(b, add(b, exponent(b, sa), exponent(b, sb64)), c_i32(b, 1 - kept_bits(&w->pl) + p));
+    FxInst *e = add(b, add(b, exponent(b, sa), exponent(b, sb64)), c_i32(b, guard_exponent(w)));
     worse = fxb_cmp(b, FXC_LT, d, scale2(b, fxb_number(b, SC_FLOAT64, 1), e));
     fxb_return(b, fxb_select(b, worse, c_i32(b, 1), c_i32(b, 0)));
     return flags;
@@ -575,8 +582,8 @@ static FxTensor *guard(Rw *w, FxTensor *sa, FxTensor *sa_col, FxTensor *sb, FxTe
     if (w->pl.pr.kind == FXP_BF16)
         n->note = arena_printf(w->m->arena, "contraction guard: the %s at %s:%d:%d ran natively: {} of its results "
                                "are below 2^%d of their rows' and columns' largest products, where bf16x%d's "
-                               "terms and sums underflow", what, file, l->line, l->col,
-                               1 - kept_bits(&w->pl) + 24, w->pl.pr.n);
+                               "terms and sums underflow", what, file, l->line, l->col, guard_exponent(w),
+                               w->pl.pr.n);
     else
         n->note = arena_printf(w->m->arena, "contraction guard: the %s at %s:%d:%d ran natively: {} of its results "
                                "need more than the %d bits %s keeps", what, file, l->line, l->col,

@@ -1347,35 +1347,43 @@ static void bf16_scheme_ref(const Gemm *g, int nprod, const double *a, const dou
  * most twice it, on uniform, normal and [0, 1) data with K = 256 and 1024. */
 static void test_bf16_schemes(void)
 {
-    static const int nprods[] = { 9, 6 };
-    for (int s = 0; s < 2; s++) {
-        char opt[64], remark[64];
-        snprintf(opt, sizeof opt, "--contraction-precision=bf16x%d", nprods[s]);
-        snprintf(remark, sizeof remark, "bf16x%d, %d BFloat16 matmuls into Float32", nprods[s], nprods[s]);
-        const char *opts[] = { opt, "-Rpass=contraction-precision", NULL };
-        for (int K = 256; K <= 1024; K *= 4)
-            for (int d = 0; d < 3; d++) {
-                Gemm g = { .f32 = true, .M = 16, .N = 24, .K = K };
-                rng_seed(300 + (uint64_t)(10 * K + d));
-                double *a = matrix(g.M * g.K, (Dist)d, true), *b = matrix(g.K * g.N, (Dist)d, true);
-                double *c = calloc((size_t)(g.M * g.N), sizeof(double)), *nat = calloc((size_t)(g.M * g.N), sizeof(double));
-                double *want = malloc(sizeof(double) * (size_t)(g.M * g.N));
-                char *rem = NULL;
-                CU_ASSERT(gemm_once(&g, opts, a, b, c, &rem) && has(rem, remark));
-                CU_ASSERT(gemm_once(&g, NULL, a, b, nat, NULL));
-                bf16_scheme_ref(&g, nprods[s], a, b, want);
-                CU_ASSERT_EQUAL(bit_mismatches(opt, g.M * g.N, c, want), 0);
-                double err = gemm_error(&g, a, b, NULL, c), native = gemm_error(&g, a, b, NULL, nat);
-                double bound = nprods[s] == 9 ? native : 2 * native;
-                printf("\n    bf16x%d K = %4d %-7s: error %.3g, native %.3g", nprods[s], K, dist_name[d], err, native);
-                CU_ASSERT(err <= bound);
-                free(rem);
-                free(a);
-                free(b);
-                free(c);
-                free(nat);
-                free(want);
+    for (int K = 256; K <= 1024; K *= 4) {
+        Gemm g = { .f32 = true, .M = 16, .N = 24, .K = K };
+        Prog p[3];   /* native, bf16x9, bf16x6 */
+        bool ok[3];
+        for (int s = 0; s < 3; s++) {
+            char opt[64], remark[64], *rem = NULL;
+            snprintf(opt, sizeof opt, "--contraction-precision=%s", s == 0 ? "native" : s == 1 ? "bf16x9" : "bf16x6");
+            snprintf(remark, sizeof remark, "bf16x%d, %d BFloat16 matmuls into Float32", s == 1 ? 9 : 6, s == 1 ? 9 : 6);
+            const char *opts[] = { opt, "-Rpass=contraction-precision", NULL };
+            ok[s] = open_src(&p[s], gemm_source(&g), opts, &rem);
+            CU_ASSERT(ok[s] && (s == 0 || has(rem, remark)));
+            free(rem);
+        }
+        for (int d = 0; d < 3 && ok[0] && ok[1] && ok[2]; d++) {
+            rng_seed(300 + (uint64_t)(10 * K + d));
+            double *a = matrix(g.M * g.K, (Dist)d, true), *b = matrix(g.K * g.N, (Dist)d, true), native = 0;
+            double *c = calloc((size_t)(g.M * g.N), sizeof(double)), *want = malloc(sizeof(double) * (size_t)(g.M * g.N));
+            for (int s = 0; s < 3; s++) {
+                int nprod = s == 1 ? 9 : 6;
+                CU_ASSERT(gemm_run(&p[s], &g, a, b, c));
+                double err = gemm_error(&g, a, b, NULL, c);
+                if (s == 0) {
+                    native = err;
+                    continue;
+                }
+                bf16_scheme_ref(&g, nprod, a, b, want);
+                CU_ASSERT_EQUAL(bit_mismatches(s == 1 ? "bf16x9" : "bf16x6", g.M * g.N, c, want), 0);
+                printf("\n    bf16x%d K = %4d %-7s: error %.3g, native %.3g", nprod, K, dist_name[d], err, native);
+                CU_ASSERT(err <= (nprod == 9 ? native : 2 * native));
             }
+            free(a);
+            free(b);
+            free(c);
+            free(want);
+        }
+        for (int s = 0; s < 3; s++)
+            prog_close(&p[s]);
     }
 }
 
@@ -1433,6 +1441,49 @@ static void test_bf16_guard(void)
         }
         prog_close(&p);
     }
+}
+
+/* bf16x9 with BLAS zeros and non-finite values, as the Int8 schemes: a
+ * static beta of 0 does not read C (NaNs); a zero row of A and a zero
+ * column of B give exact zeros; a NaN or -inf in row 5 of A gives NaN in
+ * row 5 of C only, the other rows keep their accuracy. */
+static void test_bf16_specials(void)
+{
+    enum { M = 8, N = 6, K = 64 };
+    rng_seed(19);
+    double *a = matrix(M * K, D_UNIFORM, true), *b = matrix(K * N, D_UNIFORM, true), c[M * N], an[M * K];
+    const char *opts[] = { "--contraction-precision=bf16x9", NULL };
+    Gemm g = { .f32 = true, .M = M, .N = N, .K = K, .alpha = "2.0", .alpha_v = 2.0, .beta = "0.0", .beta_v = 0.0 };
+    for (int i = 0; i < M * N; i++)
+        c[i] = NAN;
+    CU_ASSERT(gemm_once(&g, opts, a, b, c, NULL));
+    CU_ASSERT(gemm_error(&g, a, b, NULL, c) <= 3e-7);
+    Gemm m = { .f32 = true, .M = M, .N = N, .K = K };
+    for (int v = 0; v < 3; v++) {
+        double bz[K * N];
+        memcpy(an, a, sizeof an);
+        memcpy(bz, b, sizeof bz);
+        if (v == 0)
+            for (int k = 0; k < K; k++)
+                an[2 * K + k] = bz[k * N + 4] = 0;
+        else
+            an[5 * K + 17] = v == 1 ? NAN : -INFINITY;
+        CU_ASSERT(gemm_once(&m, opts, an, bz, c, NULL));
+        int wrong = 0;
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) {
+                double x = c[i * N + j];
+                if (v == 0)
+                    wrong += (i == 2 || j == 4) ? x != 0 : !isfinite(x);
+                else
+                    wrong += i == 5 ? !isnan(x) : !isfinite(x);
+            }
+        CU_ASSERT_EQUAL(wrong, 0);
+        if (v == 0)
+            CU_ASSERT(gemm_error(&m, an, bz, NULL, c) <= 3e-7);
+    }
+    free(a);
+    free(b);
 }
 
 /* Float64 has no BFloat16 scheme: under the option it stays native with a
@@ -1520,6 +1571,7 @@ static const FxtTest bf16_tests[] = {
     { "bf16x9_layouts_bit_identical", test_bf16_layouts },
     { "bf16_schemes_float64_stays_native", test_bf16_float64 },
     { "bf16_guard_falls_back_where_terms_underflow", test_bf16_guard },
+    { "bf16x9_blas_zeros_nans_infs", test_bf16_specials },
     { NULL, NULL },
 };
 
