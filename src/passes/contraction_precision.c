@@ -369,12 +369,73 @@ static FxInst *combine_quantize(Rw *w, FxBuilder *b, FxInst **p, FxInst *sa, FxI
     return poison_non_finite(b, scale2(b, mul(b, pt, f), add(b, ea, eb)), sa, sb);
 }
 
-/* sum over t + u = d of P_tu, Horner in 2^-7 from the smallest terms, then
- * 2^(e_A + e_B - 14) in one step */
+/* ---- double-Float64 sums (error-free transformations) ----
+ *
+ * The reconstructions below sum more bits than a Float64 holds. They carry
+ * the sum as hi + lo (|lo| <= half an ulp of hi) and round it once at the
+ * end: to Float64 that is hi, to Float32 hi rounded to odd first, so that
+ * the second rounding is the only one that shows (53 >= 24 + 2 bits). */
+
+typedef struct Dd {
+    FxInst *hi, *lo;
+} Dd;
+
+/* x + y = s + e exactly (two-sum, any magnitudes) */
+static Dd two_sum(FxBuilder *b, FxInst *x, FxInst *y)
+{
+    FxInst *s = add(b, x, y);
+    FxInst *yy = fxb_binop(b, FXB_SUB, s, x);
+    FxInst *xx = fxb_binop(b, FXB_SUB, s, yy);
+    FxInst *ex = fxb_binop(b, FXB_SUB, x, xx);
+    FxInst *ey = fxb_binop(b, FXB_SUB, y, yy);
+    return (Dd){ s, add(b, ex, ey) };
+}
+
+/* x + y = s + e exactly when |x| >= |y| or x is 0 (fast two-sum) */
+static Dd fast_two_sum(FxBuilder *b, FxInst *x, FxInst *y)
+{
+    FxInst *s = add(b, x, y);
+    FxInst *yy = fxb_binop(b, FXB_SUB, s, x);
+    return (Dd){ s, fxb_binop(b, FXB_SUB, y, yy) };
+}
+
+/* d * m + v for a Float64 m and v of at most 8 bits: hi * m exactly by an
+ * fma, lo * m with an error below 2^-104 of the result, v added exactly */
+static Dd dd_horner_step(FxBuilder *b, Dd d, FxInst *m, FxInst *v)
+{
+    FxInst *p = mul(b, d.hi, m);
+    FxInst *pe = fxb_fma(b, d.hi, m, fxb_unop(b, FXU_NEG, p));
+    FxInst *t = fxb_fma(b, d.lo, m, pe);
+    Dd s = two_sum(b, p, v);
+    return fast_two_sum(b, s.hi, add(b, s.lo, t));
+}
+
+/* hi + lo rounded for a result of type t, as said above */
+static FxInst *dd_round(FxBuilder *b, Dd d, ScalarId t)
+{
+    if (t == SC_FLOAT64)
+        return d.hi;
+    const Type *i64 = type_scalar(SC_INT64);
+    FxInst *zero = fxb_number(b, SC_FLOAT64, 0);
+    FxInst *bits = fxb_bitcast(b, d.hi, i64);
+    FxInst *odd = fxb_cmp(b, FXC_NE, fxb_binop(b, FXB_AND, bits, fxb_int(b, i64, 1)), fxb_int(b, i64, 0));
+    FxInst *exact = fxb_cmp(b, FXC_EQ, d.lo, zero);
+    /* one step in the bits: away from 0 when lo has hi's sign */
+    FxInst *hi_neg = fxb_cmp(b, FXC_LT, d.hi, zero);
+    FxInst *lo_neg = fxb_cmp(b, FXC_LT, d.lo, zero);
+    FxInst *lo_pos = fxb_cmp(b, FXC_GT, d.lo, zero);
+    FxInst *away = fxb_select(b, hi_neg, lo_neg, lo_pos);
+    FxInst *step = fxb_select(b, away, fxb_int(b, i64, 1), fxb_int(b, i64, -1));
+    FxInst *nudged = fxb_bitcast(b, fxb_binop(b, FXB_ADD, bits, step), f64());
+    return fxb_select(b, fxb_select(b, odd, odd, exact), d.hi, nudged);
+}
+
+/* sum over t + u = d of P_tu, Horner in 2^-7 from the smallest terms in
+ * double-Float64, rounded once, then 2^(e_A + e_B - 14) in one step */
 static FxInst *combine_slices(Rw *w, FxBuilder *b, FxInst **p, FxInst *sa64, FxInst *sb64)
 {
     int s = w->pl.pr.n;
-    FxInst *y = NULL;
+    Dd y = { NULL, NULL };
     for (int d = s + 1; d >= 2; d--) {
         FxInst *sum = NULL;
         for (int t = 1, k = 0; t <= s; t++)
@@ -383,10 +444,12 @@ static FxInst *combine_slices(Rw *w, FxBuilder *b, FxInst **p, FxInst *sa64, FxI
                     FxInst *v = fxb_cast(b, p[k], f64());
                     sum = sum ? add(b, sum, v) : v;   /* exact: below 2^53 */
                 }
-        y = y ? fxb_fma(b, y, fxb_number(b, SC_FLOAT64, 0x1p-7), sum) : sum;
+        y = y.hi ? dd_horner_step(b, y, fxb_number(b, SC_FLOAT64, 0x1p-7), sum)
+                 : (Dd){ sum, fxb_number(b, SC_FLOAT64, 0) };
     }
-    FxInst *e = add(b, add(b, exponent(b, sa64), exponent(b, sb64)), c_i32(b, -14));
-    return scale2(b, y, e);
+    FxInst *r = dd_round(b, y, w->t);
+    FxInst *ea = exponent(b, sa64), *eb = exponent(b, sb64);
+    return scale2(b, r, add(b, add(b, ea, eb), c_i32(b, -14)));
 }
 
 /* the BFloat16 products in Float32, smallest first (rewrite orders them),
@@ -411,7 +474,8 @@ static int64_t inverse_mod(int64_t a, int64_t m)
 }
 
 /* Garner with symmetric digits v_k in [-m_k/2, m_k/2) (Int32 arithmetic),
- * then C' = v_1 + m_1 (v_2 + m_2 (...)) in Float64 and 2^(e_A + e_B - 2q). */
+ * then C' = v_1 + m_1 (v_2 + m_2 (...)) in double-Float64, rounded once,
+ * and 2^(e_A + e_B - 2q). */
 static FxInst *combine_residues(Rw *w, FxBuilder *b, FxInst **p, FxInst *sa64, FxInst *sb64)
 {
     int L = w->pl.pr.n;
@@ -433,11 +497,14 @@ static FxInst *combine_residues(Rw *w, FxBuilder *b, FxInst **p, FxInst *sa64, F
         FxInst *diff = fxb_binop(b, FXB_SUB, r, acc);
         v[k] = symmetric(b, mul(b, diff, c_i32(b, inverse_mod(Mk, mk))), mk, SC_INT32);
     }
-    FxInst *y = fxb_cast(b, v[L - 1], f64());
-    for (int k = L - 2; k >= 0; k--)
-        y = fxb_fma(b, y, fxb_number(b, SC_FLOAT64, moduli[k]), fxb_cast(b, v[k], f64()));
-    FxInst *e = add(b, add(b, exponent(b, sa64), exponent(b, sb64)), c_i32(b, -2 * w->pl.q));
-    return scale2(b, y, e);
+    Dd y = { fxb_cast(b, v[L - 1], f64()), fxb_number(b, SC_FLOAT64, 0) };
+    for (int k = L - 2; k >= 0; k--) {
+        FxInst *m = fxb_number(b, SC_FLOAT64, moduli[k]);
+        y = dd_horner_step(b, y, m, fxb_cast(b, v[k], f64()));
+    }
+    FxInst *r = dd_round(b, y, w->t);
+    FxInst *ea = exponent(b, sa64), *eb = exponent(b, sb64);
+    return scale2(b, r, add(b, add(b, ea, eb), c_i32(b, -2 * w->pl.q)));
 }
 
 /* C = alpha * y (+ beta * C), as the native GEMM's epilogue computes it */
