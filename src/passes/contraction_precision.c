@@ -699,6 +699,84 @@ static void rewrite(FxModule *m, FxProgram *p, FxNode *n, Plan pl, bool direct, 
         fxg_remove_node(p, n);   /* guarded, it stays as the fallback */
 }
 
+/* ---- auto: the faster of native and guarded Ozaki-II ----
+ *
+ * Only Ozaki-II at its default moduli is a candidate: with the guard it
+ * measured at or below native's error on every data set of
+ * bench/contraction_accuracy, in Float32 and Float64; Ozaki-I at its
+ * default slices did not (Float64 on |normal|), nor do the BFloat16 schemes
+ * promise it. Each way is estimated in CU-cycles (the cycles one compute
+ * unit would take for the whole work) at the target's peak rates: matrix
+ * products at the rate of its matrix instruction for the type (or its
+ * vector FMA rate when it has none); the maps' Float64 operations at the
+ * Float64 vector rate and their other operations at the Float32 one (an
+ * operation counts as one FMA: half the flops rate); and every tensor the
+ * way reads or writes once at the DRAM rate. The parts are added: the
+ * split, product and combine steps run one after the other. */
+
+typedef struct Shape {
+    double M, N, K, esize;   /* esize: bytes of the contraction's type */
+} Shape;
+
+/* Non-constant operations of the map bodies rewrite() builds for Ozaki-II
+ * with L moduli and the guard, by kind, per element (counted in the FXIR
+ * they print with --print-after=contraction-precision; a test recounts). */
+typedef struct MapOps {
+    double f64, other;
+} MapOps;
+
+static MapOps split_ops(int L)              /* per element of A or B: L splits and the guard's */
+{
+    return (MapOps){ 5.0 * L + 4, 4.0 * L + 1 };
+}
+static MapOps combine_ops(int L)            /* per result: the guard's flags, the Garner digits */
+{
+    return (MapOps){ 15.0 * L - 9 + 6, (3.0 * L * L + 5 * L + 10) / 2 + 6 };
+}
+
+static double native_cost(const TgtTarget *t, const TgtThroughput *f, ScalarId ty, Shape s)
+{
+    TgtElem e = ty == SC_FLOAT64 ? TGT_E_F64 : TGT_E_F32;
+    double rate = tgt_matrix_rate(t, e, e);
+    if (rate == 0)
+        rate = ty == SC_FLOAT64 ? f->vec_f64 : f->vec_f32;
+    double bytes = s.esize * (s.M * s.K + s.K * s.N + s.M * s.N);
+    return 2 * s.M * s.N * s.K / rate + bytes / f->mem_bytes;
+}
+
+static double ops_cost(const TgtThroughput *f, MapOps per, double elements)
+{
+    return elements * (per.f64 / (f->vec_f64 / 2) + per.other / (f->vec_f32 / 2));
+}
+
+/* Guarded Ozaki-II: the absmax reductions, the splits and the guard's,
+ * L + 1 Int8 products, the flags and the combine. */
+static double ozaki_cost(const TgtTarget *t, const TgtThroughput *f, const Plan *pl, Shape s)
+{
+    double ab = s.M * s.K + s.K * s.N, mn = s.M * s.N;
+    int L = pl->pr.n;
+    double matrix = (L + 1) * 2 * s.M * s.N * s.K / tgt_matrix_rate(t, TGT_E_I8, TGT_E_I32);
+    double bytes = ab * s.esize * 2                       /* absmax; the guard's split reads */
+                   + ab * (s.esize + 1) * L + ab          /* each split reads the operand, writes Int8 */
+                   + mn * 8 * (L + 1)                     /* Int32 products written, then read */
+                   + mn * (s.esize + 4);                  /* the result; the flags */
+    return matrix + ops_cost(f, split_ops(L), ab) + ops_cost(f, combine_ops(L), mn) + bytes / f->mem_bytes;
+}
+
+static double dim_or(const Type *t, int i, double unknown)
+{
+    return t->dim_names && t->dim_names[i] ? unknown : (double)t->dims[i];
+}
+
+/* A run-time M, N or K counts as this many: a contraction worth a matrix
+ * unit is rarely smaller. (Ozaki-II needs a static K anyway.) */
+enum { AUTO_RUNTIME_DIM = 1024 };
+
+typedef struct AutoChoice {
+    Plan pl;                 /* FXP_NATIVE: keep the MatMul */
+    const char *figures;     /* what -Rpass says was compared */
+} AutoChoice;
+
 static const char *scheme_text(Arena *a, const Plan *pl, bool direct)
 {
     switch (pl->pr.kind) {
@@ -715,6 +793,62 @@ static const char *scheme_text(Arena *a, const Plan *pl, bool direct)
     }
 }
 
+/* The plan auto takes for n on t (FXP_NATIVE: keep it) and the figures it
+ * compared; *why says why nothing was compared when no scheme applies. */
+static AutoChoice choose_auto(FxModule *m, const FxProgram *p, const FxNode *n, const TgtTarget *t,
+                              const char **why)
+{
+    Arena *a = m->arena;
+    const TgtThroughput *f = tgt_throughput(t);
+    AutoChoice c = { { { FXP_NATIVE, 0 }, 0, 0, 0 }, NULL };
+    *why = NULL;
+    if (!f || tgt_matrix_rate(t, TGT_E_I8, TGT_E_I32) == 0) {
+        *why = t->kind == TGT_HOST ? "auto keeps native on the host, which has no matrix unit"
+                                   : arena_printf(a, "auto keeps native on %s: %s", t->name,
+                                                  f ? "it has no Int8 matrix instruction"
+                                                    : "fxcc has no throughput figures for it");
+        return c;
+    }
+    Plan pl = { { FXP_OZAKI2, 0 }, 0, 0, 0 };
+    const char *no = ineligible(m, p, n, &pl);
+    if (no) {
+        *why = arena_printf(a, "auto on %s: Ozaki-II is not possible: %s", t->name, no);
+        return c;
+    }
+    const Type *o = n->out->type, *A = n->ins[0]->type;
+    Shape s = { dim_or(o, 0, AUTO_RUNTIME_DIM), dim_or(o, 1, AUTO_RUNTIME_DIM),
+                dim_or(A, n->trans_a ? 0 : 1, AUTO_RUNTIME_DIM), (double)type_info(n->in_type)->width / 8 };
+    double native = native_cost(t, f, n->in_type, s), ozaki = ozaki_cost(t, f, &pl, s);
+    if (ozaki < native)
+        c.pl = pl;
+    const char *dims = o->dim_names && (o->dim_names[0] || o->dim_names[1])
+                           ? arena_printf(a, " (a run-time M or N counted as %d)", AUTO_RUNTIME_DIM) : "";
+    c.figures = arena_printf(a, "auto on %s, estimated CU-cycles%s: native %.3g, Ozaki-II with %d moduli and the "
+                             "guard %.3g", t->name, dims, native, pl.pr.n, ozaki);
+    return c;
+}
+
+/* auto: the way choose_auto estimates fastest, always guarded (an Ozaki
+ * result must be as accurate as the native one it replaces). */
+static int rewrite_auto(FxModule *m, FxProgram *p, FxNode *n, const PassOptions *o, int *serial)
+{
+    const char *what = is_gemm(n) ? "GEMM" : "MatMul", *why;
+    AutoChoice c = choose_auto(m, p, n, o->target, &why);
+    if (why) {
+        if (pass_remark_on(o, "contraction-precision", true))
+            diag_remark(n->loc, "contraction-precision: %s stays native: %s", what, why);
+        return 0;
+    }
+    bool native = c.pl.pr.kind == FXP_NATIVE;
+    if (pass_remark_on(o, "contraction-precision", false))
+        diag_remark(n->loc, "contraction-precision: %s: %s; %s", what, c.figures,
+                    native ? "keeps native" : arena_printf(m->arena, "takes %s, guarded",
+                                                           scheme_text(m->arena, &c.pl, false)));
+    if (native)
+        return 0;
+    rewrite(m, p, n, c.pl, false, true, serial);
+    return 1;
+}
 
 int pass_contraction_precision(FxModule *m, const PassOptions *o)
 {
@@ -737,6 +871,10 @@ int pass_contraction_precision(FxModule *m, const PassOptions *o)
             FxNode *n = cand[i];
             if (n->kind != FXN_MATMUL || !type_is_float(n->in_type))
                 continue;
+            if (pr.kind == FXP_AUTO) {
+                rewritten += rewrite_auto(m, p, n, o, &serial);
+                continue;
+            }
             Plan pl = { pr, 0, 0, 0 };
             const char *what = is_gemm(n) ? "GEMM" : "MatMul";
             const char *why = ineligible(m, p, n, &pl);

@@ -169,4 +169,26 @@ TgtMatrixId tgt_matrix_by_name(const char *name);
 /* "gfx90a, gfx940, gfx941, gfx942": the processors having the instruction. */
 const char *tgt_matrix_targets(TgtMatrixId id);
 
+/* ---- throughput (throughput.c) ----
+ * Peak rates per compute unit and clock cycle, for estimates that compare
+ * ways of computing one thing (--contraction-precision=auto). Matrix rates
+ * come from the vendor's instruction tables (operations of one instruction
+ * over its issue-to-issue cycles, times the SIMDs of a CU); vector and
+ * memory rates from the vendor's published peak figures of one product of
+ * the family, divided by its CUs and clock (throughput.c cites each). */
+typedef struct TgtThroughput {
+    const char *family;       /* "CDNA3" */
+    const char *product;      /* the product the vector and memory figures are of */
+    int simds_per_cu;         /* SIMDs a CU issues matrix instructions on */
+    double vec_f64, vec_f32;  /* vector flops per CU per cycle (an FMA counts 2) */
+    double mem_bytes;         /* DRAM bytes per CU per cycle */
+} TgtThroughput;
+
+/* The figures of t's family, or NULL (the host, and families without them). */
+const TgtThroughput *tgt_throughput(const TgtTarget *t);
+/* Operations per CU per cycle of t's fastest matrix instruction taking `in`
+ * and accumulating in `acc` (an FMA counts 2); 0 when it has none or no
+ * figures are known. */
+double tgt_matrix_rate(const TgtTarget *t, TgtElem in, TgtElem acc);
+
 #endif

@@ -1554,6 +1554,80 @@ static void test_reproducible(void)
     }
 }
 
+/* C for g on arch (NULL: the host) compiled with opts; the remarks in *rem. */
+static bool run_on(const char *arch, const Gemm *g, const char *const *opts, const double *a, const double *b,
+                   double *c, char **rem)
+{
+    prog_wave_arch = arch;
+    Prog p;
+    bool ok = open_src(&p, gemm_source(g), opts, rem);
+    memset(c, 0, sizeof(double) * (size_t)(g->M * g->N));
+    ok = ok && gemm_run(&p, g, a, b, c);
+    if (ok)
+        prog_close(&p);
+    prog_wave_arch = NULL;
+    return ok;
+}
+
+/* --contraction-precision=auto (docs/contraction.md): per target, native or
+ * guarded Ozaki-II, whichever the throughput figures estimate faster. Float64
+ * with K = 1024 and run-time M and N (estimated as 1024 each): the RDNA
+ * processors, whose Float64 is 1/32 of their Float32 vector rate and which
+ * have Int8 WMMA, take Ozaki-II and give its guarded result bit for bit;
+ * CDNA2 and CDNA3 with their Float64 MFMA keep native, as does the host.
+ * Float32 stays native everywhere. */
+static void test_auto(void)
+{
+    static const char *const archs[] = { NULL, "gfx90a", "gfx942", "gfx1100", "gfx1201" };
+    for (int f32 = 0; f32 < 2; f32++) {
+        Gemm g = { .f32 = f32, .M = 8, .N = 8, .K = 1024, .sym = true };
+        rng_seed(71);
+        double *a = matrix(g.M * g.K, D_NORMAL, g.f32), *b = matrix(g.K * g.N, D_UNIFORM, g.f32);
+        size_t nc = (size_t)(g.M * g.N);
+        double *got = malloc(sizeof(double) * nc), *want = malloc(sizeof(double) * nc);
+        for (size_t x = 0; x < sizeof archs / sizeof archs[0]; x++) {
+            bool ozaki = !f32 && archs[x] && archs[x][3] == '1';
+            const char *opts[] = { "--contraction-precision=auto", "-Rpass=contraction-precision",
+                                   "-Rpass-missed=contraction-precision", NULL };
+            const char *explicit_opts[] = { ozaki ? "--contraction-precision=ozaki2" : "--contraction-precision=native",
+                                            "--contraction-guard=fallback", NULL };
+            char *rem = NULL;
+            CU_ASSERT(run_on(archs[x], &g, opts, a, b, got, &rem));
+            CU_ASSERT(run_on(archs[x], &g, explicit_opts, a, b, want, NULL));
+            char what[64];
+            snprintf(what, sizeof what, "%s auto on %s", f32 ? "Float32" : "Float64", archs[x] ? archs[x] : "host");
+            CU_ASSERT_EQUAL(bit_mismatches(what, (int)nc, got, want), 0);
+            bool said = archs[x] ? has(rem, ozaki ? "; takes Ozaki-II, 16 Int8 matmuls" : "; keeps native") &&
+                                       has(rem, "(a run-time M or N counted as 1024): native ")
+                                 : has(rem, "stays native: auto keeps native on the host, which has no matrix unit");
+            CU_ASSERT(said);
+            free(rem);
+        }
+        free(a);
+        free(b);
+        free(got);
+        free(want);
+    }
+}
+
+/* The program's decorator takes precedence over the command line's auto,
+ * as over every other value; a decorator may ask for auto itself. */
+static void test_auto_precedence(void)
+{
+    Gemm g = { .M = 4, .N = 4, .K = 512, .annot = "ozaki2:3" };
+    const char *opts[] = { "--contraction-precision=auto", "-Rpass=contraction-precision", NULL };
+    prog_wave_arch = "gfx942";
+    char *rem = lower_remarks(gemm_source(&g), opts);
+    CU_ASSERT(has(rem, "MatMul: Ozaki-II, 3 Int8 matmuls"));
+    free(rem);
+    g.annot = "auto";
+    const char *native_opts[] = { "-Rpass=contraction-precision", NULL };
+    rem = lower_remarks(gemm_source(&g), native_opts);
+    CU_ASSERT(has(rem, "MatMul: auto on gfx942, estimated CU-cycles: native "));
+    free(rem);
+    prog_wave_arch = NULL;
+}
+
 static const FxtTest tests[] = {
     { "ozaki2_exact_integer_product", test_ozaki2_exact },
     { "accuracy_float32_k256", test_accuracy32_256 },
@@ -1581,6 +1655,12 @@ static const FxtTest bf16_tests[] = {
     { NULL, NULL },
 };
 
+static const FxtTest auto_tests[] = {
+    { "auto takes Ozaki-II on RDNA and keeps native on CDNA and the host", test_auto },
+    { "a program's decorator takes precedence over auto", test_auto_precedence },
+    { NULL, NULL },
+};
+
 static const FxtTest reproducible_tests[] = {
     { "the same bits on the host, under each wave model, with 1 and 2 threads", test_reproducible },
     { NULL, NULL },
@@ -1590,6 +1670,7 @@ static const FxtSuite suites[] = {
     { "contraction", tests, NULL, NULL },
     { "bf16", bf16_tests, NULL, NULL },
     { "reproducible", reproducible_tests, NULL, NULL },
+    { "auto", auto_tests, NULL, NULL },
     { NULL, NULL, NULL, NULL },
 };
 
