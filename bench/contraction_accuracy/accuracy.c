@@ -16,7 +16,11 @@
  * --quick: K = 256 only, fewer schemes (a smoke run); --guard also runs each
  * Ozaki and BFloat16 scheme with --contraction-guard=fallback. The BFloat16
  * schemes (bf16x9, bf16x6) take Float32 only; their column counts
- * BFloat16 matmuls. */
+ * BFloat16 matmuls. The auto rows compile with --contraction-precision=auto
+ * for one processor each and run on its wave model (fxrun --arch), with M
+ * and N as run-time dimensions (a library GEMM: auto estimates them as
+ * 1024); their column gives the Int8 matmuls auto chose at each K (0:
+ * native). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +39,7 @@ typedef struct Scheme {
     bool direct;            /* --quantize-rescaling=direct */
     int matmuls;            /* Int8 matmuls (1 for native: one Float matmul; bf16: BFloat16 matmuls) */
     const char *family;     /* the plot's curve */
+    const char *arch;       /* auto: the processor whose wave model runs it */
 } Scheme;
 
 static Scheme schemes[64];
@@ -42,7 +47,7 @@ static int nschemes;
 
 static void add_scheme(const char *name, const char *precision, bool direct, int matmuls, const char *family)
 {
-    schemes[nschemes++] = (Scheme){ strdup(name), strdup(precision), direct, matmuls, family };
+    schemes[nschemes++] = (Scheme){ strdup(name), strdup(precision), direct, matmuls, family, NULL };
 }
 
 static void make_schemes(bool quick)
@@ -65,6 +70,12 @@ static void make_schemes(bool quick)
     add_scheme("ozaki2 default", "ozaki", false, 0, "default");
     add_scheme("bf16x9", "bf16x9", false, 9, "bf16");
     add_scheme("bf16x6", "bf16x6", false, 6, "bf16");
+    static const char *const archs[] = { "gfx90a", "gfx942", "gfx1100", "gfx1201" };
+    for (int a = 0; a < 4; a++) {
+        snprintf(n, sizeof n, "auto %s", archs[a]);
+        add_scheme(n, "auto", false, 0, "auto");
+        schemes[nschemes - 1].arch = archs[a];
+    }
 }
 
 /* A scheme this type has (the BFloat16 ones split Float32 only). */
@@ -170,9 +181,14 @@ static bool compile_scheme(Compiled *cs, const Scheme *s, bool f32, int K, bool 
 {
     const char *T = f32 ? "Float32" : "Float64";
     char src[512], path[128];
-    snprintf(src, sizeof src,
-             "program g(A: Tensor[%s, %d, %d], B: Tensor[%s, %d, %d], C: Tensor[%s, %d, %d]) {\n    C = A @ B\n}\n",
-             T, M, K, T, K, N, T, M, N);
+    if (s->arch)   /* a library GEMM whose M and N come at run time */
+        snprintf(src, sizeof src,
+                 "program g(A: Tensor[%s, M, %d], B: Tensor[%s, %d, N], C: Tensor[%s, M, N], M: Int32, N: Int32) "
+                 "{\n    C = A @ B\n}\n", T, K, T, K, T);
+    else
+        snprintf(src, sizeof src,
+                 "program g(A: Tensor[%s, %d, %d], B: Tensor[%s, %d, %d], C: Tensor[%s, %d, %d]) {\n    C = A @ B\n}\n",
+                 T, M, K, T, K, N, T, M, N);
     snprintf(path, sizeof path, "/tmp/fxcc-accuracy-%d.fx", (int)getpid());
     FILE *f = fopen(path, "w");
     fputs(src, f);
@@ -184,6 +200,10 @@ static bool compile_scheme(Compiled *cs, const Scheme *s, bool f32, int K, bool 
     fxir_parse_precision(s->precision, &cs->o.precision);
     cs->o.direct_rescaling = s->direct;
     cs->o.guard_fallback = guard;
+    if (s->arch) {   /* as fxrun --arch: the processor's lowering, its waves emulated */
+        cs->o.arch = s->arch;
+        cs->o.arch_given = true;
+    }
     bool ok = opt_finish(&cs->o);
     pipe_init(&cs->c, &cs->o);
     char *err = NULL;
@@ -219,7 +239,8 @@ static bool run_on(Compiled *cs, bool f32, int K, const double *A, const double 
         f32 ? (void)(((float *)a)[i] = (float)A[i]) : (void)(((double *)a)[i] = A[i]);
     for (int i = 0; i < K * N; i++)
         f32 ? (void)(((float *)b)[i] = (float)B[i]) : (void)(((double *)b)[i] = B[i]);
-    void *args[3] = { &a, &b, &cc };
+    int32_t m = M, n = N;
+    void *args[5] = { &a, &b, &cc, &m, &n };   /* M and N: the auto rows' run-time dimensions */
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     RtRunReport report = { 0 };
@@ -310,7 +331,7 @@ int main(int argc, char **argv)
         const char *T = f32 ? "Float32" : "Float64";
         if (only_type && strcmp(only_type, T) != 0)
             continue;
-        static double err[64][NDATA][3], mm[64];
+        static double err[64][NDATA][3], mm[64], mmk[64][3];
         for (int s = 0; s < nschemes; s++)
             mm[s] = 0;
         for (int ki = 0; ki < nK; ki++) {
@@ -323,7 +344,7 @@ int main(int argc, char **argv)
                     Compiled cs;
                     bool ok = compile_scheme(&cs, &schemes[s], f32, K, g);
                     if (!g)
-                        mm[s] = schemes[s].matmuls ? schemes[s].matmuls : cs.matmuls;
+                        mm[s] = mmk[s][ki] = schemes[s].matmuls ? schemes[s].matmuls : cs.matmuls;
                     for (int d = 0; d < NDATA; d++) {
                         Run r = { NAN, 0, NULL };
                         ok = ok && run_on(&cs, f32, K, data[d].A, data[d].B, data[d].Cref, data[d].den, &r);
@@ -358,7 +379,11 @@ int main(int argc, char **argv)
         for (int s = 0; s < nschemes; s++) {
             if (!applies(&schemes[s], f32))
                 continue;
-            fprintf(md, "| %s | %g%s |", schemes[s].name, mm[s], strcmp(schemes[s].family, "bf16") ? "" : " BFloat16");
+            if (schemes[s].arch)   /* what auto chose at each K: 0 is native */
+                fprintf(md, "| %s | %g / %g / %g |", schemes[s].name, mmk[s][0], mmk[s][nK > 1 ? 1 : 0],
+                        mmk[s][nK > 2 ? 2 : 0]);
+            else
+                fprintf(md, "| %s | %g%s |", schemes[s].name, mm[s], strcmp(schemes[s].family, "bf16") ? "" : " BFloat16");
             for (int d = 0; d < NDATA; d++)
                 for (int ki = 0; ki < nK; ki++)
                     fprintf(md, " %.2e |", err[s][d][ki]);

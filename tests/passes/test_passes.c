@@ -298,6 +298,20 @@ static const char *precision_of(const char *name)
     return spec;
 }
 
+/* A golden whose name holds "-gfxNNN" runs for that processor
+ * (auto-gfx942.contraction-precision.fxir); the others for the host. */
+static const TgtTarget *target_of(const char *name)
+{
+    const char *g = strstr(name, "-gfx");
+    char proc[16];
+    if (!g)
+        return tgt_host();
+    snprintf(proc, sizeof proc, "%.*s", (int)strcspn(g + 1, "-."), g + 1);
+    const TgtTarget *t = tgt_lookup(proc);
+    CU_ASSERT_PTR_NOT_NULL(t);
+    return t ? t : tgt_host();
+}
+
 static char *run_pass_on_file(const char *path, const char *name, void *ctx)
 {
     (void)ctx;
@@ -307,7 +321,7 @@ static char *run_pass_on_file(const char *path, const char *name, void *ctx)
     FxirFile in = read_fxir(path, name);
     FxModule *m = in.module;
     bool ok = m && fxir_verify(m);
-    PassOptions po = { .target = tgt_host(), .fp_contract = true, .remarks = ~0u, .remarks_missed = ~0u };
+    PassOptions po = { .target = target_of(name), .fp_contract = true, .remarks = ~0u, .remarks_missed = ~0u };
     fxir_parse_precision(strstr(name, ".contraction-precision.") ? precision_of(name) : "native", &po.precision);
     po.direct_rescaling = strstr(name, "direct") != NULL;
     ok = ok && pass_run_one(m, pass, &po) && fxir_verify(m);
