@@ -719,19 +719,13 @@ typedef struct Shape {
 } Shape;
 
 /* Non-constant operations of the map bodies rewrite() builds for Ozaki-II
- * with L moduli and the guard, by kind, per element (counted in the FXIR
- * they print with --print-after=contraction-precision; a test recounts). */
-typedef struct MapOps {
-    double f64, other;
-} MapOps;
-
-static MapOps split_ops(int L)              /* per element of A or B: L splits and the guard's */
+ * with L moduli and the guard, per element of A or B (its L splits and the
+ * guard's) and per result (the guard's flags, the Garner digits and the
+ * double-Float64 sum), by kind. Counted in the FXIR the rewrite prints
+ * (--print-after=contraction-precision); test_passes recounts them. */
+PassMapOps pass_ozaki2_map_ops(int L)
 {
-    return (MapOps){ 5.0 * L + 4, 4.0 * L + 1 };
-}
-static MapOps combine_ops(int L)            /* per result: the guard's flags, the Garner digits */
-{
-    return (MapOps){ 15.0 * L - 9 + 6, (3.0 * L * L + 5 * L + 10) / 2 + 6 };
+    return (PassMapOps){ 5.0 * L + 4, 4.0 * L + 1, 15.0 * L - 3, (3.0 * L * L + 5 * L + 22) / 2 };
 }
 
 static double native_cost(const TgtTarget *t, const TgtThroughput *f, ScalarId ty, Shape s)
@@ -744,9 +738,9 @@ static double native_cost(const TgtTarget *t, const TgtThroughput *f, ScalarId t
     return 2 * s.M * s.N * s.K / rate + bytes / f->mem_bytes;
 }
 
-static double ops_cost(const TgtThroughput *f, MapOps per, double elements)
+static double ops_cost(const TgtThroughput *f, double f64, double other, double elements)
 {
-    return elements * (per.f64 / (f->vec_f64 / 2) + per.other / (f->vec_f32 / 2));
+    return elements * (f64 / (f->vec_f64 / 2) + other / (f->vec_f32 / 2));
 }
 
 /* Guarded Ozaki-II: the absmax reductions, the splits and the guard's,
@@ -760,7 +754,9 @@ static double ozaki_cost(const TgtTarget *t, const TgtThroughput *f, const Plan 
                    + ab * (s.esize + 1) * L + ab          /* each split reads the operand, writes Int8 */
                    + mn * 8 * (L + 1)                     /* Int32 products written, then read */
                    + mn * (s.esize + 4);                  /* the result; the flags */
-    return matrix + ops_cost(f, split_ops(L), ab) + ops_cost(f, combine_ops(L), mn) + bytes / f->mem_bytes;
+    PassMapOps ops = pass_ozaki2_map_ops(L);
+    return matrix + ops_cost(f, ops.split_f64, ops.split_other, ab) +
+           ops_cost(f, ops.combine_f64, ops.combine_other, mn) + bytes / f->mem_bytes;
 }
 
 static double dim_or(const Type *t, int i, double unknown)

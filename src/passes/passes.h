@@ -61,6 +61,13 @@ int pass_unfuse_where_preferred(FxModule *m, const PassOptions *o);
  * combining maps (seed 003); the others stay native with a -Rpass-missed
  * remark saying why. Returns the number rewritten. */
 int pass_contraction_precision(FxModule *m, const PassOptions *o);
+/* The operations --contraction-precision=auto assumes guarded Ozaki-II
+ * with L moduli spends in its maps: per element of A (or of B) and per
+ * result, Float64 and other (Int32, comparisons, casts). */
+typedef struct PassMapOps {
+    double split_f64, split_other, combine_f64, combine_other;
+} PassMapOps;
+PassMapOps pass_ozaki2_map_ops(int L);
 
 /* map-fusion: Map nodes of programs fold into the Map that reads them or run
  * in one kernel with their siblings (fuse_maps.c), with -Rpass remarks;

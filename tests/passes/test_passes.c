@@ -351,6 +351,51 @@ static void test_fxir_goldens(void)
     CU_ASSERT(fxt_golden_dir("fxir", ".fxir", ".expected", run_pass_on_file, NULL) >= 8);
 }
 
+/* The operation counts --contraction-precision=auto estimates with are
+ * those of the maps the rewrite builds: Ozaki-II with the guard on a
+ * Float64 MatMul, recounted per kind in the straight-line map bodies (the
+ * A side's splits per element of A, the combine and the guard's flags per
+ * result) for several moduli counts. */
+static void count_ops(const FxFunc *f, double *f64, double *other)
+{
+    for (const FxInst *i = f->body.first; i; i = i->next)
+        if (i->op != FX_CONST && i->op != FX_PARAM && i->op != FX_RETURN)
+            *(i->type == type_scalar(SC_FLOAT64) ? f64 : other) += 1;
+}
+
+static void test_auto_op_counts(void)
+{
+    static const char text[] =
+        "program g(%A: Tensor[Float64, 64, 256], %B: Tensor[Float64, 256, 64], %C: Tensor[Float64, 64, 64]) {\n"
+        "  node0: %C = matmul %A @ %B alpha=1 types(in=Float64, acc=Float64, out=Float64) : Tensor[Float64, 64, 64]\n"
+        "}\n";
+    static const int Ls[] = { 3, 8, 16, 20 };
+    for (size_t k = 0; k < sizeof Ls / sizeof Ls[0]; k++) {
+        Arena *a = arena_new();
+        SrcFile *file = diag_file_from_string("ops.fxir", text);
+        FxModule *m = fxir_read(a, file);
+        CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+        PassOptions po = { .target = tgt_host(), .precision = { FXP_OZAKI2, Ls[k] }, .guard_fallback = true };
+        CU_ASSERT(pass_run_one(m, "contraction-precision", &po));
+        PassMapOps got = { 0, 0, 0, 0 }, want = pass_ozaki2_map_ops(Ls[k]);
+        int abssplits = 0;   /* the guard's split of A comes first, then B's */
+        for (int f = 0; f < m->funcs.len; f++) {
+            const FxFunc *fn = m->funcs.items[f];
+            if (strstr(fn->name, "__splitA") || (strstr(fn->name, "__abssplit") && abssplits++ == 0))
+                count_ops(fn, &got.split_f64, &got.split_other);
+            else if (strstr(fn->name, "__combine") || strstr(fn->name, "__guard"))
+                count_ops(fn, &got.combine_f64, &got.combine_other);
+        }
+        if (memcmp(&got, &want, sizeof got) != 0)
+            fprintf(stderr, "\n  L = %d: split %g + %g, combine %g + %g; the estimate assumes %g + %g, %g + %g", Ls[k],
+                    got.split_f64, got.split_other, got.combine_f64, got.combine_other, want.split_f64,
+                    want.split_other, want.combine_f64, want.combine_other);
+        CU_ASSERT(memcmp(&got, &want, sizeof got) == 0);
+        arena_free(a);
+        diag_free_file(file);
+    }
+}
+
 /* broken/NAME.fxir: the reader or the verifier rejects it with located
  * errors, which NAME.expected holds. */
 static char *verify_file(const char *path, const char *name, void *ctx)
@@ -620,6 +665,7 @@ static const FxtTest tests[] = {
     { "--fp-contract=off keeps explicit fma only", test_contract_off },
     { "unfuse inverts fuse", test_unfuse_inverts_fuse },
     { ".fxir in, .fxir out, per pass", test_fxir_goldens },
+    { "auto's operation counts are the rewrite's", test_auto_op_counts },
     { "broken FXIR: located reader and verifier errors", test_broken_fxir },
     { "reader: print -> read -> print on every stage of real sources", test_reader_round_trip },
     { "fast-math flags: the fma keeps what both share", test_fastmath_intersection },
