@@ -71,9 +71,11 @@ void opt_print_help(const char *prog)
            "                         auto: native or guarded Ozaki-II, whichever the target's\n"
            "                         throughput figures estimate faster\n"
            "  --quantize-rescaling=pow2|direct\n"
-           "  --contraction-guard=none|fallback   run an Ozaki GEMM natively when its rows or\n"
-           "                         columns need more bits than the scheme keeps (bf16x9,\n"
-           "                         bf16x6: when its terms would underflow)\n"
+           "  --contraction-guard=none|fallback|adapt   fallback: run an Ozaki GEMM natively\n"
+           "                         when its rows or columns need more bits than the scheme\n"
+           "                         keeps (bf16x9, bf16x6: when its terms would underflow);\n"
+           "                         adapt: run the fewest moduli or slices that keep enough\n"
+           "                         bits, natively only beyond the largest\n"
            "Inspection:\n"
            "  --emit-ast             print the syntax tree\n"
            "  --print-after=PASS     print FXIR after PASS and stop; the stages, in order:\n"
@@ -259,11 +261,12 @@ static int parse_value_option(Arena *a, FxOptions *o, int argc, char **argv, int
         o->direct_rescaling = strcmp(v, "direct") == 0;
     } else if (matches(arg, "--contraction-guard")) {
         if (!VALUE("--contraction-guard")) return -1;
-        if (strcmp(v, "none") && strcmp(v, "fallback")) {
-            opt_usage_error("--contraction-guard expects none or fallback, got '%s'", v);
+        if (strcmp(v, "none") && strcmp(v, "fallback") && strcmp(v, "adapt")) {
+            opt_usage_error("--contraction-guard expects none, fallback or adapt, got '%s'", v);
             return -1;
         }
-        o->guard_fallback = strcmp(v, "fallback") == 0;
+        o->guard_fallback = strcmp(v, "none") != 0;
+        o->guard_adapt = strcmp(v, "adapt") == 0;
     } else if (matches(arg, "--print-after")) {
         if (!VALUE("--print-after")) return -1;
         o->print_after = v;
@@ -375,6 +378,12 @@ bool opt_finish(FxOptions *o)
     }
     if (o->check && !o->host) {
         opt_usage_error("--check instruments host code (--target=host, fxrun); AMDGPU code is not checked");
+        return false;
+    }
+    if (o->guard_adapt && o->precision.kind != FXP_OZAKI1 && o->precision.kind != FXP_OZAKI2 &&
+        o->precision.kind != FXP_AUTO) {
+        opt_usage_error("--contraction-guard=adapt chooses Ozaki-II's moduli or Ozaki-I's slices at run time; "
+                        "it needs --contraction-precision=ozaki, ozaki1[:s], ozaki2[:L] or auto");
         return false;
     }
     if (o->archs.len > 1 && !several_archs_ok(o))

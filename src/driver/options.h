@@ -37,7 +37,8 @@ typedef struct FxOptions {
     bool fastmath_set, fast_fp_math;
     FxPrecision precision;        /* --contraction-precision */
     bool direct_rescaling;        /* --quantize-rescaling=direct */
-    bool guard_fallback;          /* --contraction-guard=fallback */
+    bool guard_fallback;          /* --contraction-guard=fallback (or adapt) */
+    bool guard_adapt;             /* --contraction-guard=adapt */
     bool emit_ast, print_plan;
     bool print_interface;         /* --print-interface: kernels, programs, parameters as JSON */
     bool verify_each;             /* --verify-each: the FXIR verifier after every stage */

@@ -78,7 +78,7 @@ bool pipe_lower(FxCompilation *c)
     const FxOptions *o = c->opts;
     PassOptions po = { .target = lowering_target(o), .host_codegen = o->target->kind == TGT_HOST, .verify_each = o->verify_each, .fp_contract = o->fp_contract,
                        .precision = o->precision, .direct_rescaling = o->direct_rescaling,
-                       .guard_fallback = o->guard_fallback,
+                       .guard_fallback = o->guard_fallback, .guard_adapt = o->guard_adapt,
                        .remarks = o->rpass, .remarks_missed = o->rpass_missed,
                        .print_after = o->print_after, .print_out = c->print_out ? c->print_out : stdout };
     return pass_run_pipeline(c->module, &po);

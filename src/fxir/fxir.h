@@ -293,7 +293,7 @@ bool fxir_parse_precision(const char *spec, FxPrecision *out);
 /* What fxir_parse_precision accepts, for error messages. */
 const char *fxir_precision_choices(void);
 /* The longest valid value of n for OZAKI1 (slices) and OZAKI2 (moduli). */
-enum { FXP_MAX_SLICES = 12, FXP_MAX_MODULI = 20 };
+enum { FXP_MAX_SLICES = 12, FXP_MAX_MODULI = 32 };
 
 /* A constant byte string exported by the artifact (launch plans travel this way). */
 typedef struct FxData {

@@ -49,9 +49,15 @@
 #include "support/bigint.h"
 
 /* Pairwise coprime moduli, largest first: a residue fits Int8 as a
- * symmetric digit in [-m/2, m/2). */
-static const int moduli[FXP_MAX_MODULI] = { 256, 255, 253, 251, 247, 241, 239, 233, 229, 227,
-                                            223, 211, 199, 197, 193, 191, 181, 179, 173, 167 };
+ * symmetric digit in [-m/2, m/2). 256 = 2^8, 255 = 3 5 17, 253 = 11 23 and
+ * 247 = 13 19 take those primes; the rest are the primes below 256 down to
+ * 103 that none of them holds. */
+static const int moduli[FXP_MAX_MODULI] = { 256, 255, 253, 251, 247, 241, 239, 233, 229, 227, 223,
+                                            211, 199, 197, 193, 191, 181, 179, 173, 167, 163, 157,
+                                            151, 149, 139, 137, 131, 127, 113, 109, 107, 103 };
+
+/* --contraction-guard */
+enum { GUARD_NONE, GUARD_FALLBACK, GUARD_ADAPT };
 
 /* What the scheme needs of a GEMM, decided before rewriting. */
 typedef struct Plan {
@@ -518,7 +524,7 @@ static FxInst *epilogue(Rw *w, FxBuilder *b, FxInst *y, FxInst *c)
     return fxb_cast(b, y, n->out->type->elem);
 }
 
-static void combine(Rw *w, FxTensor **prods, FxTensor *sa_col, FxTensor *sb, bool direct)
+static FxNode *combine(Rw *w, FxTensor **prods, FxTensor *sa_col, FxTensor *sb, bool direct)
 {
     int np = w->pl.matmuls;
     bool beta = w->n->beta.kind != FXS_NONE;
@@ -530,7 +536,7 @@ static void combine(Rw *w, FxTensor **prods, FxTensor *sa_col, FxTensor *sb, boo
         ins[np + 2] = w->n->out;
     FxInst **params = arena_alloc(w->m->arena, sizeof(FxInst *) * (size_t)(np + 3));
     FxBuilder b;
-    map_node(w, w->n->out, np + 2 + beta, ins, "combine", w->n->out->type->elem, &b, params);
+    FxNode *node = map_node(w, w->n->out, np + 2 + beta, ins, "combine", w->n->out->type->elem, &b, params);
     FxInst *sa = params[np], *sbv = params[np + 1], *y;
     if (w->pl.pr.kind == FXP_QUANTIZE) {
         y = combine_quantize(w, &b, params, sa, sbv, direct);
@@ -543,6 +549,7 @@ static void combine(Rw *w, FxTensor **prods, FxTensor *sa_col, FxTensor *sb, boo
         y = fxb_cast(&b, poison_non_finite(&b, y, sa64, sb64), type_scalar(w->t));
     }
     fxb_return(&b, epilogue(w, &b, y, beta ? params[np + 2] : NULL));
+    return node;
 }
 
 /* ---- the guard ---- */
@@ -569,9 +576,14 @@ static int kept_bits(const Plan *pl)
 /* A result is flagged when its D = |A| @ |B| is below 2^(e_A + e_B + this):
  * there the scheme's error bound K 2^(e_A + e_B + 1 - kept) exceeds the
  * native bound K 2^-p D (p: the type's significand bits). */
+static int guard_margin(const Rw *w)
+{
+    return type_info(w->t)->fmt->man_bits + 2;
+}
+
 static int guard_exponent(const Rw *w)
 {
-    return 1 - kept_bits(&w->pl) + type_info(w->t)->fmt->man_bits + 1;
+    return guard_margin(w) - kept_bits(&w->pl);
 }
 
 /* |x| quantized to 127 levels of its row's or column's absmax (Int8); for
@@ -594,6 +606,15 @@ static FxTensor *abs_split(Rw *w, int side, FxTensor *scale)
     return out;
 }
 
+/* In a guard map body reading (P, s_A, s_B), P the quantized |A| @ |B|:
+ * the estimate D of |A| @ |B| in Float64, and e_A + e_B in *e. */
+static FxInst *estimate_abs_product(FxBuilder *b, FxInst **in, FxInst **e)
+{
+    FxInst *sa = fxb_cast(b, in[1], f64()), *sb = fxb_cast(b, in[2], f64()), *c127 = fxb_number(b, SC_FLOAT64, 127);
+    *e = add(b, exponent(b, sa), exponent(b, sb));
+    return mul(b, mul(b, fxb_cast(b, in[0], f64()), fxb_binop(b, FXB_DIV, sa, c127)), fxb_binop(b, FXB_DIV, sb, c127));
+}
+
 /* 1 where the scheme's result may be less accurate than the native one */
 static FxTensor *guard_flags(Rw *w, FxTensor *pabs, FxTensor *sa_col, FxTensor *sb)
 {
@@ -611,35 +632,35 @@ static FxTensor *guard_flags(Rw *w, FxTensor *pabs, FxTensor *sa_col, FxTensor *
         fxb_return(b, fxb_select(b, worse, c_i32(b, 1), c_i32(b, 0)));
         return flags;
     }
-    FxInst *sa = fxb_cast(b, in[1], f64()), *sb64 = fxb_cast(b, in[2], f64()), *c127 = fxb_number(b, SC_FLOAT64, 127);
-    FxInst *d = mul(b, mul(b, fxb_cast(b, in[0], f64()), fxb_binop(b, FXB_DIV, sa, c127)),
-                    fxb_binop(b, FXB_DIV, sb64, c127));
-    FxInst *e = add(b, add(b, exponent(b, sa), exponent(b, sb64)), c_i32(b, guard_exponent(w)));
+    FxInst *ee;
+    FxInst *d = estimate_abs_product(b, in, &ee);
+    FxInst *e = add(b, ee, c_i32(b, guard_exponent(w)));
     worse = fxb_cmp(b, FXC_LT, d, scale2(b, fxb_number(b, SC_FLOAT64, 1), e));
     fxb_return(b, fxb_select(b, worse, c_i32(b, 1), c_i32(b, 0)));
     return flags;
 }
 
-static FxTensor *sum_over(Rw *w, FxTensor *in, int axis, const char *what, int64_t len, const char *dim)
+static FxTensor *reduce_over(Rw *w, FxTensor *in, FxReduceKind kind, int axis, const char *what, int64_t len,
+                            const char *dim)
 {
     const char *names[1] = { dim };
     FxTensor *out = fxg_transient(w->m, w->p, fresh(w, what), i32(), 1, &len, names, w->n->loc);
     FxNode *r = fxg_node(w->m, w->p, FXN_REDUCE, out, w->n->loc, w->n);
     fxg_set_inputs(w->m, r, 1, &in);
-    r->reduce = FXR_SUM;
+    r->reduce = kind;
     r->axis = axis;
     return out;
 }
 
 /* The count of results the Ozaki scheme might get wrong; the original
  * MatMul stays, running only when the count is not 0. */
-static FxTensor *guard(Rw *w, FxTensor *sa, FxTensor *sa_col, FxTensor *sb, FxTensor *sb_col)
+static FxTensor *guard_count(Rw *w, FxTensor *sa, FxTensor *sa_col, FxTensor *sb, FxTensor *sb_col)
 {
     FxTensor *qa = abs_split(w, 0, scale_for_split(w, 0, sa, sa_col));
     FxTensor *qb = abs_split(w, 1, scale_for_split(w, 1, sb, sb_col));
     FxTensor *flags = guard_flags(w, piece_matmul(w, qa, qb), sa_col, sb);
-    FxTensor *rows = sum_over(w, flags, 1, "flagrows", w->Mv, w->M);
-    FxTensor *count = sum_over(w, rows, 0, "flagged", 1, NULL);
+    FxTensor *rows = reduce_over(w, flags, FXR_SUM, 1, "flagrows", w->Mv, w->M);
+    FxTensor *count = reduce_over(w, rows, FXR_SUM, 0, "flagged", 1, NULL);
     FxNode *n = w->n;
     n->when = count;
     n->when_nonzero = true;
@@ -660,7 +681,168 @@ static FxTensor *guard(Rw *w, FxTensor *sa, FxTensor *sa_col, FxTensor *sb, FxTe
 
 /* ---- driving ---- */
 
-static void rewrite(FxModule *m, FxProgram *p, FxNode *n, Plan pl, bool direct, bool guarded, int *serial)
+/* The pieces, products and combine of scheme w->pl, each under w->when;
+ * returns the combine's node. */
+static FxNode *build_scheme(Rw *w, FxTensor *sa, FxTensor *sa_col, FxTensor *sb, FxTensor *sb_col, bool direct)
+{
+    Plan pl = w->pl;
+    Arena *a = w->m->arena;
+    int pieces = pl.pr.kind == FXP_QUANTIZE ? 1 : pl.pr.kind == FXP_BF16 ? 3 : pl.pr.n;
+    FxTensor **as = arena_alloc(a, sizeof(FxTensor *) * (size_t)pieces);
+    FxTensor **bs = arena_alloc(a, sizeof(FxTensor *) * (size_t)pieces);
+    for (int k = 0; k < pieces; k++) {
+        as[k] = split(w, 0, scale_for_split(w, 0, sa, sa_col), k);
+        bs[k] = split(w, 1, scale_for_split(w, 1, sb, sb_col), k);
+    }
+    FxTensor **prods = arena_alloc(a, sizeof(FxTensor *) * (size_t)pl.matmuls);
+    int np = 0;
+    if (pl.pr.kind == FXP_OZAKI1) {   /* t + u <= s + 1, in the order combine_slices reads them */
+        for (int t = 0; t < pieces; t++)
+            for (int u = 0; u < pieces - t; u++)
+                prods[np++] = piece_matmul(w, as[t], bs[u]);
+    } else if (pl.pr.kind == FXP_BF16) {   /* by t + u from the smallest terms: bf16x6 drops t + u > 2 */
+        for (int d = pl.pr.n == 9 ? 4 : 2; d >= 0; d--)
+            for (int t = 0; t < pieces; t++)
+                if (d - t >= 0 && d - t < pieces)
+                    prods[np++] = piece_matmul(w, as[t], bs[d - t]);
+    } else {
+        for (int k = 0; k < pieces; k++)
+            prods[np++] = piece_matmul(w, as[k], bs[k]);
+    }
+    return combine(w, prods, sa_col, sb, direct);
+}
+
+/* ---- adapt: the fewest moduli or slices the results need ----
+ *
+ * --contraction-guard=adapt builds the scheme for a few counts (the one
+ * asked for, then up to the largest in steps: adapt_plans), each under its
+ * own condition. The guard's estimate of |A| @ |B| gives, per result, the
+ * bits a scheme must keep for its error bound to stay within native's;
+ * their maximum picks the first count that keeps that many, or the native
+ * MatMul when none does. */
+
+enum { ADAPT_MAX_PLANS = 4 };
+
+/* The counts adapt chooses among: the plan's own, then evenly up to the
+ * largest (3 steps for moduli, 2 for slices, which cost n(n+1)/2 products). */
+static int adapt_plans(const Plan *pl, ScalarId t, Plan *out)
+{
+    bool ozaki1 = pl->pr.kind == FXP_OZAKI1;
+    int max = ozaki1 ? FXP_MAX_SLICES : FXP_MAX_MODULI, steps = ozaki1 ? 2 : 3;
+    int n0 = pl->pr.n, delta = (max - n0 + steps - 1) / steps, count = 0;
+    for (int n = n0; count < ADAPT_MAX_PLANS && n <= max; n = n == max ? max + 1 : (n + delta < max ? n + delta : max)) {
+        out[count] = (Plan){ { pl->pr.kind, n }, pl->K, 0, 0 };
+        if (resolve(&out[count], t))
+            count++;
+        if (delta == 0)
+            break;
+    }
+    return count;
+}
+
+/* The largest number of bits any result needs. The estimate is the
+ * BFloat16 guard's, D' = (|A| / 2^e_A) @ (|B| / 2^e_B) from the largest
+ * BFloat16 term of each element (within 2^-8 of it; the Int8 estimate
+ * would round every element below 2^-8 of its row's largest to 0): per
+ * result, margin + 2 - x with D' = f 2^x (f in [1/2, 1)), one bit more
+ * than the plain guard's test for the estimate's error. A result whose
+ * estimate is 0 needs more than any count keeps; one whose estimate is
+ * not finite (an inf or NaN in its row or column) none, as the plain guard
+ * lets it pass. */
+static FxTensor *needed_bits(Rw *w, FxTensor *sa, FxTensor *sa_col, FxTensor *sb, FxTensor *sb_col)
+{
+    Plan own = w->pl;
+    w->pl.pr.kind = FXP_BF16;   /* abs_split's BFloat16 terms */
+    FxTensor *qa = abs_split(w, 0, scale_for_split(w, 0, sa, sa_col));
+    FxTensor *qb = abs_split(w, 1, scale_for_split(w, 1, sb, sb_col));
+    FxTensor *est = piece_matmul(w, qa, qb);
+    w->pl = own;
+    int64_t dims[2] = { w->Mv, w->Nv };
+    const char *names[2] = { w->M, w->N };
+    FxTensor *need = fxg_transient(w->m, w->p, fresh(w, "need"), i32(), 2, dims, names, w->n->loc);
+    FxBuilder bb, *b = &bb;
+    FxInst *in;
+    map_node(w, need, 1, &est, "needbits", i32(), b, &in);
+    FxInst *d = fxb_cast(b, in, f64());
+    FxInst *bits = fxb_binop(b, FXB_SUB, c_i32(b, guard_margin(w) + 2), exponent(b, d));
+    FxInst *zero = fxb_cmp(b, FXC_EQ, d, fxb_number(b, SC_FLOAT64, 0));
+    FxInst *finite = fxb_cmp(b, FXC_LT, fxb_unop(b, FXU_ABS, d), fxb_number(b, SC_FLOAT64, INFINITY));
+    bits = fxb_select(b, zero, c_i32(b, INT32_MAX), fxb_select(b, finite, bits, c_i32(b, 0)));
+    fxb_return(b, bits);
+    FxTensor *rows = reduce_over(w, need, FXR_MAX, 1, "needrows", w->Mv, w->M);
+    return reduce_over(w, rows, FXR_MAX, 0, "needed", 1, NULL);
+}
+
+/* A map over a one-element Int32 tensor, its body open in *b. */
+static FxTensor *scalar_map(Rw *w, FxTensor *in, const char *what, FxBuilder *b, FxInst **param)
+{
+    int64_t one = 1;
+    FxTensor *out = fxg_transient(w->m, w->p, fresh(w, what), i32(), 1, &one, NULL, w->n->loc);
+    map_node(w, out, 1, &in, what, i32(), b, param);
+    return out;
+}
+
+/* The index of the first plan keeping the bits needed; nplans: none does. */
+static FxTensor *choose_plan(Rw *w, FxTensor *needed, const Plan *plans, int nplans)
+{
+    FxBuilder b;
+    FxInst *need;
+    FxTensor *out = scalar_map(w, needed, "choice", &b, &need);
+    FxInst *c = c_i32(&b, nplans);
+    for (int k = nplans - 1; k >= 0; k--)
+        c = fxb_select(&b, fxb_cmp(&b, FXC_LE, need, c_i32(&b, kept_bits(&plans[k]))), c_i32(&b, k), c);
+    fxb_return(&b, c);
+    return out;
+}
+
+/* 0 when the choice is k (a node's condition runs it on 0). */
+static FxTensor *chosen(Rw *w, FxTensor *choice, int k)
+{
+    FxBuilder b;
+    FxInst *c;
+    FxTensor *out = scalar_map(w, choice, "chosen", &b, &c);
+    fxb_return(&b, fxb_select(&b, fxb_cmp(&b, FXC_EQ, c, c_i32(&b, k)), c_i32(&b, 0), c_i32(&b, 1)));
+    return out;
+}
+
+static const char *counts_text(Arena *a, const Plan *plans, int nplans)
+{
+    const char *t = "";
+    for (int k = 0; k < nplans; k++)
+        t = arena_printf(a, "%s%s%d", t, k == 0 ? "" : k == nplans - 1 ? " or " : ", ", plans[k].pr.n);
+    return t;
+}
+
+static void rewrite_adaptive(Rw *w, FxTensor *sa, FxTensor *sa_col, FxTensor *sb, FxTensor *sb_col)
+{
+    Plan plans[ADAPT_MAX_PLANS];
+    int nplans = adapt_plans(&w->pl, w->t, plans);
+    FxTensor *choice = choose_plan(w, needed_bits(w, sa, sa_col, sb, sb_col), plans, nplans);
+    FxNode *n = w->n;
+    const Loc *l = &n->loc;
+    const char *what = is_gemm(n) ? "GEMM" : "MatMul", *file = l->file ? l->file->name : "?";
+    bool ozaki1 = w->pl.pr.kind == FXP_OZAKI1;
+    const char *scheme = ozaki1 ? "Ozaki-I" : "Ozaki-II", *unit = ozaki1 ? "slices" : "moduli";
+    const char *among = counts_text(w->m->arena, plans, nplans);
+    for (int k = 0; k < nplans; k++) {
+        w->pl = plans[k];
+        w->when = NULL;   /* the selector itself runs unconditionally */
+        w->when = chosen(w, choice, k);
+        FxNode *c = build_scheme(w, sa, sa_col, sb, sb_col, false);
+        c->note = arena_printf(w->m->arena, "contraction guard: the %s at %s:%d:%d ran %s with %d %s (%d bits kept, "
+                               "%d Int8 matmuls), the fewest of %s %s that keep the bits its results need", what, file,
+                               l->line, l->col, scheme, plans[k].pr.n, unit, kept_bits(&plans[k]), plans[k].matmuls,
+                               among, unit);
+    }
+    w->when = NULL;
+    n->when = chosen(w, choice, nplans);
+    n->when_nonzero = false;
+    n->note = arena_printf(w->m->arena, "contraction guard: the %s at %s:%d:%d ran natively: its results need more "
+                           "than the %d bits %s keeps with %d %s", what, file, l->line, l->col,
+                           kept_bits(&plans[nplans - 1]), scheme, plans[nplans - 1].pr.n, unit);
+}
+
+static void rewrite(FxModule *m, FxProgram *p, FxNode *n, Plan pl, bool direct, int guard, int *serial)
 {
     Rw w = { m, p, n, NULL, pl, n->in_type, serial, NULL, NULL, 0, 0 };
     const Type *o = n->out->type;
@@ -670,31 +852,13 @@ static void rewrite(FxModule *m, FxProgram *p, FxNode *n, Plan pl, bool direct, 
     w.Nv = o->dims[1];
     FxTensor *sa = absmax(&w, 0), *sb = absmax(&w, 1);
     FxTensor *sa_col = column_view(&w, sa), *sb_col = n->trans_b ? column_view(&w, sb) : NULL;
-    if (guarded && pl.pr.kind != FXP_QUANTIZE)
-        w.when = guard(&w, sa, sa_col, sb, sb_col);
-    int pieces = pl.pr.kind == FXP_QUANTIZE ? 1 : pl.pr.kind == FXP_BF16 ? 3 : pl.pr.n;
-    FxTensor **as = arena_alloc(m->arena, sizeof(FxTensor *) * (size_t)pieces);
-    FxTensor **bs = arena_alloc(m->arena, sizeof(FxTensor *) * (size_t)pieces);
-    for (int k = 0; k < pieces; k++) {
-        as[k] = split(&w, 0, scale_for_split(&w, 0, sa, sa_col), k);
-        bs[k] = split(&w, 1, scale_for_split(&w, 1, sb, sb_col), k);
+    if (guard == GUARD_ADAPT && (pl.pr.kind == FXP_OZAKI1 || pl.pr.kind == FXP_OZAKI2)) {
+        rewrite_adaptive(&w, sa, sa_col, sb, sb_col);
+        return;
     }
-    FxTensor **prods = arena_alloc(m->arena, sizeof(FxTensor *) * (size_t)pl.matmuls);
-    int np = 0;
-    if (pl.pr.kind == FXP_OZAKI1) {   /* t + u <= s + 1, in the order combine_slices reads them */
-        for (int t = 0; t < pieces; t++)
-            for (int u = 0; u < pieces - t; u++)
-                prods[np++] = piece_matmul(&w, as[t], bs[u]);
-    } else if (pl.pr.kind == FXP_BF16) {   /* by t + u from the smallest terms: bf16x6 drops t + u > 2 */
-        for (int d = pl.pr.n == 9 ? 4 : 2; d >= 0; d--)
-            for (int t = 0; t < pieces; t++)
-                if (d - t >= 0 && d - t < pieces)
-                    prods[np++] = piece_matmul(&w, as[t], bs[d - t]);
-    } else {
-        for (int k = 0; k < pieces; k++)
-            prods[np++] = piece_matmul(&w, as[k], bs[k]);
-    }
-    combine(&w, prods, sa_col, sb, direct);
+    if (guard != GUARD_NONE && pl.pr.kind != FXP_QUANTIZE)
+        w.when = guard_count(&w, sa, sa_col, sb, sb_col);
+    build_scheme(&w, sa, sa_col, sb, sb_col, direct);
     if (!w.when)
         fxg_remove_node(p, n);   /* guarded, it stays as the fallback */
 }
@@ -842,8 +1006,27 @@ static int rewrite_auto(FxModule *m, FxProgram *p, FxNode *n, const PassOptions 
                                                            scheme_text(m->arena, &c.pl, false)));
     if (native)
         return 0;
-    rewrite(m, p, n, c.pl, false, true, serial);
+    rewrite(m, p, n, c.pl, false, o->guard_adapt ? GUARD_ADAPT : GUARD_FALLBACK, serial);
     return 1;
+}
+
+/* adapt applies to the Ozaki schemes; the BFloat16 ones fall back, and
+ * quantization has no guard. */
+static int guard_mode(const PassOptions *o, const Plan *pl)
+{
+    if (o->guard_adapt && (pl->pr.kind == FXP_OZAKI1 || pl->pr.kind == FXP_OZAKI2))
+        return GUARD_ADAPT;
+    return o->guard_fallback ? GUARD_FALLBACK : GUARD_NONE;
+}
+
+static const char *adapt_text(Arena *a, const Plan *pl, ScalarId t, int guard)
+{
+    if (guard != GUARD_ADAPT)
+        return "";
+    Plan plans[ADAPT_MAX_PLANS];
+    int nplans = adapt_plans(pl, t, plans);
+    return arena_printf(a, "; at run time the fewest of %s %s its results need (--contraction-guard=adapt)",
+                        counts_text(a, plans, nplans), pl->pr.kind == FXP_OZAKI1 ? "slices" : "moduli");
 }
 
 int pass_contraction_precision(FxModule *m, const PassOptions *o)
@@ -884,9 +1067,11 @@ int pass_contraction_precision(FxModule *m, const PassOptions *o)
                     diag_remark(n->loc, "contraction-precision: %s stays native: %s", what, why);
                 continue;
             }
+            int guard = guard_mode(o, &pl);
             if (pass_remark_on(o, "contraction-precision", false))
-                diag_remark(n->loc, "contraction-precision: %s: %s", what, scheme_text(m->arena, &pl, o->direct_rescaling));
-            rewrite(m, p, n, pl, o->direct_rescaling, o->guard_fallback, &serial);
+                diag_remark(n->loc, "contraction-precision: %s: %s%s", what,
+                            scheme_text(m->arena, &pl, o->direct_rescaling), adapt_text(m->arena, &pl, n->in_type, guard));
+            rewrite(m, p, n, pl, o->direct_rescaling, guard, &serial);
             rewritten++;
         }
     }

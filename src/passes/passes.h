@@ -14,7 +14,8 @@ typedef struct PassOptions {
     bool fp_contract;           /* --fp-contract=on|off */
     FxPrecision precision;      /* --contraction-precision (a program's decorator overrides it) */
     bool direct_rescaling;      /* --quantize-rescaling=direct */
-    bool guard_fallback;        /* --contraction-guard=fallback */
+    bool guard_fallback;        /* --contraction-guard=fallback (or adapt) */
+    bool guard_adapt;           /* --contraction-guard=adapt: Ozaki schemes choose their count at run time */
     unsigned remarks;           /* -Rpass=PASS: bit i for row i of the pass table; ~0u: all */
     unsigned remarks_missed;    /* -Rpass-missed[=PASS] */
     const char *print_after;    /* --print-after=PASS, or NULL */

@@ -1628,6 +1628,129 @@ static void test_auto_precedence(void)
     prog_wave_arch = NULL;
 }
 
+/* ---- --contraction-guard=adapt ---- */
+
+/* C = A @ B with M = N = 8, K = 256, compiled by p for f32 or Float64: run
+ * once on a and b; the run's notes in *notes. */
+static bool adapt_exec(Prog *p, bool f32, const double *a, const double *b, double *c, char **notes)
+{
+    size_t eb = f32 ? 4 : 8;
+    void *pa = malloc(eb * 8 * 256), *pb = malloc(eb * 256 * 8), *pc = calloc(64, eb);
+    for (int i = 0; i < 8 * 256; i++) {
+        put(pa, (size_t)i, a[i], f32);
+        put(pb, (size_t)i, b[i], f32);
+    }
+    void *args[] = { &pa, &pb, &pc };
+    RtRunReport report = { 0 };
+    char *err = NULL;
+    bool ok = rt_program_run_report(p->hm, p->plan, args, &report, &err) == 0;
+    for (int i = 0; i < 64; i++)
+        c[i] = get(pc, (size_t)i, f32);
+    if (notes)
+        *notes = strdup(report.notes ? report.notes : "");
+    rt_run_report_free(&report);
+    free(err);
+    free(pa);
+    free(pb);
+    free(pc);
+    return ok;
+}
+
+static bool adapt_once(bool f32, const char *precision, const double *a, const double *b, double *c)
+{
+    Gemm g = { .f32 = f32, .M = 8, .N = 8, .K = 256 };
+    const char *opts[] = { precision, NULL };
+    Prog p;
+    bool ok = open_src(&p, gemm_source(&g), opts, NULL) && adapt_exec(&p, f32, a, b, c, NULL);
+    prog_close(&p);
+    return ok;
+}
+
+/* The count the adaptive run says it took (0: it ran natively). */
+static int adapt_count(const char *notes, const char *scheme)
+{
+    char key[32];
+    snprintf(key, sizeof key, "ran %s with ", scheme);
+    const char *at = strstr(notes, key);
+    return at ? atoi(at + strlen(key)) : 0;
+}
+
+/* Column k of A scaled by 2^s_k and row k of B by 2^-s_k, s_k in
+ * [-span/2, span/2]: the products stay balanced while each row of A and
+ * column of B spans 2^span, so each result needs about span bits more. */
+static void adapt_data(double *a, double *b, int span, bool f32)
+{
+    for (int k = 0; k < 256; k++) {
+        int s = (int)(rng_next() % (uint64_t)(span + 1)) - span / 2;
+        for (int i = 0; i < 8; i++) {
+            double x = ldexp(uniform(), s), y = ldexp(uniform(), -s);
+            a[i * 256 + k] = f32 ? (double)(float)x : x;
+            b[k * 8 + i] = f32 ? (double)(float)y : y;
+        }
+    }
+}
+
+/* adapt runs the fewest moduli (slices) its results need, bit for bit what
+ * the explicit count computes, within native's error where the default
+ * count is not; beyond the largest count it runs natively. */
+static void test_adapt_scheme(const char *scheme, const char *flag, bool f32, int widest)
+{
+    const char *opts[] = { flag, "--contraction-guard=adapt", NULL };
+    Gemm g = { .f32 = f32, .M = 8, .N = 8, .K = 256 };
+    Prog p;
+    CU_ASSERT_FATAL(open_src(&p, gemm_source(&g), opts, NULL));
+    double *a = malloc(sizeof(double) * 2048), *b = malloc(sizeof(double) * 2048);
+    double c[64], want[64], native[64];
+    const int spans[] = { 0, widest / 2, widest };
+    int first = 0, last = 0;
+    for (size_t k = 0; k < sizeof spans / sizeof spans[0]; k++) {
+        rng_seed(81 + k);
+        adapt_data(a, b, spans[k], f32);
+        char *notes;
+        CU_ASSERT(adapt_exec(&p, f32, a, b, c, &notes));
+        int n = adapt_count(notes, scheme);
+        char expl[48], what[96];
+        if (n)
+            snprintf(expl, sizeof expl, "--contraction-precision=%s:%d", strcmp(scheme, "Ozaki-I") ? "ozaki2" : "ozaki1",
+                     n);
+        else
+            snprintf(expl, sizeof expl, "--contraction-precision=native");
+        CU_ASSERT(adapt_once(f32, expl, a, b, want));
+        CU_ASSERT(adapt_once(f32, "--contraction-precision=native", a, b, native));
+        snprintf(what, sizeof what, "%s %s adapt, span 2^%d", f32 ? "Float32" : "Float64", scheme, spans[k]);
+        CU_ASSERT(n > 0 && n >= last);   /* wider rows never need fewer */
+        CU_ASSERT_EQUAL(bit_mismatches(what, 64, c, want), 0);
+        double e = gemm_error(&g, a, b, NULL, c), en = gemm_error(&g, a, b, NULL, native);
+        if (!(e <= en))
+            fprintf(stderr, "\n  %s: error %.3g, native %.3g\n  %s", what, e, en, notes);
+        CU_ASSERT(e <= en);
+        printf("\n    %s: %d, error %.2e, native %.2e", what, n, e, en);
+        first = k ? first : n;
+        last = n;
+        free(notes);
+    }
+    CU_ASSERT(last > first);   /* the widest took more than the benign data */
+    /* a result far below its row's largest product: no count keeps its bits */
+    memset(a, 0, sizeof(double) * 2048);
+    memset(b, 0, sizeof(double) * 2048);
+    a[0] = b[1 * 8 + 1] = b[0 * 8 + 0] = 1;
+    a[1] = ldexp(1, f32 ? -120 : -600);   /* C[0][1] = 2^-600 (2^-120), C[0][0] = 1 */
+    char *notes;
+    CU_ASSERT(adapt_exec(&p, f32, a, b, c, &notes));
+    CU_ASSERT(has(notes, "ran natively: its results need more than the"));
+    CU_ASSERT(adapt_once(f32, "--contraction-precision=native", a, b, want));
+    CU_ASSERT_EQUAL(bit_mismatches("adapt beyond the largest count", 64, c, want), 0);
+    free(notes);
+    prog_close(&p);
+    free(a);
+    free(b);
+}
+
+/* Ozaki-II keeps up to about 114 bits (32 moduli), Ozaki-I 83 (12 slices) */
+static void test_adapt_ozaki2_f64(void) { test_adapt_scheme("Ozaki-II", "--contraction-precision=ozaki", false, 48); }
+static void test_adapt_ozaki2_f32(void) { test_adapt_scheme("Ozaki-II", "--contraction-precision=ozaki", true, 48); }
+static void test_adapt_ozaki1_f64(void) { test_adapt_scheme("Ozaki-I", "--contraction-precision=ozaki1", false, 24); }
+
 static const FxtTest tests[] = {
     { "ozaki2_exact_integer_product", test_ozaki2_exact },
     { "accuracy_float32_k256", test_accuracy32_256 },
@@ -1661,6 +1784,13 @@ static const FxtTest auto_tests[] = {
     { NULL, NULL },
 };
 
+static const FxtTest adapt_tests[] = {
+    { "Float64 Ozaki-II: the fewest moduli the results need", test_adapt_ozaki2_f64 },
+    { "Float32 Ozaki-II: the fewest moduli the results need", test_adapt_ozaki2_f32 },
+    { "Float64 Ozaki-I: the fewest slices the results need", test_adapt_ozaki1_f64 },
+    { NULL, NULL },
+};
+
 static const FxtTest reproducible_tests[] = {
     { "the same bits on the host, under each wave model, with 1 and 2 threads", test_reproducible },
     { NULL, NULL },
@@ -1671,6 +1801,7 @@ static const FxtSuite suites[] = {
     { "bf16", bf16_tests, NULL, NULL },
     { "reproducible", reproducible_tests, NULL, NULL },
     { "auto", auto_tests, NULL, NULL },
+    { "adapt", adapt_tests, NULL, NULL },
     { NULL, NULL, NULL, NULL },
 };
 
