@@ -40,6 +40,7 @@ typedef struct Scheme {
     int matmuls;            /* Int8 matmuls (1 for native: one Float matmul; bf16: BFloat16 matmuls) */
     const char *family;     /* the plot's curve */
     const char *arch;       /* auto: the processor whose wave model runs it */
+    bool adapt;             /* --contraction-guard=adapt */
 } Scheme;
 
 static Scheme schemes[64];
@@ -47,7 +48,7 @@ static int nschemes;
 
 static void add_scheme(const char *name, const char *precision, bool direct, int matmuls, const char *family)
 {
-    schemes[nschemes++] = (Scheme){ strdup(name), strdup(precision), direct, matmuls, family, NULL };
+    schemes[nschemes++] = (Scheme){ strdup(name), strdup(precision), direct, matmuls, family, NULL, false };
 }
 
 static void make_schemes(bool quick)
@@ -70,6 +71,10 @@ static void make_schemes(bool quick)
     add_scheme("ozaki2 default", "ozaki", false, 0, "default");
     add_scheme("bf16x9", "bf16x9", false, 9, "bf16");
     add_scheme("bf16x6", "bf16x6", false, 6, "bf16");
+    add_scheme("ozaki2 adapt", "ozaki", false, 0, "adapt");
+    schemes[nschemes - 1].adapt = true;
+    add_scheme("ozaki1 adapt", "ozaki1", false, 0, "adapt");
+    schemes[nschemes - 1].adapt = true;
     static const char *const archs[] = { "gfx90a", "gfx942", "gfx1100", "gfx1201" };
     for (int a = 0; a < 4; a++) {
         snprintf(n, sizeof n, "auto %s", archs[a]);
@@ -87,7 +92,7 @@ static bool applies(const Scheme *s, bool f32)
 /* A scheme --guard runs a second time, guarded. */
 static bool guardable(const Scheme *s)
 {
-    return strncmp(s->precision, "ozaki", 5) == 0 || strcmp(s->family, "bf16") == 0;
+    return !s->adapt && (strncmp(s->precision, "ozaki", 5) == 0 || strcmp(s->family, "bf16") == 0);
 }
 
 /* ---- data ---- */
@@ -199,7 +204,8 @@ static bool compile_scheme(Compiled *cs, const Scheme *s, bool f32, int K, bool 
     cs->o.host = true;
     fxir_parse_precision(s->precision, &cs->o.precision);
     cs->o.direct_rescaling = s->direct;
-    cs->o.guard_fallback = guard;
+    cs->o.guard_fallback = guard || s->adapt;
+    cs->o.guard_adapt = s->adapt;
     if (s->arch) {   /* as fxrun --arch: the processor's lowering, its waves emulated */
         cs->o.arch = s->arch;
         cs->o.arch_given = true;
@@ -228,7 +234,16 @@ typedef struct Run {
     double error;
     double seconds;
     char *note;             /* what the guard did, or NULL */
+    int taken;              /* adapt: the Int8 matmuls that ran; -1: native */
 } Run;
+
+/* What an adaptive run's note says it ran: "(55 bits kept, 16 Int8
+ * matmuls)", or "ran natively". */
+static int matmuls_taken(const char *note)
+{
+    const char *at = note ? strstr(note, " bits kept, ") : NULL;
+    return at ? atoi(at + strlen(" bits kept, ")) : -1;
+}
 
 static bool run_on(Compiled *cs, bool f32, int K, const double *A, const double *B, const double *Cref,
                    const double *den, Run *out)
@@ -249,6 +264,7 @@ static bool run_on(Compiled *cs, bool f32, int K, const double *A, const double 
     clock_gettime(CLOCK_MONOTONIC, &t1);
     out->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     out->note = report.notes ? strdup(report.notes) : NULL;
+    out->taken = matmuls_taken(out->note);
     rt_run_report_free(&report);
     if (!ok)
         fprintf(stderr, "accuracy: a run failed: %s\n", err ? err : "?");
@@ -332,6 +348,7 @@ int main(int argc, char **argv)
         if (only_type && strcmp(only_type, T) != 0)
             continue;
         static double err[64][NDATA][3], mm[64], mmk[64][3];
+        static int taken[64][NDATA][3];
         for (int s = 0; s < nschemes; s++)
             mm[s] = 0;
         for (int ki = 0; ki < nK; ki++) {
@@ -346,10 +363,15 @@ int main(int argc, char **argv)
                     if (!g)
                         mm[s] = mmk[s][ki] = schemes[s].matmuls ? schemes[s].matmuls : cs.matmuls;
                     for (int d = 0; d < NDATA; d++) {
-                        Run r = { NAN, 0, NULL };
+                        Run r = { NAN, 0, NULL, -1 };
                         ok = ok && run_on(&cs, f32, K, data[d].A, data[d].B, data[d].Cref, data[d].den, &r);
-                        if (!g)
+                        if (!g) {
                             err[s][d][ki] = r.error;
+                            taken[s][d][ki] = r.taken;
+                        }
+                        if (schemes[s].adapt)
+                            printf("%s %-10s K=%-4d %-15s error %.2e: %s", T, datasets[d], K, schemes[s].name, r.error,
+                                   r.note ? r.note : "(no note)\n");
                         char key[32];
                         key_of(&schemes[s], key, sizeof key);
                         fprintf(dat, "%s %s %d %s %s %g %.3e %.3f %s\n", T, datasets[d], K, key, schemes[s].family,
@@ -379,14 +401,22 @@ int main(int argc, char **argv)
         for (int s = 0; s < nschemes; s++) {
             if (!applies(&schemes[s], f32))
                 continue;
-            if (schemes[s].arch)   /* what auto chose at each K: 0 is native */
+            if (schemes[s].adapt)   /* the count it ran is in each cell */
+                fprintf(md, "| %s | at run time |", schemes[s].name);
+            else if (schemes[s].arch)   /* what auto chose at each K: 0 is native */
                 fprintf(md, "| %s | %g / %g / %g |", schemes[s].name, mmk[s][0], mmk[s][nK > 1 ? 1 : 0],
                         mmk[s][nK > 2 ? 2 : 0]);
             else
                 fprintf(md, "| %s | %g%s |", schemes[s].name, mm[s], strcmp(schemes[s].family, "bf16") ? "" : " BFloat16");
             for (int d = 0; d < NDATA; d++)
-                for (int ki = 0; ki < nK; ki++)
-                    fprintf(md, " %.2e |", err[s][d][ki]);
+                for (int ki = 0; ki < nK; ki++) {
+                    fprintf(md, " %.2e", err[s][d][ki]);
+                    if (schemes[s].adapt && taken[s][d][ki] >= 0)
+                        fprintf(md, " (%d)", taken[s][d][ki]);
+                    else if (schemes[s].adapt)
+                        fputs(" (native)", md);
+                    fputs(" |", md);
+                }
             fputc('\n', md);
         }
     }

@@ -988,28 +988,6 @@ static AutoChoice choose_auto(FxModule *m, const FxProgram *p, const FxNode *n, 
     return c;
 }
 
-/* auto: the way choose_auto estimates fastest, always guarded (an Ozaki
- * result must be as accurate as the native one it replaces). */
-static int rewrite_auto(FxModule *m, FxProgram *p, FxNode *n, const PassOptions *o, int *serial)
-{
-    const char *what = is_gemm(n) ? "GEMM" : "MatMul", *why;
-    AutoChoice c = choose_auto(m, p, n, o->target, &why);
-    if (why) {
-        if (pass_remark_on(o, "contraction-precision", true))
-            diag_remark(n->loc, "contraction-precision: %s stays native: %s", what, why);
-        return 0;
-    }
-    bool native = c.pl.pr.kind == FXP_NATIVE;
-    if (pass_remark_on(o, "contraction-precision", false))
-        diag_remark(n->loc, "contraction-precision: %s: %s; %s", what, c.figures,
-                    native ? "keeps native" : arena_printf(m->arena, "takes %s, guarded",
-                                                           scheme_text(m->arena, &c.pl, false)));
-    if (native)
-        return 0;
-    rewrite(m, p, n, c.pl, false, o->guard_adapt ? GUARD_ADAPT : GUARD_FALLBACK, serial);
-    return 1;
-}
-
 /* adapt applies to the Ozaki schemes; the BFloat16 ones fall back, and
  * quantization has no guard. */
 static int guard_mode(const PassOptions *o, const Plan *pl)
@@ -1027,6 +1005,30 @@ static const char *adapt_text(Arena *a, const Plan *pl, ScalarId t, int guard)
     int nplans = adapt_plans(pl, t, plans);
     return arena_printf(a, "; at run time the fewest of %s %s its results need (--contraction-guard=adapt)",
                         counts_text(a, plans, nplans), pl->pr.kind == FXP_OZAKI1 ? "slices" : "moduli");
+}
+
+/* auto: the way choose_auto estimates fastest, always guarded (an Ozaki
+ * result must be as accurate as the native one it replaces). */
+static int rewrite_auto(FxModule *m, FxProgram *p, FxNode *n, const PassOptions *o, int *serial)
+{
+    const char *what = is_gemm(n) ? "GEMM" : "MatMul", *why;
+    AutoChoice c = choose_auto(m, p, n, o->target, &why);
+    if (why) {
+        if (pass_remark_on(o, "contraction-precision", true))
+            diag_remark(n->loc, "contraction-precision: %s stays native: %s", what, why);
+        return 0;
+    }
+    bool native = c.pl.pr.kind == FXP_NATIVE;
+    int guard = o->guard_adapt ? GUARD_ADAPT : GUARD_FALLBACK;
+    if (pass_remark_on(o, "contraction-precision", false))
+        diag_remark(n->loc, "contraction-precision: %s: %s; %s", what, c.figures,
+                    native ? "keeps native" : arena_printf(m->arena, "takes %s, guarded%s",
+                                                           scheme_text(m->arena, &c.pl, false),
+                                                           adapt_text(m->arena, &c.pl, n->in_type, guard)));
+    if (native)
+        return 0;
+    rewrite(m, p, n, c.pl, false, guard, serial);
+    return 1;
 }
 
 int pass_contraction_precision(FxModule *m, const PassOptions *o)

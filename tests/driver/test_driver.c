@@ -295,6 +295,19 @@ static void test_exit_statuses(void)
     CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 2);
     snprintf(cmd, sizeof cmd, "%s --eval 'Int32(3) + Int32(4)'", fxcc_path);
     expect_run(cmd, 0, "Int32(7)\n");
+    /* --contraction-guard=adapt adapts the Ozaki schemes' counts; other schemes have none */
+    static const char *const no_counts[] = { "native", "int8", "bf16x9" };
+    for (int k = 0; k < 3; k++) {
+        snprintf(cmd, sizeof cmd, "%s %s --contraction-guard=adapt --contraction-precision=%s -c -o /dev/null",
+                 fxcc_path, saxpy(), no_counts[k]);
+        CU_ASSERT_EQUAL(run(cmd, NULL, &err), 2);
+        CU_ASSERT(err && strstr(err, "--contraction-guard=adapt chooses Ozaki-II's moduli or Ozaki-I's slices at "
+                                     "run time; it needs --contraction-precision=ozaki, ozaki1[:s], ozaki2[:L] or auto"));
+        free(err);
+    }
+    snprintf(cmd, sizeof cmd, "%s %s --contraction-guard=adapt --contraction-precision=auto -c -o /dev/null", fxcc_path,
+             saxpy());
+    CU_ASSERT_EQUAL(run(cmd, NULL, NULL), 0);
 }
 
 /* fxcc --version and fxrun --version print the project's version
