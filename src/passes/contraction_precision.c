@@ -730,12 +730,12 @@ static int adapt_plans(const Plan *pl, ScalarId t, Plan *out)
     bool ozaki1 = pl->pr.kind == FXP_OZAKI1;
     int max = ozaki1 ? FXP_MAX_SLICES : FXP_MAX_MODULI, steps = ozaki1 ? 2 : 3;
     int n0 = pl->pr.n, delta = (max - n0 + steps - 1) / steps, count = 0;
-    for (int n = n0; count < ADAPT_MAX_PLANS && n <= max; n = n == max ? max + 1 : (n + delta < max ? n + delta : max)) {
+    for (int k = 0; k <= steps && count < ADAPT_MAX_PLANS; k++) {
+        int n = n0 + k * delta < max ? n0 + k * delta : max;
+        if (count && out[count - 1].pr.n == n)
+            break;   /* reached the largest */
         out[count] = (Plan){ { pl->pr.kind, n }, pl->K, 0, 0 };
-        if (resolve(&out[count], t))
-            count++;
-        if (delta == 0)
-            break;
+        count += resolve(&out[count], t);
     }
     return count;
 }
