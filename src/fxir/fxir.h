@@ -281,8 +281,8 @@ typedef struct FxProgram {
 
 /* --contraction-precision and @contraction_precision (spec §8.2):
  * native | int2..int8 | ozaki | ozaki1[:s] | ozaki2[:L] | bf16x9 | bf16x6 | auto.
- * AUTO: per contraction, native or a guarded Ozaki scheme at its default,
- * whichever the target's throughput figures estimate fastest. */
+ * AUTO: per contraction, native or guarded Ozaki-II at its default moduli,
+ * whichever the target's throughput figures estimate faster. */
 typedef enum { FXP_NATIVE, FXP_QUANTIZE, FXP_OZAKI1, FXP_OZAKI2, FXP_BF16, FXP_AUTO } FxPrecisionKind;
 typedef struct FxPrecision {
     FxPrecisionKind kind;

@@ -173,9 +173,9 @@ const char *tgt_matrix_targets(TgtMatrixId id);
  * Peak rates per compute unit and clock cycle, for estimates that compare
  * ways of computing one thing (--contraction-precision=auto). Matrix rates
  * come from the vendor's instruction tables (operations of one instruction
- * over its issue-to-issue cycles, times the SIMDs of a CU); vector and
- * memory rates from the vendor's published peak figures of one product of
- * the family, divided by its CUs and clock (throughput.c cites each). */
+ * over its issue-to-issue cycles, times the SIMDs of a CU); vector rates
+ * from the vendor's per-CU figures; memory rates from one product's peak
+ * bandwidth over its CUs and clock (throughput.c cites each). */
 typedef struct TgtThroughput {
     const char *family;       /* "CDNA3" */
     const char *product;      /* the product the vector and memory figures are of */
