@@ -11,7 +11,8 @@
  *    5.3 TB/s HBM3;
  *  - RDNA3 and RDNA4: FP32 128 FLOPs/CU/clock without dual issue, FP64 1/32
  *    of it, 4 (ROCm Compute Profiler documentation, "Workgroup processor
- *    (WGP)" of RDNA); RX 7900 XTX: 96 CUs, 2.5 GHz, 960 GB/s GDDR6;
+ *    (WGP)", which states it for RDNA; AMD publishes no FP64 figure of
+ *    RDNA4's own, so RDNA4 takes it too); RX 7900 XTX: 96 CUs, 2.5 GHz, 960 GB/s GDDR6;
  *    RX 9070 XT: 64 CUs, 2.97 GHz, 644.6 GB/s GDDR6 (AMD's product pages).
  * Matrix rates come from the vendor's instruction tables (matrix-layouts
  * json: operations over issue-to-issue cycles) times the SIMDs of a CU, 4
