@@ -588,17 +588,17 @@ static int guard_exponent(const Rw *w)
 
 /* |x| quantized to 127 levels of its row's or column's absmax (Int8); for
  * the BFloat16 schemes the largest BFloat16 term of |x| / 2^e */
-static FxTensor *abs_split(Rw *w, int side, FxTensor *scale)
+static FxTensor *abs_split(Rw *w, int side, FxTensor *scale, ScalarId piece)
 {
     FxTensor *x = w->n->ins[side];
-    const Type *pt = type_scalar(piece_type(w));
+    const Type *pt = type_scalar(piece);
     FxTensor *out = fxg_transient_like(w->m, w->p, fresh(w, side ? "absqB" : "absqA"), pt, x, w->n->loc);
     FxTensor *ins[2] = { x, scale };
     FxBuilder b;
     FxInst *params[2];
     map_node(w, out, 2, ins, "abssplit", pt, &b, params);
     FxInst *a = fxb_unop(&b, FXU_ABS, params[0]), *q;
-    if (w->pl.pr.kind == FXP_BF16)
+    if (piece == SC_BFLOAT16)
         q = scale2(&b, a, fxb_unop(&b, FXU_NEG, exponent(&b, params[1])));
     else
         q = fxb_math(&b, FXM_RINT, mul(&b, fxb_binop(&b, FXB_DIV, a, params[1]), fxb_number(&b, w->t, 127)));
@@ -656,8 +656,8 @@ static FxTensor *reduce_over(Rw *w, FxTensor *in, FxReduceKind kind, int axis, c
  * MatMul stays, running only when the count is not 0. */
 static FxTensor *guard_count(Rw *w, FxTensor *sa, FxTensor *sa_col, FxTensor *sb, FxTensor *sb_col)
 {
-    FxTensor *qa = abs_split(w, 0, scale_for_split(w, 0, sa, sa_col));
-    FxTensor *qb = abs_split(w, 1, scale_for_split(w, 1, sb, sb_col));
+    FxTensor *qa = abs_split(w, 0, scale_for_split(w, 0, sa, sa_col), piece_type(w));
+    FxTensor *qb = abs_split(w, 1, scale_for_split(w, 1, sb, sb_col), piece_type(w));
     FxTensor *flags = guard_flags(w, piece_matmul(w, qa, qb), sa_col, sb);
     FxTensor *rows = reduce_over(w, flags, FXR_SUM, 1, "flagrows", w->Mv, w->M);
     FxTensor *count = reduce_over(w, rows, FXR_SUM, 0, "flagged", 1, NULL);
@@ -751,12 +751,9 @@ static int adapt_plans(const Plan *pl, ScalarId t, Plan *out)
  * lets it pass. */
 static FxTensor *needed_bits(Rw *w, FxTensor *sa, FxTensor *sa_col, FxTensor *sb, FxTensor *sb_col)
 {
-    Plan own = w->pl;
-    w->pl.pr.kind = FXP_BF16;   /* abs_split's BFloat16 terms */
-    FxTensor *qa = abs_split(w, 0, scale_for_split(w, 0, sa, sa_col));
-    FxTensor *qb = abs_split(w, 1, scale_for_split(w, 1, sb, sb_col));
+    FxTensor *qa = abs_split(w, 0, scale_for_split(w, 0, sa, sa_col), SC_BFLOAT16);
+    FxTensor *qb = abs_split(w, 1, scale_for_split(w, 1, sb, sb_col), SC_BFLOAT16);
     FxTensor *est = piece_matmul(w, qa, qb);
-    w->pl = own;
     int64_t dims[2] = { w->Mv, w->Nv };
     const char *names[2] = { w->M, w->N };
     FxTensor *need = fxg_transient(w->m, w->p, fresh(w, "need"), i32(), 2, dims, names, w->n->loc);
@@ -773,12 +770,14 @@ static FxTensor *needed_bits(Rw *w, FxTensor *sa, FxTensor *sa_col, FxTensor *sb
     return reduce_over(w, rows, FXR_MAX, 0, "needed", 1, NULL);
 }
 
-/* A map over a one-element Int32 tensor, its body open in *b. */
+/* A map over a one-element Int32 tensor, its body open in *b; it runs
+ * whatever condition the nodes being built are under. */
 static FxTensor *scalar_map(Rw *w, FxTensor *in, const char *what, FxBuilder *b, FxInst **param)
 {
     int64_t one = 1;
     FxTensor *out = fxg_transient(w->m, w->p, fresh(w, what), i32(), 1, &one, NULL, w->n->loc);
-    map_node(w, out, 1, &in, what, i32(), b, param);
+    FxNode *mn = map_node(w, out, 1, &in, what, i32(), b, param);
+    mn->when = NULL;
     return out;
 }
 
@@ -826,7 +825,6 @@ static void rewrite_adaptive(Rw *w, FxTensor *sa, FxTensor *sa_col, FxTensor *sb
     const char *among = counts_text(w->m->arena, plans, nplans);
     for (int k = 0; k < nplans; k++) {
         w->pl = plans[k];
-        w->when = NULL;   /* the selector itself runs unconditionally */
         w->when = chosen(w, choice, k);
         FxNode *c = build_scheme(w, sa, sa_col, sb, sb_col, false);
         c->note = arena_printf(w->m->arena, "contraction guard: the %s at %s:%d:%d ran %s with %d %s (%d bits kept, "
@@ -834,7 +832,6 @@ static void rewrite_adaptive(Rw *w, FxTensor *sa, FxTensor *sa_col, FxTensor *sb
                                l->line, l->col, scheme, plans[k].pr.n, unit, kept_bits(&plans[k]), plans[k].matmuls,
                                among, unit);
     }
-    w->when = NULL;
     n->when = chosen(w, choice, nplans);
     n->when_nonzero = false;
     n->note = arena_printf(w->m->arena, "contraction guard: the %s at %s:%d:%d ran natively: its results need more "
