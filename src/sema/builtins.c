@@ -731,6 +731,36 @@ static const char *fragment_menu(Ctx *c, bool wmma)
     return s;
 }
 
+/* Among the instructions of fx.mfma (CDNA) or fx.wmma (RDNA) taking A/B
+ * fragments `in` x in_lanes and C/D `acc` x acc_lanes: the first of any
+ * processor (*wanted, NULL if none), and the one the target has (returned,
+ * NULL if none); *where lists "mnemonic (processors)" of every one. */
+static const TgtMatrixInst *matrix_for(Ctx *c, bool wmma, ScalarId in, int in_lanes, ScalarId acc, int acc_lanes,
+                                       const TgtMatrixInst **wanted, const char **where)
+{
+    const TgtMatrixInst *found = NULL;
+    *wanted = NULL;
+    *where = "";
+    for (int id = 0; id < TGT_MI_COUNT; id++) {
+        const TgtMatrixInst *mi = tgt_matrix_inst((TgtMatrixId)id);
+        if ((strncmp(mi->family, "RDNA", 4) == 0) != wmma || !takes_fragments(mi, in, in_lanes, acc, acc_lanes))
+            continue;
+        *wanted = *wanted ? *wanted : mi;
+        *where = arena_printf(c->arena, "%s%s%s (%s)", *where, **where ? ", " : "", mi->mnemonic,
+                              tgt_matrix_targets(mi->id));
+        if (!found && c->sema->opts->target && tgt_has_matrix(c->sema->opts->target, mi->id))
+            found = mi;
+    }
+    return found;
+}
+
+static bool no_matrix_takes(Ctx *c, bool wmma, const Type *a, const Type *acc, Loc loc)
+{
+    diag_error(loc, "no %s instruction takes A, B %s and C %s; the instructions: %s", wmma ? "WMMA" : "MFMA",
+               type_name(c->arena, a), type_name(c->arena, acc), fragment_menu(c, wmma));
+    return false;
+}
+
 /* fx.mfma(a, b, c) / fx.wmma(a, b, c): one matrix instruction of the wave,
  * chosen by the fragments' types among the target's; d = a @ b + c with the
  * vendor's register layouts. Every lane of the wave must reach it. */
@@ -751,23 +781,19 @@ static Val *matrix_call(Ctx *c, Args *a, bool wmma, const char *fname)
                    fname, fragment_menu(c, wmma));
         return NULL;
     }
-    const TgtMatrixInst *found = NULL, *wanted = NULL;
-    const char *where = "";   /* "mnemonic (its processors)" of every instruction that fits */
-    for (int id = 0; id < TGT_MI_COUNT; id++) {
-        const TgtMatrixInst *mi = tgt_matrix_inst((TgtMatrixId)id);
-        if ((strncmp(mi->family, "RDNA", 4) == 0) != wmma || !takes_fragments(mi, in, in_lanes, acc, acc_lanes))
-            continue;
-        wanted = wanted ? wanted : mi;
-        where = arena_printf(c->arena, "%s%s%s (%s)", where, *where ? ", " : "", mi->mnemonic,
-                             tgt_matrix_targets(mi->id));
-        if (!found && c->sema->opts->target && tgt_has_matrix(c->sema->opts->target, mi->id))
-            found = mi;
-    }
+    const TgtMatrixInst *wanted;
+    const char *where;
+    const TgtMatrixInst *found = matrix_for(c, wmma, in, in_lanes, acc, acc_lanes, &wanted, &where);
     const TgtTarget *t = c->sema->opts->target;
     const char *tname = !t || t->kind == TGT_HOST ? "the host (fxrun --arch=GFX runs a GPU's kernels there)" : t->name;
+    /* In a branch a static condition drops (`if fx.has_mfma(...)`), the
+     * fragment types are often the ones another target's instruction takes
+     * (chosen with a static select): the call is not built, and its value is
+     * C's. */
+    if (!found && c->discard)
+        return a->pos[2];
     if (!wanted) {
-        diag_error(a->loc, "no %s instruction takes A, B %s and C %s; the instructions: %s", wmma ? "WMMA" : "MFMA",
-                   type_name(c->arena, a->pos[0]->type), type_name(c->arena, a->pos[2]->type), fragment_menu(c, wmma));
+        no_matrix_takes(c, wmma, a->pos[0]->type, a->pos[2]->type, a->loc);
         return NULL;
     }
     if (!found) {
@@ -780,6 +806,38 @@ static Val *matrix_call(Ctx *c, Args *a, bool wmma, const char *fname)
         ops[k] = sema_materialize(c, a->pos[k]);
     FxInst *i = fxb_mfma(sema_builder(c, a->loc), found->id, a->pos[2]->type, ops[0], ops[1], ops[2]);
     return val_runtime(c, i->type, i, a->loc);
+}
+
+/* fx.has_mfma(A, C) / fx.has_wmma(A, C): a static Boolean, whether the
+ * target has the instruction fx.mfma / fx.wmma would run on fragments of
+ * types A (A and B) and C (C and D). Fragment types no instruction of any
+ * processor takes are an error rather than False, so that a misspelt shape
+ * cannot silently select the fallback. */
+static Val *has_matrix_call(Ctx *c, Args *a, bool wmma, const char *fname)
+{
+    if (!check_kwargs(a, fname, NULL) || !check_count(a, fname, 2, 2))
+        return NULL;
+    for (int k = 0; k < 2; k++)
+        if (a->pos[k]->type->kind != TY_TYPE) {
+            diag_error(a->pos[k]->loc, "%s() takes fragment types (e.g. Float16x4, Float32x4), got a value of type %s",
+                       fname, type_name(c->arena, a->pos[k]->type));
+            return NULL;
+        }
+    ScalarId in, acc;
+    int in_lanes, acc_lanes;
+    const Type *ta = a->pos[0]->tval, *tc = a->pos[1]->tval;
+    if (!fragment_shape(ta, &in, &in_lanes) || !fragment_shape(tc, &acc, &acc_lanes)) {
+        no_matrix_takes(c, wmma, ta, tc, a->loc);
+        return NULL;
+    }
+    const TgtMatrixInst *wanted;
+    const char *where;
+    const TgtMatrixInst *found = matrix_for(c, wmma, in, in_lanes, acc, acc_lanes, &wanted, &where);
+    if (!wanted) {
+        no_matrix_takes(c, wmma, ta, tc, a->loc);
+        return NULL;
+    }
+    return fold_make_bool(c->arena, found != NULL, a->loc);
 }
 
 /* ---- type constructors and conversions ---- */
@@ -911,10 +969,29 @@ static Val *method_bitcast(Ctx *c, Val *x, Args *a)
     return val_runtime(c, t, sema_emit(c, FX_BITCAST, 0, t, a->loc, 1, x->ir), a->loc);
 }
 
+/* cond.select(T, U) with types: a static Boolean chooses a type, so that
+ * `const Frag = fx.has_mfma(Float16x4, Float32x4).select(Float16x4, Float16x8)`
+ * names the fragment type of whichever instruction the target has. */
+static Val *select_type(Ctx *c, Val *cond, Args *a)
+{
+    if (a->pos[0]->type->kind != TY_TYPE || a->pos[1]->type->kind != TY_TYPE) {
+        diag_error(a->loc, "select() takes two types or two values, not one of each");
+        return NULL;
+    }
+    if (!cond->is_static || cond->type->kind != TY_SCALAR || cond->type->scalar != SC_BOOLEAN) {
+        diag_error(cond->loc, "select() between types needs a static Boolean condition, got %s%s",
+                   cond->is_static ? "" : "a run-time ", type_name(c->arena, cond->type));
+        return NULL;
+    }
+    return type_val(c, big_is_zero(cond->i) ? a->pos[1]->tval : a->pos[0]->tval, a->loc);
+}
+
 static Val *method_select(Ctx *c, Val *cond, Args *a)
 {
     if (!check_kwargs(a, "select", NULL) || !check_count(a, "select", 2, 2))
         return NULL;
+    if (a->pos[0]->type->kind == TY_TYPE || a->pos[1]->type->kind == TY_TYPE)
+        return select_type(c, cond, a);
     if (!sema_is_numeric(cond)) {
         diag_error(cond->loc, "select() needs a Boolean condition, got %s", type_name(c->arena, cond->type));
         return NULL;
@@ -1173,6 +1250,8 @@ static Val *call_builtin(Ctx *c, const char *n, Args *a)
             return wave_call(c, a, wave_fns[k].op, n);
     if (strcmp(n, "fx.mfma") == 0) return matrix_call(c, a, false, n);
     if (strcmp(n, "fx.wmma") == 0) return matrix_call(c, a, true, n);
+    if (strcmp(n, "fx.has_mfma") == 0) return has_matrix_call(c, a, false, n);
+    if (strcmp(n, "fx.has_wmma") == 0) return has_matrix_call(c, a, true, n);
     if (strcmp(n, "fx.wave_size") == 0) {
         if (!check_count(a, n, 0, 0))
             return NULL;
@@ -1242,7 +1321,7 @@ static const char *const fx_functions[] = {
     "sin", "cos", "tanh", "floor", "ceil", "round", "trunc", "barrier", "atomic_add", "atomic_max",
     "atomic_min", "atomic_cas", "lane_id", "wave_size", "fastmath", "reduce_sum", "reduce_max", "reduce_min",
     "abs", "shuffle", "shuffle_xor", "shuffle_up", "shuffle_down", "readlane", "readfirstlane", "ballot", "any",
-    "all", "wave_sum", "wave_max", "wave_min", "mfma", "wmma", "printf", "assert", "atomic_sub", "atomic_and",
+    "all", "wave_sum", "wave_max", "wave_min", "mfma", "wmma", "has_mfma", "has_wmma", "printf", "assert", "atomic_sub", "atomic_and",
     "atomic_or", "atomic_xor", "atomic_xchg", "threadfence", "erf", "erfc", "log1p", "expm1", "cbrt",
     "sigmoid", "copysign", "hypot", "atan2", "pow", NULL
 };

@@ -88,7 +88,8 @@ struct Ctx {
     FxBlock *block;         /* current insertion block */
     FxBuilder b;            /* positioned at the end of `block` by sema_builder */
     unsigned fmf;           /* effective ambient fast-math flags */
-    bool discard;           /* checking an untaken static branch: emit into scratch */
+    bool discard;           /* checking an untaken static branch: emit into scratch,
+                               and what the target lacks is no error */
 };
 
 struct Sema {

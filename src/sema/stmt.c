@@ -435,18 +435,21 @@ static Val *condition(Ctx *c, AstNode *e, const char *what)
 }
 
 /* Type-check a branch that a static condition removes: its code is emitted
- * into a scratch block that is then dropped. */
+ * into a scratch block that is then dropped. What the target lacks (a matrix
+ * instruction) is not an error there, as code under a false `#if` in C. */
 static void check_discarded(Ctx *c, AstNode *branch)
 {
     FxBlock scratch = { 0 };
     FxBlock *saved = c->block;
-    bool saved_ret = c->fn ? c->fn->returned : false;
+    bool saved_ret = c->fn ? c->fn->returned : false, saved_discard = c->discard;
     c->block = &scratch;
+    c->discard = true;
     if (branch->kind == AST_IF)
         stmt(c, branch);
     else
         scoped_block(c, branch);
     c->block = saved;
+    c->discard = saved_discard;
     if (c->fn)
         c->fn->returned = saved_ret;
 }

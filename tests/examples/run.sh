@@ -72,7 +72,7 @@ for f in $kernels; do
 done
 # The race and initialization checker stays silent on the kernels that use
 # shared memory and barriers (the first run of each, under fxrun --check).
-for name in softmax layernorm gemm_tiled; do
+for name in softmax layernorm gemm_tiled attention; do
   args=$(grep -m1 . "$here/$name.cmd")
   out=$(eval "\"$fxrun\" \"$name.fx\" $args --check" 2>&1) || bad "$name under --check: $out"
   case $out in *race:* | *uninitialized* | *divergent*) bad "$name under --check: $out" ;; esac
