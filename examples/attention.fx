@@ -30,13 +30,13 @@ const WMMA11 = fx.has_wmma(Float16x16, Float32x8)   # gfx11 (A, B in both half-w
 const WMMA12 = fx.has_wmma(Float16x8, Float32x8)    # gfx12
 const MATRIX = MFMA or WMMA11 or WMMA12
 # This lane's fragment of A or B (FragA), and of C or D (FragC).
-const FragA = MFMA.select(Float16x4, WMMA11.select(Float16x16, Float16x8))
-const FragC = MFMA.select(Float32x4, Float32x8)
-const NA = MFMA.select(4, WMMA11.select(16, 8))     # elements of a FragA
-const NC = MFMA.select(4, 8)                        # elements of a FragC
+const FragA = Float16x4 if MFMA else Float16x16 if WMMA11 else Float16x8
+const FragC = Float32x4 if MFMA else Float32x8
+const NA = len(FragA(0.0))                         # elements of a FragA
+const NC = len(FragC(0.0))                         # elements of a FragC
 const LOG2E: Float32 = 1.4426950408889634
 # Work-items per block: one wave, or 16 (a query row each) without MATRIX.
-const WAVE = MATRIX.select(fx.wave_size(), 16)
+const WAVE = fx.wave_size() if MATRIX else 16
 
 # The k (column of A, row of B) that element e of lane l holds; its row of A
 # and its column of B are l % 16 (AMD's tables, ../shared/isa).

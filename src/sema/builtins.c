@@ -969,29 +969,10 @@ static Val *method_bitcast(Ctx *c, Val *x, Args *a)
     return val_runtime(c, t, sema_emit(c, FX_BITCAST, 0, t, a->loc, 1, x->ir), a->loc);
 }
 
-/* cond.select(T, U) with types: a static Boolean chooses a type, so that
- * `const Frag = fx.has_mfma(Float16x4, Float32x4).select(Float16x4, Float16x8)`
- * names the fragment type of whichever instruction the target has. */
-static Val *select_type(Ctx *c, Val *cond, Args *a)
-{
-    if (a->pos[0]->type->kind != TY_TYPE || a->pos[1]->type->kind != TY_TYPE) {
-        diag_error(a->loc, "select() takes two types or two values, not one of each");
-        return NULL;
-    }
-    if (!cond->is_static || cond->type->kind != TY_SCALAR || cond->type->scalar != SC_BOOLEAN) {
-        diag_error(cond->loc, "select() between types needs a static Boolean condition, got %s%s",
-                   cond->is_static ? "" : "a run-time ", type_name(c->arena, cond->type));
-        return NULL;
-    }
-    return type_val(c, big_is_zero(cond->i) ? a->pos[1]->tval : a->pos[0]->tval, a->loc);
-}
-
 static Val *method_select(Ctx *c, Val *cond, Args *a)
 {
     if (!check_kwargs(a, "select", NULL) || !check_count(a, "select", 2, 2))
         return NULL;
-    if (a->pos[0]->type->kind == TY_TYPE || a->pos[1]->type->kind == TY_TYPE)
-        return select_type(c, cond, a);
     if (!sema_is_numeric(cond)) {
         diag_error(cond->loc, "select() needs a Boolean condition, got %s", type_name(c->arena, cond->type));
         return NULL;

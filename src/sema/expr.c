@@ -524,13 +524,17 @@ static Val *sequence(Ctx *c, AstNode *e, char seq)
 /* ---- the conditional expression ---- */
 
 /* Type-check an arm a static condition drops: its code goes to a scratch
- * block that is discarded. */
+ * block that is discarded, and what the target lacks is no error there (as
+ * in a dropped branch of a static if). */
 static Val *check_dropped_arm(Ctx *c, AstNode *arm)
 {
     FxBlock scratch = { 0 }, *saved = c->block;
+    bool saved_discard = c->discard;
     c->block = &scratch;
+    c->discard = true;
     Val *v = sema_expr(c, arm);
     c->block = saved;
+    c->discard = saved_discard;
     return v;
 }
 

@@ -4,8 +4,8 @@
 const MFMA = fx.has_mfma(Float16x4, Float32x4)
 const WMMA11 = fx.has_wmma(Float16x16, Float32x8)
 const WMMA12 = fx.has_wmma(Float16x8, Float32x8)
-const FragA = MFMA.select(Float16x4, WMMA11.select(Float16x16, Float16x8))
-const FragC = MFMA.select(Float32x4, Float32x8)
+const FragA = Float16x4 if MFMA else Float16x16 if WMMA11 else Float16x8
+const FragC = Float32x4 if MFMA else Float32x8
 
 @launch_bounds(64)
 kernel k(flags: Ptr[Int32], d: Ptr[Float32]) {
