@@ -189,7 +189,7 @@ ScalarId fxir_matrix_elem(TgtElem e)
 {
     switch (e) {
     case TGT_E_F64: return SC_FLOAT64;
-    case TGT_E_F32: return SC_FLOAT32;
+    case TGT_E_F32: case TGT_E_XF32: return SC_FLOAT32;
     case TGT_E_I32: return SC_INT32;
     case TGT_E_F16: return SC_FLOAT16;
     case TGT_E_BF16: return SC_BFLOAT16;

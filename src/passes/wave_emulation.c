@@ -10,7 +10,8 @@
  *     A and B where the vendor's register layout (target/matrix_layouts.c)
  *     places them, accumulating in k order (fma for floats, exact Int32
  *     products for Int8; a Float16 or BFloat16 product is exact in the
- *     Float32 accumulator, so it is an fma of the widened elements).
+ *     Float32 accumulator, so it is an fma of the widened elements; xf32
+ *     inputs lose their low 13 significand bits first).
  * Because the result is plain FXIR, the arithmetic is codegen's own: a wave
  * sum of Float16 rounds exactly as a Float16 add elsewhere does. */
 #include "passes/passes.h"
@@ -252,6 +253,17 @@ static FxInst *exchange_fragments(WaveEm *w, FxInst *a, FxInst *b, int per_lane)
     return fxb_wave_exchange(&w->b, both);
 }
 
+/* An xf32 input as CDNA3's xf32 instructions read the Float32 register: the
+ * low 13 significand bits dropped (1 sign, 8 exponent, 10 significand bits
+ * remain; docs/waves.md says where this comes from). */
+static FxInst *xf32_input(WaveEm *w, FxInst *x)
+{
+    const Type *u32 = type_scalar(SC_UINT32);
+    FxInst *bits = fxb_bitcast(&w->b, x, u32);
+    FxInst *kept = fxb_binop(&w->b, FXB_AND, bits, fxb_int(&w->b, u32, 0xFFFFE000u));
+    return fxb_bitcast(&w->b, kept, x->type);
+}
+
 /* One element of D: C's element plus A[blk,row,:] . B[blk,:,col] in k order,
  * one k per iteration of a loop. */
 static FxInst *matrix_element(WaveEm *w, const TgtMatrixInst *mi, FxInst *snap, FxInst *c, int e)
@@ -278,6 +290,10 @@ static FxInst *matrix_element(WaveEm *w, const TgtMatrixInst *mi, FxInst *snap, 
     FxInst *y = fragment_element(w, w->snap, bor(w, bsrc, holder_bits(w, lay->b, kk, nbits, kbits)),
                                  lay->a->per_lane);
     FxInst *prev = fxb_load_slot(b, acc);
+    if (mi->in == TGT_E_XF32) {   /* 11-bit significands: the product is exact, as Float16's */
+        x = xf32_input(w, x);
+        y = xf32_input(w, y);
+    }
     if (type_is_float(acc_t->scalar) && x->type->scalar != acc_t->scalar)
         fxb_store_slot(b, acc, fxb_fma(b, fxb_cast(b, x, acc_t), fxb_cast(b, y, acc_t), prev));
     else if (type_is_float(acc_t->scalar))

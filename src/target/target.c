@@ -72,6 +72,9 @@ static const TgtMatrixInst matrix_insts[TGT_MI_COUNT] = {
       "llvm.amdgcn.wmma.i32.16x16x16.iu4", TGT_E_I4, TGT_E_I32, 16, 16, 16, 1, 32, 16 },
     { TGT_MI_RDNA4_I4_16X16X16, "RDNA4", "v_wmma_i32_16x16x16_iu4", "rdna4.i4.16x16x16",
       "llvm.amdgcn.wmma.i32.16x16x16.iu4", TGT_E_I4, TGT_E_I32, 16, 16, 16, 1, 32, 8 },
+    /* xf32 into Float32: --contraction-precision=xf32 only (it changes results) */
+    { TGT_MI_CDNA3_XF32_16X16X8, "CDNA3", "v_mfma_f32_16x16x8_xf32", "cdna3.xf32.16x16x8",
+      "llvm.amdgcn.mfma.f32.16x16x8.xf32", TGT_E_XF32, TGT_E_F32, 16, 16, 8, 1, 64, 16 },
 };
 
 static const TgtMatrixId mi_none[] = { TGT_MI_COUNT };
@@ -84,7 +87,7 @@ static const TgtMatrixId mi_cdna3[] = { TGT_MI_CDNA3_F64_16X16X4, TGT_MI_CDNA3_F
                                         TGT_MI_CDNA3_F16_16X16X16, TGT_MI_CDNA3_F16_32X32X8,
                                         TGT_MI_CDNA3_BF16_16X16X16, TGT_MI_CDNA3_BF16_32X32X8,
                                         TGT_MI_CDNA3_FP8_16X16X32, TGT_MI_CDNA3_BF8_16X16X32,
-                                        TGT_MI_CDNA3_FP8_32X32X16, TGT_MI_COUNT };
+                                        TGT_MI_CDNA3_FP8_32X32X16, TGT_MI_CDNA3_XF32_16X16X8, TGT_MI_COUNT };
 static const TgtMatrixId mi_rdna3[] = { TGT_MI_RDNA3_I8_16X16X16, TGT_MI_RDNA3_F16_16X16X16,
                                         TGT_MI_RDNA3_BF16_16X16X16, TGT_MI_RDNA3_I4_16X16X16, TGT_MI_COUNT };
 static const TgtMatrixId mi_rdna4[] = { TGT_MI_RDNA4_I8_16X16X16, TGT_MI_RDNA4_F16_16X16X16,

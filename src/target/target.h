@@ -23,7 +23,10 @@ typedef enum {
     TGT_E_F64, TGT_E_F32, TGT_E_I8, TGT_E_I32, TGT_E_F16, TGT_E_BF16,
     /* 8-bit floats: CDNA3's fp8/bf8 are the FNUZ formats, RDNA4's the OCP ones */
     TGT_E_F8E4M3FNUZ, TGT_E_F8E5M2FNUZ, TGT_E_F8E4M3FN, TGT_E_F8E5M2,
-    TGT_E_I4
+    TGT_E_I4,
+    /* CDNA3's xf32: Float32 registers read with the low 13 significand bits
+     * dropped (docs/waves.md) */
+    TGT_E_XF32
 } TgtElem;
 
 /* The matrix instructions of ../shared/isa/matrix-layouts.json and those of
@@ -40,6 +43,7 @@ typedef enum {
     TGT_MI_CDNA3_FP8_16X16X32, TGT_MI_CDNA3_BF8_16X16X32, TGT_MI_CDNA3_FP8_32X32X16,
     TGT_MI_RDNA4_FP8_16X16X16, TGT_MI_RDNA4_BF8_16X16X16,
     TGT_MI_RDNA3_I4_16X16X16, TGT_MI_RDNA4_I4_16X16X16,
+    TGT_MI_CDNA3_XF32_16X16X8,
     TGT_MI_COUNT
 } TgtMatrixId;
 

@@ -43,7 +43,7 @@ static const char *elem_name(TgtElem e)
 {
     switch (e) {
     case TGT_E_F64: return "Float64";
-    case TGT_E_F32: return "Float32";
+    case TGT_E_F32: case TGT_E_XF32: return "Float32";
     case TGT_E_I32: return "Int32";
     case TGT_E_F16: return "Float16";
     case TGT_E_BF16: return "BFloat16";
@@ -70,7 +70,7 @@ static const FloatFormat *float8_format(TgtElem e)
 
 static size_t elem_bytes(TgtElem e)
 {
-    return e == TGT_E_F64 ? 8 : e == TGT_E_F32 || e == TGT_E_I32 ? 4 : e == TGT_E_F16 || e == TGT_E_BF16 ? 2 : 1;
+    return e == TGT_E_F64 ? 8 : e == TGT_E_F32 || e == TGT_E_XF32 || e == TGT_E_I32 ? 4 : e == TGT_E_F16 || e == TGT_E_BF16 ? 2 : 1;
 }
 
 /* A random input element exactly representable in e: Float16 an 11-bit
@@ -79,7 +79,8 @@ static double random_input(TgtElem e)
 {
     switch (e) {
     case TGT_E_F64: return ldexp((double)(int64_t)next(), -63);
-    case TGT_E_F32: return (double)(float)ldexp((double)(int64_t)next(), -63);
+    case TGT_E_F32: case TGT_E_XF32:   /* xf32: all 24 bits, so that dropping 13 shows */
+        return (double)(float)ldexp((double)(int64_t)next(), -63);
     case TGT_E_F16: return ldexp((double)((int)(next() % 2048) - 1024), -8 - (int)(next() % 4));
     case TGT_E_BF16: return ldexp((double)((int)(next() % 256) - 128), -(int)(next() % 20));
     case TGT_E_F8E4M3FNUZ: case TGT_E_F8E5M2FNUZ: case TGT_E_F8E4M3FN: case TGT_E_F8E5M2:
@@ -101,7 +102,7 @@ static void put_elem(char *buf, size_t i, TgtElem e, double v)
     memcpy(&bits, &f, 4);
     switch (e) {
     case TGT_E_F64: ((double *)buf)[i] = v; break;
-    case TGT_E_F32: ((float *)buf)[i] = f; break;
+    case TGT_E_F32: case TGT_E_XF32: ((float *)buf)[i] = f; break;
     case TGT_E_I32: ((int32_t *)buf)[i] = (int32_t)v; break;
     case TGT_E_F16: { _Float16 h = (_Float16)f; memcpy(buf + 2 * i, &h, 2); break; }
     case TGT_E_BF16: { uint16_t hi = (uint16_t)(bits >> 16); memcpy(buf + 2 * i, &hi, 2); break; }
@@ -157,6 +158,17 @@ static int32_t *index_table(const TgtOperandLayout *l, int wave)
     return t;
 }
 
+/* x as an xf32 instruction reads it: the low 13 significand bits dropped. */
+static float xf32_of(double x)
+{
+    float f = (float)x;
+    uint32_t bits;
+    memcpy(&bits, &f, 4);
+    bits &= 0xFFFFE000u;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
 /* D = A @ B + C in the instruction's arithmetic. */
 static void reference(const TgtMatrixInst *mi, const double *A, const double *B, const double *C, double *D,
                       const int8_t *A8, const int8_t *B8, const int32_t *C32, int32_t *D32)
@@ -171,6 +183,11 @@ static void reference(const TgtMatrixInst *mi, const double *A, const double *B,
                     for (int k = 0; k < K; k++)
                         s += (uint32_t)(A8[blk * M * K + i * K + k] * B8[blk * K * N + k * N + j]);
                     D32[o] = (int32_t)s;
+                } else if (mi->in == TGT_E_XF32) {
+                    float s = (float)C[o];
+                    for (int k = 0; k < K; k++)
+                        s = fmaf(xf32_of(A[blk * M * K + i * K + k]), xf32_of(B[blk * K * N + k * N + j]), s);
+                    D[o] = s;
                 } else if (mi->acc == TGT_E_F32) {   /* Float32, Float16, BFloat16 inputs */
                     float s = (float)C[o];
                     for (int k = 0; k < K; k++)
