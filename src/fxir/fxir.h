@@ -241,6 +241,7 @@ typedef struct FxNode {
     bool trans_a, trans_b;
     FxScalarArg alpha, beta;
     ScalarId in_type, acc_type, out_type;   /* the contraction types */
+    bool xf32;              /* Float32 inputs read as xf32 (FXP_XF32; printed "xf32") */
     /* MAP: out[idx] = body(ins[0][bcast idx], ..., scalars...). The body is an
      * FXF_FN whose first nins parameters are the tensor elements and whose
      * remaining parameters are the program parameters it reads (scalar_params). */
@@ -280,10 +281,11 @@ typedef struct FxProgram {
 } FxProgram;
 
 /* --contraction-precision and @contraction_precision (spec §8.2):
- * native | int2..int8 | ozaki | ozaki1[:s] | ozaki2[:L] | bf16x9 | bf16x6 | auto.
+ * native | int2..int8 | ozaki | ozaki1[:s] | ozaki2[:L] | bf16x9 | bf16x6 | xf32 | auto.
  * AUTO: per contraction, native or guarded Ozaki-II at its default moduli,
- * whichever the target's throughput figures estimate faster. */
-typedef enum { FXP_NATIVE, FXP_QUANTIZE, FXP_OZAKI1, FXP_OZAKI2, FXP_BF16, FXP_AUTO } FxPrecisionKind;
+ * whichever the target's throughput figures estimate faster. XF32: Float32
+ * contractions on gfx94x's xf32 instruction (FxNode.xf32). */
+typedef enum { FXP_NATIVE, FXP_QUANTIZE, FXP_OZAKI1, FXP_OZAKI2, FXP_BF16, FXP_AUTO, FXP_XF32 } FxPrecisionKind;
 typedef struct FxPrecision {
     FxPrecisionKind kind;
     int n;                  /* QUANTIZE: bits; OZAKI1: slices; OZAKI2: moduli (0: the default);

@@ -130,7 +130,7 @@ int fxir_reduce_by_name(const char *name)
     return -1;
 }
 
-/* native | int2..int8 | ozaki | ozaki1[:s] | ozaki2[:L] | bf16x9 | bf16x6 | auto */
+/* native | int2..int8 | ozaki | ozaki1[:s] | ozaki2[:L] | bf16x9 | bf16x6 | xf32 | auto */
 bool fxir_parse_precision(const char *spec, FxPrecision *out)
 {
     *out = (FxPrecision){ FXP_NATIVE, 0 };
@@ -138,6 +138,10 @@ bool fxir_parse_precision(const char *spec, FxPrecision *out)
         return true;
     if (!strcmp(spec, "auto")) {
         out->kind = FXP_AUTO;
+        return true;
+    }
+    if (!strcmp(spec, "xf32")) {
+        out->kind = FXP_XF32;
         return true;
     }
     if (!strcmp(spec, "bf16x9") || !strcmp(spec, "bf16x6")) {
@@ -173,6 +177,6 @@ const char *fxir_precision_choices(void)
     static char text[160];
     if (!text[0])
         snprintf(text, sizeof text, "native, int2 .. int8, ozaki, ozaki1[:s] (s 1..%d), ozaki2[:L] (L 1..%d), "
-                 "bf16x9, bf16x6 or auto", FXP_MAX_SLICES, FXP_MAX_MODULI);
+                 "bf16x9, bf16x6, xf32 or auto", FXP_MAX_SLICES, FXP_MAX_MODULI);
     return text;
 }

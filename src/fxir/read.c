@@ -169,12 +169,18 @@ static bool expect_punct(Reader *r, const char *p)
     return error(r, what);
 }
 
+static bool accept_word(Reader *r, const char *w)
+{
+    if (!is_word(r, w))
+        return false;
+    next(r);
+    return true;
+}
+
 static bool expect_word(Reader *r, const char *w)
 {
-    if (is_word(r, w)) {
-        next(r);
+    if (accept_word(r, w))
         return true;
-    }
     char what[32];
     snprintf(what, sizeof what, "'%s'", w);
     return error(r, what);
@@ -888,7 +894,7 @@ static bool read_scalar_type(Reader *r, const char *what, ScalarId *out)
     return true;
 }
 
-/* matmul %A[.T] @ %B[.T] alpha=.. [+ beta*%C beta=..] types(in=T, acc=T, out=T) */
+/* matmul %A[.T] @ %B[.T] alpha=.. [+ beta*%C beta=..] types(in=T, acc=T, out=T) [xf32] */
 static bool read_matmul(Reader *r, FxProgram *p, FxNode *n)
 {
     FxTensor *ins[3];
@@ -917,9 +923,12 @@ static bool read_matmul(Reader *r, FxProgram *p, FxNode *n)
             return false;
     }
     fxg_set_inputs(r->m, n, nins, ins);
-    return expect_word(r, "types") && expect_punct(r, "(") && read_scalar_type(r, "in", &n->in_type) &&
-           expect_punct(r, ",") && read_scalar_type(r, "acc", &n->acc_type) && expect_punct(r, ",") &&
-           read_scalar_type(r, "out", &n->out_type) && expect_punct(r, ")");
+    if (!(expect_word(r, "types") && expect_punct(r, "(") && read_scalar_type(r, "in", &n->in_type) &&
+          expect_punct(r, ",") && read_scalar_type(r, "acc", &n->acc_type) && expect_punct(r, ",") &&
+          read_scalar_type(r, "out", &n->out_type) && expect_punct(r, ")")))
+        return false;
+    n->xf32 = accept_word(r, "xf32");
+    return true;
 }
 
 /* map @body(%X, %Y, %scalar) */

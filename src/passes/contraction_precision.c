@@ -1028,6 +1028,36 @@ static int rewrite_auto(FxModule *m, FxProgram *p, FxNode *n, const PassOptions 
     return 1;
 }
 
+/* xf32: a Float32 contraction runs on gfx94x's xf32 instruction, whose
+ * inputs lose 13 significand bits (so only when asked). A target without it
+ * is an error at the contraction; so is a Float64 contraction under the
+ * program's decorator, while under the command line's it stays native, as
+ * for bf16x9 and bf16x6. */
+static int mark_xf32(FxProgram *p, FxNode *n, const PassOptions *o)
+{
+    const char *what = is_gemm(n) ? "GEMM" : "MatMul";
+    const TgtMatrixInst *mi = tgt_matrix_inst(TGT_MI_CDNA3_XF32_16X16X8);
+    if (n->in_type != SC_FLOAT32 || n->acc_type != SC_FLOAT32) {
+        if (p->precision)
+            diag_error(n->loc, "@contraction_precision(\"xf32\") reads Float32 operands as xf32, but this %s is %s; "
+                       "Float64 has ozaki, ozaki1[:s] and ozaki2[:L]", what, type_info(n->in_type)->name);
+        else if (pass_remark_on(o, "contraction-precision", true))
+            diag_remark(n->loc, "contraction-precision: %s stays native: xf32 is for Float32 contractions", what);
+        return 0;
+    }
+    const TgtTarget *t = o->target;
+    if (!t || !tgt_has_matrix(t, mi->id)) {
+        diag_error(n->loc, "xf32 needs %s (%s), which %s does not have; native Float32, or bf16x6 and bf16x9 "
+                   "(Float32 products from BFloat16 terms), run everywhere", mi->mnemonic, tgt_matrix_targets(mi->id),
+                   !t || t->kind == TGT_HOST ? "the host (fxrun --arch=gfx942 runs gfx942's code there)" : t->name);
+        return 0;
+    }
+    n->xf32 = true;
+    if (pass_remark_on(o, "contraction-precision", false))
+        diag_remark(n->loc, "contraction-precision: %s: xf32 products (%s)", what, mi->mnemonic);
+    return 1;
+}
+
 int pass_contraction_precision(FxModule *m, const PassOptions *o)
 {
     int rewritten = 0;
@@ -1051,6 +1081,10 @@ int pass_contraction_precision(FxModule *m, const PassOptions *o)
                 continue;
             if (pr.kind == FXP_AUTO) {
                 rewritten += rewrite_auto(m, p, n, o, &serial);
+                continue;
+            }
+            if (pr.kind == FXP_XF32) {
+                rewritten += mark_xf32(p, n, o);
                 continue;
             }
             Plan pl = { pr, 0, 0, 0 };

@@ -444,7 +444,9 @@ static const TgtMatrixInst *matrix_inst_for(const FxNode *n, const TgtTarget *t)
 {
     bool computes = !(n->alpha.kind == FXS_STATIC && n->alpha.value == 0);
     TgtElem in, acc;
-    if (n->in_type == n->acc_type && (n->in_type == SC_FLOAT64 || n->in_type == SC_FLOAT32))
+    if (n->xf32)   /* contraction-precision checked that t has it */
+        in = TGT_E_XF32, acc = TGT_E_F32;
+    else if (n->in_type == n->acc_type && (n->in_type == SC_FLOAT64 || n->in_type == SC_FLOAT32))
         in = acc = n->in_type == SC_FLOAT64 ? TGT_E_F64 : TGT_E_F32;
     else if ((n->in_type == SC_INT8 || n->in_type == SC_INT4) && n->acc_type == SC_INT32)
         in = n->in_type == SC_INT8 ? TGT_E_I8 : TGT_E_I4, acc = TGT_E_I32;

@@ -1763,6 +1763,107 @@ static const FxtTest tests[] = {
     { NULL, NULL },
 };
 
+/* ---- xf32 ---- */
+
+/* x as gfx94x's xf32 instruction reads it: the low 13 significand bits dropped */
+static double xf32_of(double x)
+{
+    float f = (float)x;
+    uint32_t bits;
+    memcpy(&bits, &f, 4);
+    bits &= 0xFFFFE000u;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+/* C = A @ B as --contraction-precision=xf32 computes it: one Float32 fma
+ * chain in k order over the xf32 inputs (their products are exact). */
+static void xf32_ref(const Gemm *g, const double *a, const double *b, double *want)
+{
+    for (int i = 0; i < g->M; i++)
+        for (int j = 0; j < g->N; j++) {
+            float s = 0.0f;
+            for (int k = 0; k < g->K; k++)
+                s = fmaf((float)xf32_of(a[i * g->K + k]), (float)xf32_of(b[k * g->N + j]), s);
+            want[i * g->N + j] = s;
+        }
+}
+
+/* Compiling for arch (NULL: the host) fails with a diagnostic holding needle. */
+static void fails_with(const char *arch, const char *src, const char *const *opts, const char *needle)
+{
+    Prog p;
+    prog_wave_arch = arch;
+    fxt_capture_begin();
+    bool ok = prog_lower(&p, src, NULL, true, opts);
+    char *r = fxt_capture_end();
+    prog_wave_arch = NULL;
+    CU_ASSERT(!ok);
+    CU_ASSERT(has(r, needle));
+    if (ok || !has(r, needle))
+        fprintf(stderr, "\n  %s: wanted an error with \"%s\", got:\n%s", arch ? arch : "host", needle, r);
+    prog_close(&p);
+    free(r);
+}
+
+/* --contraction-precision=xf32 (docs/contraction.md): on gfx942's wave model
+ * every result is the xf32 fma chain bit for bit, in every layout, from the
+ * option and from the decorator, with run-time M and N too; the inputs' 24-bit
+ * significands make that differ from native Float32. Where the instruction
+ * is missing (the host, gfx1100) it is an error at the contraction, as is a
+ * Float64 contraction under the decorator; under the option a Float64 one
+ * stays native. */
+static void test_xf32(void)
+{
+    Gemm g = { .f32 = true, .M = 37, .N = 29, .K = 100 };
+    rng_seed(83);
+    double *a = matrix(g.M * g.K, D_NORMAL, true), *b = matrix(g.K * g.N, D_UNIFORM, true);
+    double *want = malloc(sizeof(double) * (size_t)(g.M * g.N)), *c = malloc(sizeof(double) * (size_t)(g.M * g.N));
+    xf32_ref(&g, a, b, want);
+    const char *opts[] = { "--contraction-precision=xf32", "-Rpass=contraction-precision", NULL };
+    Gemm gs[NSOME + 1];
+    prog_wave_arch = "gfx942";
+    double **cl = layouts_run(&g, some_layouts, NSOME, opts, a, b, "xf32 products (v_mfma_f32_16x16x8_xf32)", gs);
+    prog_wave_arch = NULL;
+    for (int x = 0; x <= NSOME; x++) {
+        CU_ASSERT_EQUAL(bit_mismatches(x ? layouts[some_layouts[x - 1]].name : "row-major", g.M * g.N, cl[x], want), 0);
+        free(cl[x]);
+    }
+    free(cl);
+    Gemm d = g;
+    d.annot = "xf32";
+    d.sym = true;
+    CU_ASSERT(run_on("gfx942", &d, NULL, a, b, c, NULL));
+    CU_ASSERT_EQUAL(bit_mismatches("decorator, run-time M and N", g.M * g.N, c, want), 0);
+    const char *native_opts[] = { NULL };
+    CU_ASSERT(run_on("gfx942", &g, native_opts, a, b, c, NULL));
+    int differ = 0;
+    for (int i = 0; i < g.M * g.N; i++)
+        differ += c[i] != want[i];
+    CU_ASSERT(differ > g.M * g.N / 2);   /* native Float32 is another computation */
+    const char *missing = "xf32 needs v_mfma_f32_16x16x8_xf32 (gfx940, gfx941, gfx942), which ";
+    fails_with(NULL, gemm_source(&d), NULL, missing);
+    fails_with("gfx1100", gemm_source(&g), opts, missing);
+    Gemm g64 = { .M = 4, .N = 4, .K = 8, .annot = "xf32" };
+    fails_with("gfx942", gemm_source(&g64), NULL, "reads Float32 operands as xf32, but this MatMul is Float64");
+    g64.annot = NULL;
+    const char *missed[] = { "--contraction-precision=xf32", "-Rpass-missed=contraction-precision", NULL };
+    prog_wave_arch = "gfx942";
+    char *rem = lower_remarks(gemm_source(&g64), missed);
+    prog_wave_arch = NULL;
+    CU_ASSERT(has(rem, "MatMul stays native: xf32 is for Float32 contractions"));
+    free(rem);
+    free(a);
+    free(b);
+    free(want);
+    free(c);
+}
+
+static const FxtTest xf32_tests[] = {
+    { "xf32 on gfx942: the xf32 fma chain bit for bit; located errors elsewhere", test_xf32 },
+    { NULL, NULL },
+};
+
 static const FxtTest bf16_tests[] = {
     { "bf16x9_bf16x6_bits_and_accuracy", test_bf16_schemes },
     { "bf16x9_layouts_bit_identical", test_bf16_layouts },
@@ -1796,6 +1897,7 @@ static const FxtSuite suites[] = {
     { "reproducible", reproducible_tests, NULL, NULL },
     { "auto", auto_tests, NULL, NULL },
     { "adapt", adapt_tests, NULL, NULL },
+    { "xf32", xf32_tests, NULL, NULL },
     { NULL, NULL, NULL, NULL },
 };
 

@@ -1,7 +1,7 @@
 /* test_no_spill.c - every matrix product the program lowering puts on the
  * matrix cores keeps its registers: C = op(A) @ op(B) for each element type
  * with a matrix path (Float64, Float32, Int8, Float16, BFloat16, the four
- * 8-bit floats, Int4), each of
+ * 8-bit floats, Int4, and Float32 as xf32 on gfx942), each of
  * the four transposes, with K static and K a run-time parameter, compiled
  * for gfx90a, gfx942, gfx1100 and gfx1201. The code object's metadata must
  * say no VGPR was spilled and no scratch is used (SGPRs spilled into VGPR
@@ -19,24 +19,27 @@ typedef struct ElemCase {
     const char *in, *out;
     /* the instruction per processor of archs[], NULL: FMA tiles */
     const char *insn[4];
+    const char *precision;   /* the program's @contraction_precision, or NULL */
 } ElemCase;
 
 static const char *const archs[4] = { "gfx90a", "gfx942", "gfx1100", "gfx1201" };
 
 static const ElemCase elems[] = {
-    { "Float64", "Float64", { "v_mfma_f64_16x16x4f64", "v_mfma_f64_16x16x4_f64", NULL, NULL } },
-    { "Float32", "Float32", { "v_mfma_f32_16x16x4f32", "v_mfma_f32_16x16x4_f32", NULL, NULL } },
+    { "Float64", "Float64", { "v_mfma_f64_16x16x4f64", "v_mfma_f64_16x16x4_f64", NULL, NULL }, NULL },
+    { "Float32", "Float32", { "v_mfma_f32_16x16x4f32", "v_mfma_f32_16x16x4_f32", NULL, NULL }, NULL },
     { "Int8", "Int32", { "v_mfma_i32_16x16x16i8", "v_mfma_i32_16x16x32_i8", "v_wmma_i32_16x16x16_iu8",
-                         "v_wmma_i32_16x16x16_iu8" } },
+                         "v_wmma_i32_16x16x16_iu8" }, NULL },
     { "Float16", "Float32", { "v_mfma_f32_16x16x16f16", "v_mfma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_f16",
-                              "v_wmma_f32_16x16x16_f16" } },
+                              "v_wmma_f32_16x16x16_f16" }, NULL },
     { "BFloat16", "Float32", { "v_mfma_f32_16x16x16bf16_1k", "v_mfma_f32_16x16x16_bf16", "v_wmma_f32_16x16x16_bf16",
-                               "v_wmma_f32_16x16x16_bf16" } },
-    { "Float8E4M3FNUZ", "Float32", { NULL, "v_mfma_f32_16x16x32_fp8_fp8", NULL, NULL } },
-    { "Float8E5M2FNUZ", "Float32", { NULL, "v_mfma_f32_16x16x32_bf8_bf8", NULL, NULL } },
-    { "Float8E4M3FN", "Float32", { NULL, NULL, NULL, "v_wmma_f32_16x16x16_fp8_fp8" } },
-    { "Float8E5M2", "Float32", { NULL, NULL, NULL, "v_wmma_f32_16x16x16_bf8_bf8" } },
-    { "Int4", "Int32", { NULL, NULL, "v_wmma_i32_16x16x16_iu4", "v_wmma_i32_16x16x16_iu4" } },
+                               "v_wmma_f32_16x16x16_bf16" }, NULL },
+    { "Float8E4M3FNUZ", "Float32", { NULL, "v_mfma_f32_16x16x32_fp8_fp8", NULL, NULL }, NULL },
+    { "Float8E5M2FNUZ", "Float32", { NULL, "v_mfma_f32_16x16x32_bf8_bf8", NULL, NULL }, NULL },
+    { "Float8E4M3FN", "Float32", { NULL, NULL, NULL, "v_wmma_f32_16x16x16_fp8_fp8" }, NULL },
+    { "Float8E5M2", "Float32", { NULL, NULL, NULL, "v_wmma_f32_16x16x16_bf8_bf8" }, NULL },
+    { "Int4", "Int32", { NULL, NULL, "v_wmma_i32_16x16x16_iu4", "v_wmma_i32_16x16x16_iu4" }, NULL },
+    /* xf32 exists on gfx94x only (elsewhere it is an error: test_contraction) */
+    { "Float32", "Float32", { NULL, "v_mfma_f32_16x16x8_xf32", NULL, NULL }, "xf32" },
 };
 
 /* The number after `key` in the metadata (-1 when absent). */
@@ -55,6 +58,8 @@ static char *product_source(const ElemCase *e, bool ta, bool tb, bool static_k)
     char *src = NULL;
     size_t n;
     FILE *f = open_memstream(&src, &n);
+    if (e->precision)
+        fprintf(f, "@contraction_precision(\"%s\")\n", e->precision);
     fprintf(f, "program g(A: Tensor[%s, %s], B: Tensor[%s, %s], C: Tensor[%s, M, N], M: Int32, N: Int32%s) {\n"
                "    C = A%s @ B%s\n}\n",
             e->in, a, e->in, b, e->out, static_k ? "" : ", K: Int32", ta ? ".T" : "", tb ? ".T" : "");
@@ -104,6 +109,12 @@ static void test_float8(void)
         sweep(&elems[i]);
 }
 static void test_int4(void) { sweep(&elems[9]); }
+static void test_xf32(void)
+{
+    for (int t = 0; t < 4; t++)
+        for (int static_k = 0; static_k < 2; static_k++)
+            check_one(&elems[10], 1, t & 1, t >> 1, static_k);
+}
 
 static const FxtTest tests[] = {
     { "Float64: four transposes, static and run-time K, four processors", test_float64 },
@@ -113,6 +124,7 @@ static const FxtTest tests[] = {
     { "BFloat16 -> Float32: four transposes, static and run-time K, four processors", test_bfloat16 },
     { "the 8-bit floats -> Float32: four transposes, static and run-time K, four processors", test_float8 },
     { "Int4 -> Int32: four transposes, static and run-time K, four processors", test_int4 },
+    { "Float32 as xf32: four transposes, static and run-time K, gfx942", test_xf32 },
     { NULL, NULL },
 };
 
