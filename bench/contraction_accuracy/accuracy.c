@@ -12,7 +12,7 @@
  * exact there, the sum is good to 2^-113). Writes results.md (a table per
  * type) and results.dat (one row per run, for plot.gp).
  *
- *   accuracy [--quick] [--guard] [OUTDIR]
+ *   accuracy [--quick] [--guard] [--type Float32|Float64] [--scheme NAME] [OUTDIR]
  * --quick: K = 256 only, fewer schemes (a smoke run); --guard also runs each
  * Ozaki and BFloat16 scheme with --contraction-guard=fallback. The BFloat16
  * schemes (bf16x9, bf16x6) take Float32 only; their column counts
@@ -20,7 +20,11 @@
  * for one processor each and run on its wave model (fxrun --arch), with M
  * and N as run-time dimensions (a library GEMM: auto estimates them as
  * 1024); their column gives the Int8 matmuls auto chose at each K (0:
- * native). */
+ * native). The xf32 row (Float32 only) compiles with
+ * --contraction-precision=xf32 for gfx942 and runs on its wave model, whose
+ * xf32 instruction reads each input with 10 significand bits.
+ *
+ * --scheme NAME keeps the rows whose name begins with NAME, and native. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,7 +43,7 @@ typedef struct Scheme {
     bool direct;            /* --quantize-rescaling=direct */
     int matmuls;            /* Int8 matmuls (1 for native: one Float matmul; bf16: BFloat16 matmuls) */
     const char *family;     /* the plot's curve */
-    const char *arch;       /* auto: the processor whose wave model runs it */
+    const char *arch;       /* auto, xf32: the processor whose wave model runs it */
     bool adapt;             /* --contraction-guard=adapt */
 } Scheme;
 
@@ -81,12 +85,25 @@ static void make_schemes(bool quick)
         add_scheme(n, "auto", false, 0, "auto");
         schemes[nschemes - 1].arch = archs[a];
     }
+    add_scheme("xf32 gfx942", "xf32", false, 1, "xf32");
+    schemes[nschemes - 1].arch = "gfx942";
 }
 
-/* A scheme this type has (the BFloat16 ones split Float32 only). */
+/* Keep native and the schemes whose name begins with prefix. */
+static void keep_schemes(const char *prefix)
+{
+    int n = 0;
+    for (int s = 0; s < nschemes; s++)
+        if (!strcmp(schemes[s].name, "native") || !strncmp(schemes[s].name, prefix, strlen(prefix)))
+            schemes[n++] = schemes[s];
+    nschemes = n;
+}
+
+/* A scheme this type has (the BFloat16 ones split Float32 only; xf32 reads
+ * Float32 only). */
 static bool applies(const Scheme *s, bool f32)
 {
-    return f32 || strcmp(s->family, "bf16") != 0;
+    return f32 || (strcmp(s->family, "bf16") != 0 && strcmp(s->family, "xf32") != 0);
 }
 
 /* A scheme --guard runs a second time, guarded. */
@@ -318,7 +335,7 @@ static void key_of(const Scheme *s, char *key, size_t n)
 int main(int argc, char **argv)
 {
     bool quick = false, guard = false;
-    const char *outdir = ".", *only_type = NULL;
+    const char *outdir = ".", *only_type = NULL, *only_scheme = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick"))
             quick = true;
@@ -326,10 +343,14 @@ int main(int argc, char **argv)
             guard = true;
         else if (!strcmp(argv[i], "--type") && i + 1 < argc)
             only_type = argv[++i];
+        else if (!strcmp(argv[i], "--scheme") && i + 1 < argc)
+            only_scheme = argv[++i];
         else
             outdir = argv[i];
     }
     make_schemes(quick);
+    if (only_scheme)
+        keep_schemes(only_scheme);
     static const int Ks[] = { 256, 1024, 4096 };
     int nK = quick ? 1 : 3;
     char path[1024];
@@ -403,6 +424,8 @@ int main(int argc, char **argv)
                 continue;
             if (schemes[s].adapt)   /* the count it ran is in each cell */
                 fprintf(md, "| %s | at run time |", schemes[s].name);
+            else if (!strcmp(schemes[s].family, "xf32"))
+                fprintf(md, "| %s | 1 xf32 |", schemes[s].name);
             else if (schemes[s].arch)   /* what auto chose at each K: 0 is native */
                 fprintf(md, "| %s | %g / %g / %g |", schemes[s].name, mmk[s][0], mmk[s][nK > 1 ? 1 : 0],
                         mmk[s][nK > 2 ? 2 : 0]);
