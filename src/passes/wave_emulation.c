@@ -11,7 +11,8 @@
  *     places them, accumulating in k order (fma for floats, exact Int32
  *     products for Int8; a Float16 or BFloat16 product is exact in the
  *     Float32 accumulator, so it is an fma of the widened elements; xf32
- *     inputs lose their low 13 significand bits first).
+ *     inputs lose their low 13 significand bits first, and gfx90a's Float16
+ *     and BFloat16 instructions flush subnormals).
  * Because the result is plain FXIR, the arithmetic is codegen's own: a wave
  * sum of Float16 rounds exactly as a Float16 add elsewhere does. */
 #include "passes/passes.h"
@@ -264,6 +265,30 @@ static FxInst *xf32_input(WaveEm *w, FxInst *x)
     return fxb_bitcast(&w->b, kept, x->type);
 }
 
+/* gfx90a's Float16 and BFloat16 MFMA flush subnormal input and output data
+ * to zero (AMD's MIOpen documentation, "MI200 MFMA behavior specifics"):
+ * the model flushes A's and B's elements, C's and D's, keeping the sign. */
+static bool flushes_subnormals(const TgtMatrixInst *mi)
+{
+    return strcmp(mi->family, "CDNA2") == 0 && (mi->in == TGT_E_F16 || mi->in == TGT_E_BF16);
+}
+
+/* x (Float16, BFloat16 or Float32) with a subnormal value replaced by the
+ * zero of its sign: where the exponent field is 0, only the sign bit stays. */
+static FxInst *flush_subnormal(WaveEm *w, FxInst *x)
+{
+    ScalarId s = x->type->scalar;
+    bool f32 = s == SC_FLOAT32;
+    const Type *ut = type_scalar(f32 ? SC_UINT32 : SC_UINT16);
+    uint32_t exp_mask = f32 ? 0x7F800000u : s == SC_BFLOAT16 ? 0x7F80u : 0x7C00u;
+    uint32_t sign = f32 ? 0x80000000u : 0x8000u;
+    FxInst *bits = fxb_bitcast(&w->b, x, ut);
+    FxInst *tiny = fxb_cmp(&w->b, FXC_EQ, fxb_binop(&w->b, FXB_AND, bits, fxb_int(&w->b, ut, exp_mask)),
+                           fxb_int(&w->b, ut, 0));
+    FxInst *zero = fxb_bitcast(&w->b, fxb_binop(&w->b, FXB_AND, bits, fxb_int(&w->b, ut, sign)), x->type);
+    return fxb_select(&w->b, tiny, zero, x);
+}
+
 /* One element of D: C's element plus A[blk,row,:] . B[blk,:,col] in k order,
  * one k per iteration of a loop. */
 static FxInst *matrix_element(WaveEm *w, const TgtMatrixInst *mi, FxInst *snap, FxInst *c, int e)
@@ -282,7 +307,8 @@ static FxInst *matrix_element(WaveEm *w, const TgtMatrixInst *mi, FxInst *snap, 
     FxInst *bsrc = bor(w, holder_bits(w, lay->b, bbase, 0, 16), free_bits(w, lay->b));
     const Type *acc_t = c->type;
     FxInst *acc = fxb_alloca(b, acc_t, FXSPACE_PRIVATE, "acc");
-    fxb_store_slot(b, acc, c);
+    bool flush = flushes_subnormals(mi);
+    fxb_store_slot(b, acc, flush ? flush_subnormal(w, c) : c);
     FxInst *kk;
     FxInst *loop = fxb_counted_loop(b, "kk", c32(w, 0), c32(w, mi->k), c32(w, 1), &kk);
     /* A's k is position bits 0.., B's k bits log2(n).. */
@@ -294,6 +320,10 @@ static FxInst *matrix_element(WaveEm *w, const TgtMatrixInst *mi, FxInst *snap, 
         x = xf32_input(w, x);
         y = xf32_input(w, y);
     }
+    if (flush) {
+        x = flush_subnormal(w, x);
+        y = flush_subnormal(w, y);
+    }
     if (type_is_float(acc_t->scalar) && x->type->scalar != acc_t->scalar)
         fxb_store_slot(b, acc, fxb_fma(b, fxb_cast(b, x, acc_t), fxb_cast(b, y, acc_t), prev));
     else if (type_is_float(acc_t->scalar))
@@ -303,7 +333,8 @@ static FxInst *matrix_element(WaveEm *w, const TgtMatrixInst *mi, FxInst *snap, 
                                                                        fxb_cast(b, y, acc_t))));
     fxb_after(b, loop);
     (void)snap;
-    return fxb_load_slot(b, acc);
+    FxInst *d = fxb_load_slot(b, acc);
+    return flush ? flush_subnormal(w, d) : d;
 }
 
 /* The fn computing this lane's D of instruction mi from the exchanged

@@ -74,15 +74,22 @@ static size_t elem_bytes(TgtElem e)
 }
 
 /* A random input element exactly representable in e: Float16 an 11-bit
- * significand, BFloat16 an 8-bit one, both well inside the normal range. */
+ * significand, BFloat16 an 8-bit one, one in eight of them subnormal (which
+ * gfx90a's instructions flush). */
 static double random_input(TgtElem e)
 {
     switch (e) {
     case TGT_E_F64: return ldexp((double)(int64_t)next(), -63);
     case TGT_E_F32: case TGT_E_XF32:   /* xf32: all 24 bits, so that dropping 13 shows */
         return (double)(float)ldexp((double)(int64_t)next(), -63);
-    case TGT_E_F16: return ldexp((double)((int)(next() % 2048) - 1024), -8 - (int)(next() % 4));
-    case TGT_E_BF16: return ldexp((double)((int)(next() % 256) - 128), -(int)(next() % 20));
+    case TGT_E_F16:
+        if (next() % 8 == 0)
+            return ldexp((double)((int)(next() % 2048) - 1024), -24);   /* |x| < 2^-14 */
+        return ldexp((double)((int)(next() % 2048) - 1024), -8 - (int)(next() % 4));
+    case TGT_E_BF16:
+        if (next() % 8 == 0)
+            return ldexp((double)((int)(next() % 256) - 128), -133);   /* |x| < 2^-126 */
+        return ldexp((double)((int)(next() % 256) - 128), -(int)(next() % 20));
     case TGT_E_F8E4M3FNUZ: case TGT_E_F8E5M2FNUZ: case TGT_E_F8E4M3FN: case TGT_E_F8E5M2:
         for (;;) {   /* any finite encoding, subnormals included */
             double v = ff_to_double(float8_format(e), next() & 0xff);
@@ -169,6 +176,19 @@ static float xf32_of(double x)
     return f;
 }
 
+/* gfx90a's Float16 and BFloat16 instructions flush subnormal inputs and
+ * outputs to zero (docs/waves.md): x below the format's least normal
+ * magnitude becomes a zero of its sign. */
+static bool flushes(const TgtMatrixInst *mi)
+{
+    return strcmp(mi->family, "CDNA2") == 0 && (mi->in == TGT_E_F16 || mi->in == TGT_E_BF16);
+}
+
+static double flushed(double x, double least_normal)
+{
+    return fabs(x) < least_normal ? copysign(0.0, x) : x;
+}
+
 /* D = A @ B + C in the instruction's arithmetic. */
 static void reference(const TgtMatrixInst *mi, const double *A, const double *B, const double *C, double *D,
                       const int8_t *A8, const int8_t *B8, const int32_t *C32, int32_t *D32)
@@ -189,10 +209,14 @@ static void reference(const TgtMatrixInst *mi, const double *A, const double *B,
                         s = fmaf(xf32_of(A[blk * M * K + i * K + k]), xf32_of(B[blk * K * N + k * N + j]), s);
                     D[o] = s;
                 } else if (mi->acc == TGT_E_F32) {   /* Float32, Float16, BFloat16 inputs */
-                    float s = (float)C[o];
-                    for (int k = 0; k < K; k++)
-                        s = fmaf((float)A[blk * M * K + i * K + k], (float)B[blk * K * N + k * N + j], s);
-                    D[o] = s;
+                    bool fl = flushes(mi);
+                    double in_min = mi->in == TGT_E_F16 ? 0x1p-14 : 0x1p-126, out_min = fl ? 0x1p-126 : 0;
+                    float s = (float)flushed(C[o], out_min);
+                    for (int k = 0; k < K; k++) {
+                        double x = A[blk * M * K + i * K + k], y = B[blk * K * N + k * N + j];
+                        s = fmaf((float)(fl ? flushed(x, in_min) : x), (float)(fl ? flushed(y, in_min) : y), s);
+                    }
+                    D[o] = flushed(s, out_min);
                 } else {
                     double s = C[o];
                     for (int k = 0; k < K; k++)
