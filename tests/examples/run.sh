@@ -77,5 +77,17 @@ for name in softmax layernorm gemm_tiled attention; do
   out=$(eval "\"$fxrun\" \"$name.fx\" $args --check" 2>&1) || bad "$name under --check: $out"
   case $out in *race:* | *uninitialized* | *divergent*) bad "$name under --check: $out" ;; esac
 done
+# attention.fx's kernel (not its Float64 check) keeps its registers on
+# every processor, for both head dimensions: no VGPR spilled, no scratch.
+for a in $archs; do
+  for d in 64 128; do
+    "$fxcc" -D D=$d --offload-arch=$a "$src/examples/attention.fx" -S -o "$tmp/attention.s" ||
+      { bad "attention.fx does not compile for $a, D=$d"; continue; }
+    # the fields after ".name: attention" in its metadata entry: their count and sum
+    read -r n got < <(awk '/^  - \./ { k = 0 } /\.name: +attention$/ { k = 1 }
+      k && /\.(vgpr_spill_count|private_segment_fixed_size):/ { n++; s += $NF } END { print n + 0, s + 0 }' "$tmp/attention.s")
+    [ "$n" -eq 2 ] && [ "$got" -eq 0 ] || bad "attention on $a, D=$d: spills or scratch ($n fields, sum $got)"
+  done
+done
 [ $fail -eq 0 ] && echo "$(echo $kernels | wc -w) examples built for $archs and the host, and run"
 exit $fail
