@@ -32,6 +32,8 @@ ORDER = [  # TgtMatrixId order (target.h)
     ("RDNA4", "v_wmma_f32_16x16x16_fp8_fp8"), ("RDNA4", "v_wmma_f32_16x16x16_bf8_bf8"),
     ("RDNA3", "v_wmma_i32_16x16x16_iu4"), ("RDNA4", "v_wmma_i32_16x16x16_iu4"),
     ("CDNA3", "v_mfma_f32_16x16x8_xf32"),
+    ("CDNA3", "v_mfma_f32_16x16x32_fp8_bf8"), ("CDNA3", "v_mfma_f32_16x16x32_bf8_fp8"),
+    ("RDNA4", "v_wmma_f32_16x16x16_fp8_bf8"), ("RDNA4", "v_wmma_f32_16x16x16_bf8_fp8"),
 ]
 
 def operand_table(ins, op):

@@ -815,11 +815,12 @@ static void check_mfma(Verifier *v, const FxInst *i)
     if (i->type->lanes != l->d->per_lane)
         fail(v, i->loc, "%s accumulates %d elements per lane, got %s", iname(v, i), l->d->per_lane,
              tname(v, i->type));
-    ScalarId es = fxir_matrix_elem(mi->in);
-    const Type *in = l->a->per_lane == 1 ? type_scalar(es) : type_vector(es, l->a->per_lane);
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 2; k++) {
+        ScalarId es = fxir_matrix_elem(k ? mi->in_b : mi->in);
+        const Type *in = l->a->per_lane == 1 ? type_scalar(es) : type_vector(es, l->a->per_lane);
         if (!type_equal(ty(i->ops[k]), in))
             fail(v, i->loc, "%s must be a %s, got %s", operand_desc(v, i, k), tname(v, in), tname(v, ty(i->ops[k])));
+    }
 }
 
 /* Wave operations (docs/waves.md): shuffles and readlane move any number

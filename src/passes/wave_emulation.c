@@ -315,6 +315,8 @@ static FxInst *matrix_element(WaveEm *w, const TgtMatrixInst *mi, FxInst *snap, 
     FxInst *x = fragment_element(w, w->snap, bor(w, asrc, holder_bits(w, lay->a, kk, 0, kbits)), 0);
     FxInst *y = fragment_element(w, w->snap, bor(w, bsrc, holder_bits(w, lay->b, kk, nbits, kbits)),
                                  lay->a->per_lane);
+    if (mi->in_b != mi->in)   /* fp8 by bf8: B's bytes travelled as A's type */
+        y = fxb_bitcast(b, y, type_scalar(fxir_matrix_elem(mi->in_b)));
     FxInst *prev = fxb_load_slot(b, acc);
     if (mi->in == TGT_E_XF32) {   /* 11-bit significands: the product is exact, as Float16's */
         x = xf32_input(w, x);
@@ -371,7 +373,10 @@ static FxFunc *matrix_helper(WaveEm *w, FxModule *m, const TgtMatrixInst *mi, co
 static FxInst *emulate_mfma(WaveEm *w, FxModule *m, FxInst *i)
 {
     const TgtMatrixInst *mi = tgt_matrix_inst((TgtMatrixId)i->sub);
-    FxInst *snap = exchange_fragments(w, i->ops[0], i->ops[1], tgt_matrix_layout(mi->id)->a->per_lane);
+    FxInst *bfrag = i->ops[1];
+    if (mi->in_b != mi->in)   /* one snapshot vector: B's 8-bit floats as A's type, bit for bit */
+        bfrag = fxb_bitcast(&w->b, bfrag, i->ops[0]->type);
+    FxInst *snap = exchange_fragments(w, i->ops[0], bfrag, tgt_matrix_layout(mi->id)->a->per_lane);
     FxFunc *f = matrix_helper(w, m, mi, snap->type, i->type);
     FxInst *args[3] = { snap, w->lane, i->ops[2] };
     return fxb_call(&w->b, f, 3, args);

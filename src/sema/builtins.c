@@ -705,13 +705,19 @@ static bool fragment_shape(const Type *t, ScalarId *elem, int *lanes)
     return true;
 }
 
-/* Whether instruction mi takes A/B fragments of `in` x in_lanes and C/D of
- * `acc` x acc_lanes. */
-static bool takes_fragments(const TgtMatrixInst *mi, ScalarId in, int in_lanes, ScalarId acc, int acc_lanes)
+/* Whether instruction mi takes A fragments of `in` x in_lanes, B's of
+ * `in_b` x in_lanes and C/D of `acc` x acc_lanes. */
+static bool takes_fragments(const TgtMatrixInst *mi, ScalarId in, ScalarId in_b, int in_lanes, ScalarId acc,
+                            int acc_lanes)
 {
     const TgtMatrixLayout *l = tgt_matrix_layout(mi->id);
-    return fxir_matrix_elem(mi->in) == in && fxir_matrix_elem(mi->acc) == acc && l->a->per_lane == in_lanes &&
-           l->d->per_lane == acc_lanes;
+    return fxir_matrix_elem(mi->in) == in && fxir_matrix_elem(mi->in_b) == in_b && fxir_matrix_elem(mi->acc) == acc &&
+           l->a->per_lane == in_lanes && l->d->per_lane == acc_lanes;
+}
+
+static const Type *fragment_type(TgtElem e, int lanes)
+{
+    return lanes == 1 ? type_scalar(fxir_matrix_elem(e)) : type_vector(fxir_matrix_elem(e), lanes);
 }
 
 /* The shapes fx.mfma (CDNA) or fx.wmma (RDNA) accepts, for messages. */
@@ -723,27 +729,30 @@ static const char *fragment_menu(Ctx *c, bool wmma)
         if ((strncmp(mi->family, "RDNA", 4) == 0) != wmma)
             continue;
         const TgtMatrixLayout *l = tgt_matrix_layout(mi->id);
-        s = arena_printf(c->arena, "%s%s%s: A, B %s, C %s", s, *s ? "; " : "", mi->mnemonic,
-                         type_name(c->arena, l->a->per_lane == 1 ? type_scalar(fxir_matrix_elem(mi->in))
-                                                                 : type_vector(fxir_matrix_elem(mi->in), l->a->per_lane)),
+        const char *a = type_name(c->arena, fragment_type(mi->in, l->a->per_lane));
+        const char *ab = mi->in_b == mi->in ? arena_printf(c->arena, "A, B %s", a)
+                       : arena_printf(c->arena, "A %s, B %s", a,
+                                      type_name(c->arena, fragment_type(mi->in_b, l->a->per_lane)));
+        s = arena_printf(c->arena, "%s%s%s: %s, C %s", s, *s ? "; " : "", mi->mnemonic, ab,
                          type_name(c->arena, type_vector(fxir_matrix_elem(mi->acc), l->d->per_lane)));
     }
     return s;
 }
 
-/* Among the instructions of fx.mfma (CDNA) or fx.wmma (RDNA) taking A/B
- * fragments `in` x in_lanes and C/D `acc` x acc_lanes: the first of any
- * processor (*wanted, NULL if none), and the one the target has (returned,
- * NULL if none); *where lists "mnemonic (processors)" of every one. */
-static const TgtMatrixInst *matrix_for(Ctx *c, bool wmma, ScalarId in, int in_lanes, ScalarId acc, int acc_lanes,
-                                       const TgtMatrixInst **wanted, const char **where)
+/* Among the instructions of fx.mfma (CDNA) or fx.wmma (RDNA) taking A
+ * fragments `in` x in_lanes, B's `in_b` x in_lanes and C/D `acc` x
+ * acc_lanes: the first of any processor (*wanted, NULL if none), and the
+ * one the target has (returned, NULL if none); *where lists "mnemonic
+ * (processors)" of every one. */
+static const TgtMatrixInst *matrix_for(Ctx *c, bool wmma, ScalarId in, ScalarId in_b, int in_lanes, ScalarId acc,
+                                       int acc_lanes, const TgtMatrixInst **wanted, const char **where)
 {
     const TgtMatrixInst *found = NULL;
     *wanted = NULL;
     *where = "";
     for (int id = 0; id < TGT_MI_COUNT; id++) {
         const TgtMatrixInst *mi = tgt_matrix_inst((TgtMatrixId)id);
-        if ((strncmp(mi->family, "RDNA", 4) == 0) != wmma || !takes_fragments(mi, in, in_lanes, acc, acc_lanes))
+        if ((strncmp(mi->family, "RDNA", 4) == 0) != wmma || !takes_fragments(mi, in, in_b, in_lanes, acc, acc_lanes))
             continue;
         *wanted = *wanted ? *wanted : mi;
         *where = arena_printf(c->arena, "%s%s%s (%s)", *where, **where ? ", " : "", mi->mnemonic,
@@ -754,10 +763,12 @@ static const TgtMatrixInst *matrix_for(Ctx *c, bool wmma, ScalarId in, int in_la
     return found;
 }
 
-static bool no_matrix_takes(Ctx *c, bool wmma, const Type *a, const Type *acc, Loc loc)
+static bool no_matrix_takes(Ctx *c, bool wmma, const Type *a, const Type *b, const Type *acc, Loc loc)
 {
-    diag_error(loc, "no %s instruction takes A, B %s and C %s; the instructions: %s", wmma ? "WMMA" : "MFMA",
-               type_name(c->arena, a), type_name(c->arena, acc), fragment_menu(c, wmma));
+    const char *ab = type_equal(a, b) ? arena_printf(c->arena, "A, B %s", type_name(c->arena, a))
+                   : arena_printf(c->arena, "A %s, B %s", type_name(c->arena, a), type_name(c->arena, b));
+    diag_error(loc, "no %s instruction takes %s and C %s; the instructions: %s", wmma ? "WMMA" : "MFMA", ab,
+               type_name(c->arena, acc), fragment_menu(c, wmma));
     return false;
 }
 
@@ -776,14 +787,14 @@ static Val *matrix_call(Ctx *c, Args *a, bool wmma, const char *fname)
             return NULL;
         }
     if (!fragment_shape(a->pos[0]->type, &in, &in_lanes) || !fragment_shape(a->pos[1]->type, &in_b, &in_b_lanes) ||
-        !fragment_shape(a->pos[2]->type, &acc, &acc_lanes) || in != in_b || in_lanes != in_b_lanes) {
-        diag_error(a->loc, "%s() takes this lane's fragments of A and B (one type) and of C; the instructions: %s",
+        !fragment_shape(a->pos[2]->type, &acc, &acc_lanes) || in_lanes != in_b_lanes) {
+        diag_error(a->loc, "%s() takes this lane's fragments of A and B (as many elements) and of C; the instructions: %s",
                    fname, fragment_menu(c, wmma));
         return NULL;
     }
     const TgtMatrixInst *wanted;
     const char *where;
-    const TgtMatrixInst *found = matrix_for(c, wmma, in, in_lanes, acc, acc_lanes, &wanted, &where);
+    const TgtMatrixInst *found = matrix_for(c, wmma, in, in_b, in_lanes, acc, acc_lanes, &wanted, &where);
     const TgtTarget *t = c->sema->opts->target;
     const char *tname = !t || t->kind == TGT_HOST ? "the host (fxrun --arch=GFX runs a GPU's kernels there)" : t->name;
     /* In a branch a static condition drops (`if fx.has_mfma(...)`), the
@@ -793,7 +804,7 @@ static Val *matrix_call(Ctx *c, Args *a, bool wmma, const char *fname)
     if (!found && c->discard)
         return a->pos[2];
     if (!wanted) {
-        no_matrix_takes(c, wmma, a->pos[0]->type, a->pos[2]->type, a->loc);
+        no_matrix_takes(c, wmma, a->pos[0]->type, a->pos[1]->type, a->pos[2]->type, a->loc);
         return NULL;
     }
     if (!found) {
@@ -808,33 +819,32 @@ static Val *matrix_call(Ctx *c, Args *a, bool wmma, const char *fname)
     return val_runtime(c, i->type, i, a->loc);
 }
 
-/* fx.has_mfma(A, C) / fx.has_wmma(A, C): a static Boolean, whether the
- * target has the instruction fx.mfma / fx.wmma would run on fragments of
- * types A (A and B) and C (C and D). Fragment types no instruction of any
- * processor takes are an error rather than False, so that a misspelt shape
- * cannot silently select the fallback. */
+/* fx.has_mfma(A, C) / fx.has_wmma(A, C), or (A, B, C) when A's and B's
+ * fragments differ (fp8 by bf8): a static Boolean, whether the target has
+ * the instruction fx.mfma / fx.wmma would run on fragments of those types.
+ * Fragment types no instruction of any processor takes are an error
+ * rather than False, so that a misspelt shape cannot silently select the
+ * fallback. */
 static Val *has_matrix_call(Ctx *c, Args *a, bool wmma, const char *fname)
 {
-    if (!check_kwargs(a, fname, NULL) || !check_count(a, fname, 2, 2))
+    if (!check_kwargs(a, fname, NULL) || !check_count(a, fname, 2, 3))
         return NULL;
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < a->npos; k++)
         if (a->pos[k]->type->kind != TY_TYPE) {
             diag_error(a->pos[k]->loc, "%s() takes fragment types (e.g. Float16x4, Float32x4), got a value of type %s",
                        fname, type_name(c->arena, a->pos[k]->type));
             return NULL;
         }
-    ScalarId in, acc;
-    int in_lanes, acc_lanes;
-    const Type *ta = a->pos[0]->tval, *tc = a->pos[1]->tval;
-    if (!fragment_shape(ta, &in, &in_lanes) || !fragment_shape(tc, &acc, &acc_lanes)) {
-        no_matrix_takes(c, wmma, ta, tc, a->loc);
-        return NULL;
-    }
-    const TgtMatrixInst *wanted;
+    ScalarId in, in_b, acc;
+    int in_lanes, in_b_lanes, acc_lanes;
+    const Type *ta = a->pos[0]->tval, *tb = a->pos[a->npos - 2]->tval, *tc = a->pos[a->npos - 1]->tval;
+    const TgtMatrixInst *wanted = NULL, *found = NULL;
     const char *where;
-    const TgtMatrixInst *found = matrix_for(c, wmma, in, in_lanes, acc, acc_lanes, &wanted, &where);
+    if (fragment_shape(ta, &in, &in_lanes) && fragment_shape(tb, &in_b, &in_b_lanes) &&
+        fragment_shape(tc, &acc, &acc_lanes) && in_lanes == in_b_lanes)
+        found = matrix_for(c, wmma, in, in_b, in_lanes, acc, acc_lanes, &wanted, &where);
     if (!wanted) {
-        no_matrix_takes(c, wmma, ta, tc, a->loc);
+        no_matrix_takes(c, wmma, ta, tb, tc, a->loc);
         return NULL;
     }
     return fold_make_bool(c->arena, found != NULL, a->loc);

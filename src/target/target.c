@@ -9,72 +9,81 @@
 
 static const TgtMatrixInst matrix_insts[TGT_MI_COUNT] = {
     { TGT_MI_CDNA2_F64_16X16X4, "CDNA2", "v_mfma_f64_16x16x4f64", "cdna2.f64.16x16x4",
-      "llvm.amdgcn.mfma.f64.16x16x4f64", TGT_E_F64, TGT_E_F64, 16, 16, 4, 1, 64, 32 },
+      "llvm.amdgcn.mfma.f64.16x16x4f64", TGT_E_F64, TGT_E_F64, TGT_E_F64, 16, 16, 4, 1, 64, 32 },
     { TGT_MI_CDNA2_F32_16X16X4, "CDNA2", "v_mfma_f32_16x16x4f32", "cdna2.f32.16x16x4",
-      "llvm.amdgcn.mfma.f32.16x16x4f32", TGT_E_F32, TGT_E_F32, 16, 16, 4, 1, 64, 32 },
+      "llvm.amdgcn.mfma.f32.16x16x4f32", TGT_E_F32, TGT_E_F32, TGT_E_F32, 16, 16, 4, 1, 64, 32 },
     { TGT_MI_CDNA2_I8_16X16X16, "CDNA2", "v_mfma_i32_16x16x16i8", "cdna2.i8.16x16x16",
-      "llvm.amdgcn.mfma.i32.16x16x16i8", TGT_E_I8, TGT_E_I32, 16, 16, 16, 1, 64, 32 },
+      "llvm.amdgcn.mfma.i32.16x16x16i8", TGT_E_I8, TGT_E_I8, TGT_E_I32, 16, 16, 16, 1, 64, 32 },
     { TGT_MI_CDNA2_I8_32X32X8, "CDNA2", "v_mfma_i32_32x32x8i8", "cdna2.i8.32x32x8",
-      "llvm.amdgcn.mfma.i32.32x32x8i8", TGT_E_I8, TGT_E_I32, 32, 32, 8, 1, 64, 64 },
+      "llvm.amdgcn.mfma.i32.32x32x8i8", TGT_E_I8, TGT_E_I8, TGT_E_I32, 32, 32, 8, 1, 64, 64 },
     { TGT_MI_CDNA3_F64_16X16X4, "CDNA3", "v_mfma_f64_16x16x4_f64", "cdna3.f64.16x16x4",
-      "llvm.amdgcn.mfma.f64.16x16x4f64", TGT_E_F64, TGT_E_F64, 16, 16, 4, 1, 64, 32 },
+      "llvm.amdgcn.mfma.f64.16x16x4f64", TGT_E_F64, TGT_E_F64, TGT_E_F64, 16, 16, 4, 1, 64, 32 },
     { TGT_MI_CDNA3_F32_16X16X4, "CDNA3", "v_mfma_f32_16x16x4_f32", "cdna3.f32.16x16x4",
-      "llvm.amdgcn.mfma.f32.16x16x4f32", TGT_E_F32, TGT_E_F32, 16, 16, 4, 1, 64, 32 },
+      "llvm.amdgcn.mfma.f32.16x16x4f32", TGT_E_F32, TGT_E_F32, TGT_E_F32, 16, 16, 4, 1, 64, 32 },
     { TGT_MI_CDNA3_I8_16X16X32, "CDNA3", "v_mfma_i32_16x16x32_i8", "cdna3.i8.16x16x32",
-      "llvm.amdgcn.mfma.i32.16x16x32.i8", TGT_E_I8, TGT_E_I32, 16, 16, 32, 1, 64, 16 },
+      "llvm.amdgcn.mfma.i32.16x16x32.i8", TGT_E_I8, TGT_E_I8, TGT_E_I32, 16, 16, 32, 1, 64, 16 },
     { TGT_MI_CDNA3_I8_32X32X16, "CDNA3", "v_mfma_i32_32x32x16_i8", "cdna3.i8.32x32x16",
-      "llvm.amdgcn.mfma.i32.32x32x16.i8", TGT_E_I8, TGT_E_I32, 32, 32, 16, 1, 64, 32 },
+      "llvm.amdgcn.mfma.i32.32x32x16.i8", TGT_E_I8, TGT_E_I8, TGT_E_I32, 32, 32, 16, 1, 64, 32 },
     { TGT_MI_RDNA3_I8_16X16X16, "RDNA3", "v_wmma_i32_16x16x16_iu8", "rdna3.i8.16x16x16",
-      "llvm.amdgcn.wmma.i32.16x16x16.iu8", TGT_E_I8, TGT_E_I32, 16, 16, 16, 1, 32, 32 },
+      "llvm.amdgcn.wmma.i32.16x16x16.iu8", TGT_E_I8, TGT_E_I8, TGT_E_I32, 16, 16, 16, 1, 32, 32 },
     { TGT_MI_RDNA4_I8_16X16X16, "RDNA4", "v_wmma_i32_16x16x16_iu8", "rdna4.i8.16x16x16",
-      "llvm.amdgcn.wmma.i32.16x16x16.iu8", TGT_E_I8, TGT_E_I32, 16, 16, 16, 1, 32, 8 },
+      "llvm.amdgcn.wmma.i32.16x16x16.iu8", TGT_E_I8, TGT_E_I8, TGT_E_I32, 16, 16, 16, 1, 32, 8 },
     /* ../shared/isa/matrix-layouts-ml.json: Float16 and BFloat16 products
      * accumulated in Float32. gfx90a's bfloat16 instructions are the "_1k"
      * ones (4 elements per lane); LLVM names gfx94x's the same way. */
     { TGT_MI_CDNA2_F16_16X16X16, "CDNA2", "v_mfma_f32_16x16x16f16", "cdna2.f16.16x16x16",
-      "llvm.amdgcn.mfma.f32.16x16x16f16", TGT_E_F16, TGT_E_F32, 16, 16, 16, 1, 64, 32 },
+      "llvm.amdgcn.mfma.f32.16x16x16f16", TGT_E_F16, TGT_E_F16, TGT_E_F32, 16, 16, 16, 1, 64, 32 },
     { TGT_MI_CDNA2_F16_32X32X8, "CDNA2", "v_mfma_f32_32x32x8f16", "cdna2.f16.32x32x8",
-      "llvm.amdgcn.mfma.f32.32x32x8f16", TGT_E_F16, TGT_E_F32, 32, 32, 8, 1, 64, 64 },
+      "llvm.amdgcn.mfma.f32.32x32x8f16", TGT_E_F16, TGT_E_F16, TGT_E_F32, 32, 32, 8, 1, 64, 64 },
     { TGT_MI_CDNA2_BF16_16X16X16, "CDNA2", "v_mfma_f32_16x16x16bf16_1k", "cdna2.bf16.16x16x16",
-      "llvm.amdgcn.mfma.f32.16x16x16bf16.1k", TGT_E_BF16, TGT_E_F32, 16, 16, 16, 1, 64, 32 },
+      "llvm.amdgcn.mfma.f32.16x16x16bf16.1k", TGT_E_BF16, TGT_E_BF16, TGT_E_F32, 16, 16, 16, 1, 64, 32 },
     { TGT_MI_CDNA2_BF16_32X32X8, "CDNA2", "v_mfma_f32_32x32x8bf16_1k", "cdna2.bf16.32x32x8",
-      "llvm.amdgcn.mfma.f32.32x32x8bf16.1k", TGT_E_BF16, TGT_E_F32, 32, 32, 8, 1, 64, 64 },
+      "llvm.amdgcn.mfma.f32.32x32x8bf16.1k", TGT_E_BF16, TGT_E_BF16, TGT_E_F32, 32, 32, 8, 1, 64, 64 },
     { TGT_MI_CDNA3_F16_16X16X16, "CDNA3", "v_mfma_f32_16x16x16_f16", "cdna3.f16.16x16x16",
-      "llvm.amdgcn.mfma.f32.16x16x16f16", TGT_E_F16, TGT_E_F32, 16, 16, 16, 1, 64, 16 },
+      "llvm.amdgcn.mfma.f32.16x16x16f16", TGT_E_F16, TGT_E_F16, TGT_E_F32, 16, 16, 16, 1, 64, 16 },
     { TGT_MI_CDNA3_F16_32X32X8, "CDNA3", "v_mfma_f32_32x32x8_f16", "cdna3.f16.32x32x8",
-      "llvm.amdgcn.mfma.f32.32x32x8f16", TGT_E_F16, TGT_E_F32, 32, 32, 8, 1, 64, 32 },
+      "llvm.amdgcn.mfma.f32.32x32x8f16", TGT_E_F16, TGT_E_F16, TGT_E_F32, 32, 32, 8, 1, 64, 32 },
     { TGT_MI_CDNA3_BF16_16X16X16, "CDNA3", "v_mfma_f32_16x16x16_bf16", "cdna3.bf16.16x16x16",
-      "llvm.amdgcn.mfma.f32.16x16x16bf16.1k", TGT_E_BF16, TGT_E_F32, 16, 16, 16, 1, 64, 16 },
+      "llvm.amdgcn.mfma.f32.16x16x16bf16.1k", TGT_E_BF16, TGT_E_BF16, TGT_E_F32, 16, 16, 16, 1, 64, 16 },
     { TGT_MI_CDNA3_BF16_32X32X8, "CDNA3", "v_mfma_f32_32x32x8_bf16", "cdna3.bf16.32x32x8",
-      "llvm.amdgcn.mfma.f32.32x32x8bf16.1k", TGT_E_BF16, TGT_E_F32, 32, 32, 8, 1, 64, 32 },
+      "llvm.amdgcn.mfma.f32.32x32x8bf16.1k", TGT_E_BF16, TGT_E_BF16, TGT_E_F32, 32, 32, 8, 1, 64, 32 },
     { TGT_MI_RDNA3_F16_16X16X16, "RDNA3", "v_wmma_f32_16x16x16_f16", "rdna3.f16.16x16x16",
-      "llvm.amdgcn.wmma.f32.16x16x16.f16", TGT_E_F16, TGT_E_F32, 16, 16, 16, 1, 32, 32 },
+      "llvm.amdgcn.wmma.f32.16x16x16.f16", TGT_E_F16, TGT_E_F16, TGT_E_F32, 16, 16, 16, 1, 32, 32 },
     { TGT_MI_RDNA3_BF16_16X16X16, "RDNA3", "v_wmma_f32_16x16x16_bf16", "rdna3.bf16.16x16x16",
-      "llvm.amdgcn.wmma.f32.16x16x16.bf16", TGT_E_BF16, TGT_E_F32, 16, 16, 16, 1, 32, 32 },
+      "llvm.amdgcn.wmma.f32.16x16x16.bf16", TGT_E_BF16, TGT_E_BF16, TGT_E_F32, 16, 16, 16, 1, 32, 32 },
     { TGT_MI_RDNA4_F16_16X16X16, "RDNA4", "v_wmma_f32_16x16x16_f16", "rdna4.f16.16x16x16",
-      "llvm.amdgcn.wmma.f32.16x16x16.f16", TGT_E_F16, TGT_E_F32, 16, 16, 16, 1, 32, 16 },
+      "llvm.amdgcn.wmma.f32.16x16x16.f16", TGT_E_F16, TGT_E_F16, TGT_E_F32, 16, 16, 16, 1, 32, 16 },
     { TGT_MI_RDNA4_BF16_16X16X16, "RDNA4", "v_wmma_f32_16x16x16_bf16", "rdna4.bf16.16x16x16",
-      "llvm.amdgcn.wmma.f32.16x16x16.bf16", TGT_E_BF16, TGT_E_F32, 16, 16, 16, 1, 32, 16 },
+      "llvm.amdgcn.wmma.f32.16x16x16.bf16", TGT_E_BF16, TGT_E_BF16, TGT_E_F32, 16, 16, 16, 1, 32, 16 },
     /* 8-bit floats into Float32: on CDNA3 fp8 is Float8E4M3FNUZ and bf8
      * Float8E5M2FNUZ, on RDNA4 the OCP Float8E4M3FN and Float8E5M2 */
     { TGT_MI_CDNA3_FP8_16X16X32, "CDNA3", "v_mfma_f32_16x16x32_fp8_fp8", "cdna3.fp8.16x16x32",
-      "llvm.amdgcn.mfma.f32.16x16x32.fp8.fp8", TGT_E_F8E4M3FNUZ, TGT_E_F32, 16, 16, 32, 1, 64, 16 },
+      "llvm.amdgcn.mfma.f32.16x16x32.fp8.fp8", TGT_E_F8E4M3FNUZ, TGT_E_F8E4M3FNUZ, TGT_E_F32, 16, 16, 32, 1, 64, 16 },
     { TGT_MI_CDNA3_BF8_16X16X32, "CDNA3", "v_mfma_f32_16x16x32_bf8_bf8", "cdna3.bf8.16x16x32",
-      "llvm.amdgcn.mfma.f32.16x16x32.bf8.bf8", TGT_E_F8E5M2FNUZ, TGT_E_F32, 16, 16, 32, 1, 64, 16 },
+      "llvm.amdgcn.mfma.f32.16x16x32.bf8.bf8", TGT_E_F8E5M2FNUZ, TGT_E_F8E5M2FNUZ, TGT_E_F32, 16, 16, 32, 1, 64, 16 },
     { TGT_MI_CDNA3_FP8_32X32X16, "CDNA3", "v_mfma_f32_32x32x16_fp8_fp8", "cdna3.fp8.32x32x16",
-      "llvm.amdgcn.mfma.f32.32x32x16.fp8.fp8", TGT_E_F8E4M3FNUZ, TGT_E_F32, 32, 32, 16, 1, 64, 32 },
+      "llvm.amdgcn.mfma.f32.32x32x16.fp8.fp8", TGT_E_F8E4M3FNUZ, TGT_E_F8E4M3FNUZ, TGT_E_F32, 32, 32, 16, 1, 64, 32 },
     { TGT_MI_RDNA4_FP8_16X16X16, "RDNA4", "v_wmma_f32_16x16x16_fp8_fp8", "rdna4.fp8.16x16x16",
-      "llvm.amdgcn.wmma.f32.16x16x16.fp8.fp8", TGT_E_F8E4M3FN, TGT_E_F32, 16, 16, 16, 1, 32, 8 },
+      "llvm.amdgcn.wmma.f32.16x16x16.fp8.fp8", TGT_E_F8E4M3FN, TGT_E_F8E4M3FN, TGT_E_F32, 16, 16, 16, 1, 32, 8 },
     { TGT_MI_RDNA4_BF8_16X16X16, "RDNA4", "v_wmma_f32_16x16x16_bf8_bf8", "rdna4.bf8.16x16x16",
-      "llvm.amdgcn.wmma.f32.16x16x16.bf8.bf8", TGT_E_F8E5M2, TGT_E_F32, 16, 16, 16, 1, 32, 8 },
+      "llvm.amdgcn.wmma.f32.16x16x16.bf8.bf8", TGT_E_F8E5M2, TGT_E_F8E5M2, TGT_E_F32, 16, 16, 16, 1, 32, 8 },
     /* Int4 into Int32 (signed, wrapping), packed nibbles */
     { TGT_MI_RDNA3_I4_16X16X16, "RDNA3", "v_wmma_i32_16x16x16_iu4", "rdna3.i4.16x16x16",
-      "llvm.amdgcn.wmma.i32.16x16x16.iu4", TGT_E_I4, TGT_E_I32, 16, 16, 16, 1, 32, 16 },
+      "llvm.amdgcn.wmma.i32.16x16x16.iu4", TGT_E_I4, TGT_E_I4, TGT_E_I32, 16, 16, 16, 1, 32, 16 },
     { TGT_MI_RDNA4_I4_16X16X16, "RDNA4", "v_wmma_i32_16x16x16_iu4", "rdna4.i4.16x16x16",
-      "llvm.amdgcn.wmma.i32.16x16x16.iu4", TGT_E_I4, TGT_E_I32, 16, 16, 16, 1, 32, 8 },
+      "llvm.amdgcn.wmma.i32.16x16x16.iu4", TGT_E_I4, TGT_E_I4, TGT_E_I32, 16, 16, 16, 1, 32, 8 },
     /* xf32 into Float32: --contraction-precision=xf32 only (it changes results) */
     { TGT_MI_CDNA3_XF32_16X16X8, "CDNA3", "v_mfma_f32_16x16x8_xf32", "cdna3.xf32.16x16x8",
-      "llvm.amdgcn.mfma.f32.16x16x8.xf32", TGT_E_XF32, TGT_E_F32, 16, 16, 8, 1, 64, 16 },
+      "llvm.amdgcn.mfma.f32.16x16x8.xf32", TGT_E_XF32, TGT_E_XF32, TGT_E_F32, 16, 16, 8, 1, 64, 16 },
+    /* 8-bit floats of two formats: A's first, B's second in the name */
+    { TGT_MI_CDNA3_FP8BF8_16X16X32, "CDNA3", "v_mfma_f32_16x16x32_fp8_bf8", "cdna3.fp8bf8.16x16x32",
+      "llvm.amdgcn.mfma.f32.16x16x32.fp8.bf8", TGT_E_F8E4M3FNUZ, TGT_E_F8E5M2FNUZ, TGT_E_F32, 16, 16, 32, 1, 64, 16 },
+    { TGT_MI_CDNA3_BF8FP8_16X16X32, "CDNA3", "v_mfma_f32_16x16x32_bf8_fp8", "cdna3.bf8fp8.16x16x32",
+      "llvm.amdgcn.mfma.f32.16x16x32.bf8.fp8", TGT_E_F8E5M2FNUZ, TGT_E_F8E4M3FNUZ, TGT_E_F32, 16, 16, 32, 1, 64, 16 },
+    { TGT_MI_RDNA4_FP8BF8_16X16X16, "RDNA4", "v_wmma_f32_16x16x16_fp8_bf8", "rdna4.fp8bf8.16x16x16",
+      "llvm.amdgcn.wmma.f32.16x16x16.fp8.bf8", TGT_E_F8E4M3FN, TGT_E_F8E5M2, TGT_E_F32, 16, 16, 16, 1, 32, 8 },
+    { TGT_MI_RDNA4_BF8FP8_16X16X16, "RDNA4", "v_wmma_f32_16x16x16_bf8_fp8", "rdna4.bf8fp8.16x16x16",
+      "llvm.amdgcn.wmma.f32.16x16x16.bf8.fp8", TGT_E_F8E5M2, TGT_E_F8E4M3FN, TGT_E_F32, 16, 16, 16, 1, 32, 8 },
 };
 
 static const TgtMatrixId mi_none[] = { TGT_MI_COUNT };
@@ -87,12 +96,14 @@ static const TgtMatrixId mi_cdna3[] = { TGT_MI_CDNA3_F64_16X16X4, TGT_MI_CDNA3_F
                                         TGT_MI_CDNA3_F16_16X16X16, TGT_MI_CDNA3_F16_32X32X8,
                                         TGT_MI_CDNA3_BF16_16X16X16, TGT_MI_CDNA3_BF16_32X32X8,
                                         TGT_MI_CDNA3_FP8_16X16X32, TGT_MI_CDNA3_BF8_16X16X32,
-                                        TGT_MI_CDNA3_FP8_32X32X16, TGT_MI_CDNA3_XF32_16X16X8, TGT_MI_COUNT };
+                                        TGT_MI_CDNA3_FP8_32X32X16, TGT_MI_CDNA3_XF32_16X16X8,
+                                        TGT_MI_CDNA3_FP8BF8_16X16X32, TGT_MI_CDNA3_BF8FP8_16X16X32, TGT_MI_COUNT };
 static const TgtMatrixId mi_rdna3[] = { TGT_MI_RDNA3_I8_16X16X16, TGT_MI_RDNA3_F16_16X16X16,
                                         TGT_MI_RDNA3_BF16_16X16X16, TGT_MI_RDNA3_I4_16X16X16, TGT_MI_COUNT };
 static const TgtMatrixId mi_rdna4[] = { TGT_MI_RDNA4_I8_16X16X16, TGT_MI_RDNA4_F16_16X16X16,
                                         TGT_MI_RDNA4_BF16_16X16X16, TGT_MI_RDNA4_FP8_16X16X16,
-                                        TGT_MI_RDNA4_BF8_16X16X16, TGT_MI_RDNA4_I4_16X16X16, TGT_MI_COUNT };
+                                        TGT_MI_RDNA4_BF8_16X16X16, TGT_MI_RDNA4_I4_16X16X16,
+                                        TGT_MI_RDNA4_FP8BF8_16X16X16, TGT_MI_RDNA4_BF8FP8_16X16X16, TGT_MI_COUNT };
 
 /* ---- backend profiles ---- */
 
@@ -362,7 +373,7 @@ const TgtMatrixInst *tgt_find_matrix(const TgtTarget *t, TgtElem in, TgtElem acc
     const TgtMatrixInst *best = NULL;
     for (const TgtMatrixId *id = t->matrix; *id != TGT_MI_COUNT; id++) {
         const TgtMatrixInst *mi = &matrix_insts[*id];
-        if (mi->in == in && mi->acc == acc && mi->m == m && mi->n == n && (!best || mi->k > best->k))
+        if (mi->in == in && mi->in_b == in && mi->acc == acc && mi->m == m && mi->n == n && (!best || mi->k > best->k))
             best = mi;
     }
     return best;

@@ -44,6 +44,9 @@ typedef enum {
     TGT_MI_RDNA4_FP8_16X16X16, TGT_MI_RDNA4_BF8_16X16X16,
     TGT_MI_RDNA3_I4_16X16X16, TGT_MI_RDNA4_I4_16X16X16,
     TGT_MI_CDNA3_XF32_16X16X8,
+    /* one 8-bit format by the other */
+    TGT_MI_CDNA3_FP8BF8_16X16X32, TGT_MI_CDNA3_BF8FP8_16X16X32,
+    TGT_MI_RDNA4_FP8BF8_16X16X16, TGT_MI_RDNA4_BF8FP8_16X16X16,
     TGT_MI_COUNT
 } TgtMatrixId;
 
@@ -53,7 +56,7 @@ typedef struct TgtMatrixInst {
     const char *mnemonic;     /* "v_mfma_f64_16x16x4_f64", as the ISA prints it */
     const char *name;         /* short name in FXIR text: "cdna3.f64.16x16x4" */
     const char *intrinsic;    /* "llvm.amdgcn.mfma.f64.16x16x4f64" */
-    TgtElem in, acc;          /* A and B elements; C and D elements */
+    TgtElem in, in_b, acc;    /* A's elements, B's (the same but for fp8 x bf8), C's and D's */
     int m, n, k, blocks;
     int wave_size;
     int cycles;               /* issue-to-issue cycles from the vendor's detail text */

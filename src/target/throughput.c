@@ -47,7 +47,7 @@ double tgt_matrix_rate(const TgtTarget *t, TgtElem in, TgtElem acc)
     for (const TgtMatrixId *id = t->matrix; f && *id != TGT_MI_COUNT; id++) {
         const TgtMatrixInst *mi = tgt_matrix_inst(*id);
         double rate = 2.0 * mi->m * mi->n * mi->k * mi->blocks / mi->cycles * f->simds_per_cu;
-        if (mi->in == in && mi->acc == acc && rate > best)
+        if (mi->in == in && mi->in_b == in && mi->acc == acc && rate > best)
             best = rate;
     }
     return best;

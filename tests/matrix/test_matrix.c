@@ -124,7 +124,7 @@ static void put_elem(char *buf, size_t i, TgtElem e, double v)
 static char *kernel_source(const TgtMatrixInst *mi)
 {
     const TgtMatrixLayout *l = tgt_matrix_layout(mi->id);
-    const char *in = elem_name(mi->in), *acc = elem_name(mi->acc);
+    const char *in = elem_name(mi->in), *in_b = elem_name(mi->in_b), *acc = elem_name(mi->acc);
     bool wmma = strncmp(mi->family, "RDNA", 4) == 0;
     char *s = NULL;
     size_t n;
@@ -132,9 +132,9 @@ static char *kernel_source(const TgtMatrixInst *mi)
     fprintf(f, "@launch_bounds(%d)\nkernel mm(a: const Ptr[%s], b: const Ptr[%s], c: const Ptr[%s], d: Ptr[%s],\n"
                "          ia: const Ptr[Int32], ib: const Ptr[Int32], id: const Ptr[Int32]) {\n"
                "    let l = fx.lane_id()\n",
-            mi->wave_size, in, in, acc, acc);
+            mi->wave_size, in, in_b, acc, acc);
     const struct { const char *name, *src, *ix; int per; const char *type; } frag[3] = {
-        { "fa", "a", "ia", l->a->per_lane, in }, { "fb", "b", "ib", l->b->per_lane, in },
+        { "fa", "a", "ia", l->a->per_lane, in }, { "fb", "b", "ib", l->b->per_lane, in_b },
         { "fc", "c", "id", l->d->per_lane, acc },
     };
     for (int k = 0; k < 3; k++) {
@@ -262,11 +262,11 @@ static void run_instruction(const TgtMatrixInst *mi)
         return;
     }
     bool is_int = mi->in == TGT_E_I8 || mi->in == TGT_E_I4, is_f32 = mi->acc == TGT_E_F32;
-    size_t ein = elem_bytes(mi->in), eacc = elem_bytes(mi->acc);
+    size_t ein = elem_bytes(mi->in), ein_b = elem_bytes(mi->in_b), eacc = elem_bytes(mi->acc);
     double *A = calloc((size_t)na, 8), *B = calloc((size_t)nb, 8), *C = calloc((size_t)nd, 8), *D = calloc((size_t)nd, 8);
     int8_t *A8 = calloc((size_t)na, 1), *B8 = calloc((size_t)nb, 1);
     int32_t *C32 = calloc((size_t)nd, 4), *D32 = calloc((size_t)nd, 4);
-    char *ba = calloc((size_t)na, ein), *bb = calloc((size_t)nb, ein), *bc = calloc((size_t)nd, eacc);
+    char *ba = calloc((size_t)na, ein), *bb = calloc((size_t)nb, ein_b), *bc = calloc((size_t)nd, eacc);
     char *bd = calloc((size_t)nd, eacc);
     for (int i = 0; i < na; i++) {
         A[i] = random_input(mi->in);
@@ -274,9 +274,9 @@ static void run_instruction(const TgtMatrixInst *mi)
         put_elem(ba, (size_t)i, mi->in, A[i]);
     }
     for (int i = 0; i < nb; i++) {
-        B[i] = random_input(mi->in);
+        B[i] = random_input(mi->in_b);
         B8[i] = is_int ? (int8_t)B[i] : 0;
-        put_elem(bb, (size_t)i, mi->in, B[i]);
+        put_elem(bb, (size_t)i, mi->in_b, B[i]);
     }
     for (int i = 0; i < nd; i++) {
         C32[i] = (int32_t)next();
