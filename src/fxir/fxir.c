@@ -185,6 +185,11 @@ void fxir_forward_operands(const FxForwarding *fw, FxInst *i)
     }
 }
 
+bool fxir_float8_operand(ScalarId s)
+{
+    return s == SC_F8E4M3FNUZ || s == SC_F8E5M2FNUZ || s == SC_F8E4M3FN || s == SC_F8E5M2;
+}
+
 ScalarId fxir_matrix_elem(TgtElem e)
 {
     switch (e) {

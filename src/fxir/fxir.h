@@ -240,7 +240,8 @@ typedef struct FxNode {
     /* MATMUL: out = alpha * op(A) @ op(B) + beta * C (beta absent: C not read) */
     bool trans_a, trans_b;
     FxScalarArg alpha, beta;
-    ScalarId in_type, acc_type, out_type;   /* the contraction types */
+    ScalarId in_type, acc_type, out_type;   /* the contraction types (in_type: A's elements) */
+    ScalarId in_type_b;     /* B's elements: in_type, or another 8-bit float format (fp8 by bf8) */
     bool xf32;              /* Float32 inputs read as xf32 (FXP_XF32; printed "xf32") */
     /* MAP: out[idx] = body(ins[0][bcast idx], ..., scalars...). The body is an
      * FXF_FN whose first nins parameters are the tensor elements and whose
@@ -375,6 +376,9 @@ bool fxir_is_shared_array(const FxInst *base);
 const FxInst *fxir_dynamic_shared(const FxFunc *f);
 /* The FXIR scalar type of a matrix instruction's element type. */
 ScalarId fxir_matrix_elem(TgtElem e);
+/* The 8-bit float formats a MatMul multiplies (gfx94x's FNUZ pair, gfx12's
+ * OCP pair), into Float32. */
+bool fxir_float8_operand(ScalarId s);
 /* Numbers f's instructions into their ids in walk order (an instruction,
  * the instructions of its blocks, then the next); the count. */
 int fxir_number(FxFunc *f);

@@ -40,8 +40,11 @@ static void print_node(FILE *out, const FxProgram *p, int idx, const FxNode *n)
             fprintf(out, " + beta*%%%s", n->ins[2]->name);
             print_scalar_arg(out, p, "beta", n->beta);
         }
-        fprintf(out, " types(in=%s, acc=%s, out=%s)%s", type_info(n->in_type)->name, type_info(n->acc_type)->name,
-                type_info(n->out_type)->name, n->xf32 ? " xf32" : "");
+        fprintf(out, " types(in=%s", type_info(n->in_type)->name);
+        if (n->in_type_b != n->in_type)
+            fprintf(out, ", in_b=%s", type_info(n->in_type_b)->name);
+        fprintf(out, ", acc=%s, out=%s)%s", type_info(n->acc_type)->name, type_info(n->out_type)->name,
+                n->xf32 ? " xf32" : "");
         break;
     case FXN_MAP:
         fputs("map ", out);

@@ -894,7 +894,7 @@ static bool read_scalar_type(Reader *r, const char *what, ScalarId *out)
     return true;
 }
 
-/* matmul %A[.T] @ %B[.T] alpha=.. [+ beta*%C beta=..] types(in=T, acc=T, out=T) [xf32] */
+/* matmul %A[.T] @ %B[.T] alpha=.. [+ beta*%C beta=..] types(in=T[, in_b=T], acc=T, out=T) [xf32] */
 static bool read_matmul(Reader *r, FxProgram *p, FxNode *n)
 {
     FxTensor *ins[3];
@@ -924,7 +924,12 @@ static bool read_matmul(Reader *r, FxProgram *p, FxNode *n)
     }
     fxg_set_inputs(r->m, n, nins, ins);
     if (!(expect_word(r, "types") && expect_punct(r, "(") && read_scalar_type(r, "in", &n->in_type) &&
-          expect_punct(r, ",") && read_scalar_type(r, "acc", &n->acc_type) && expect_punct(r, ",") &&
+          expect_punct(r, ",")))
+        return false;
+    n->in_type_b = n->in_type;
+    if (is_word(r, "in_b") && !(read_scalar_type(r, "in_b", &n->in_type_b) && expect_punct(r, ",")))
+        return false;
+    if (!(read_scalar_type(r, "acc", &n->acc_type) && expect_punct(r, ",") &&
           read_scalar_type(r, "out", &n->out_type) && expect_punct(r, ")")))
         return false;
     n->xf32 = accept_word(r, "xf32");

@@ -1369,9 +1369,13 @@ static void check_scalar_arg(Verifier *v, const FxProgram *p, const FxNode *n, F
 static void check_matmul_types(Verifier *v, const FxNode *n, const FxTensor *a, const FxTensor *b)
 {
     const Type *ea = a->type->elem, *eb = b->type->elem;
-    if (ea->kind != TY_SCALAR || !type_equal(ea, eb) || ea->scalar != n->in_type)
-        fail(v, n->loc, "matmul inputs must both hold in_type %s scalars, got %s and %s",
-             (int)n->in_type >= 0 && n->in_type < SC_COUNT ? type_info(n->in_type)->name : "?", tname(v, ea),
+    bool float8s = fxir_float8_operand(n->in_type) && fxir_float8_operand(n->in_type_b);
+    if (ea->kind != TY_SCALAR || eb->kind != TY_SCALAR || ea->scalar != n->in_type || eb->scalar != n->in_type_b ||
+        (n->in_type_b != n->in_type && !float8s))
+        fail(v, n->loc, "matmul inputs must hold in_type %s and in_b %s scalars (the same type but for two 8-bit "
+             "float formats), got %s and %s",
+             (int)n->in_type >= 0 && n->in_type < SC_COUNT ? type_info(n->in_type)->name : "?",
+             (int)n->in_type_b >= 0 && n->in_type_b < SC_COUNT ? type_info(n->in_type_b)->name : "?", tname(v, ea),
              tname(v, eb));
     if ((int)n->acc_type < 0 || n->acc_type >= SC_COUNT ||
         !(type_is_int(n->acc_type) || type_is_float(n->acc_type)))

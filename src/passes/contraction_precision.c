@@ -347,7 +347,7 @@ static FxTensor *piece_matmul(Rw *w, FxTensor *a, FxTensor *b)
     mm->trans_b = w->n->trans_b;
     mm->alpha = (FxScalarArg){ FXS_STATIC, 1.0, -1 };
     mm->beta = (FxScalarArg){ FXS_NONE, 0, -1 };
-    mm->in_type = bf16 ? SC_BFLOAT16 : SC_INT8;
+    mm->in_type = mm->in_type_b = bf16 ? SC_BFLOAT16 : SC_INT8;
     mm->acc_type = mm->out_type = acc;
     return mm->out;
 }

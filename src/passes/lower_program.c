@@ -436,8 +436,8 @@ static TgtElem matrix_elem_of(ScalarId s)
 }
 
 /* The target's 16x16 matrix instruction for this contraction (Float64 or
- * Float32 in and out, Int8 or Int4 in and Int32 out, Float16, BFloat16 or an 8-bit
- * float in and Float32 out) in the target's wave size; NULL where it has none (FMA tiles
+ * Float32 in and out, Int8 or Int4 in and Int32 out, Float16, BFloat16 or 8-bit
+ * floats, A's and B's format the same or not, in and Float32 out) in the target's wave size; NULL where it has none (FMA tiles
  * then). The instructions' products are exact in their accumulator, so
  * either way each result is one fma chain in k order. */
 static const TgtMatrixInst *matrix_inst_for(const FxNode *n, const TgtTarget *t)
@@ -454,7 +454,9 @@ static const TgtMatrixInst *matrix_inst_for(const FxNode *n, const TgtTarget *t)
         in = matrix_elem_of(n->in_type), acc = TGT_E_F32;
     else
         return NULL;
-    const TgtMatrixInst *mi = computes ? tgt_find_matrix(t, in, acc, TILE, TILE) : NULL;
+    /* B's own type differs only for two 8-bit float formats (fp8 by bf8) */
+    TgtElem in_b = n->in_type_b != n->in_type ? matrix_elem_of(n->in_type_b) : in;
+    const TgtMatrixInst *mi = computes ? tgt_find_matrix_ab(t, in, in_b, acc, TILE, TILE) : NULL;
     return mi && mi->blocks == 1 && mi->wave_size == t->wave_size ? mi : NULL;
 }
 
@@ -500,7 +502,7 @@ static FxInst *fragment(KB *k, const TgtMatrixInst *mi, bool is_b, FxInst *tile,
 {
     const TgtMatrixLayout *lay = tgt_matrix_layout(mi->id);
     const TgtOperandLayout *l = is_b ? lay->b : lay->a;
-    ScalarId es = fxir_matrix_elem(mi->in);
+    ScalarId es = fxir_matrix_elem(is_b ? mi->in_b : mi->in);
     const Type *et = type_scalar(es);
     FxInst *frag = l->per_lane == 1 ? NULL : fxb_splat(&k->b, fxb_number(&k->b, es, 0), type_vector(es, l->per_lane));
     for (int e = 0; e < l->per_lane; e++) {
@@ -778,7 +780,7 @@ enum { RB = 2, BIG_TILE = TILE * RB };
 static void lower_matmul(KB *k, const FxNode *n)
 {
     const FxTensor *A = n->ins[0], *B = n->ins[1];
-    const Type *in_t = type_scalar(n->in_type), *acc_t = type_scalar(n->acc_type);
+    const Type *in_t = type_scalar(n->in_type), *in_b_t = type_scalar(n->in_type_b), *acc_t = type_scalar(n->acc_type);
     bool compute = !(n->alpha.kind == FXS_STATIC && n->alpha.value == 0);   /* BLAS: alpha 0 skips A @ B */
     FxInst *ty = k_special64(k, FXS_THREAD_IDX, 1);
     FxInst *tx = k_special64(k, FXS_THREAD_IDX, 0);
@@ -801,7 +803,7 @@ static void lower_matmul(KB *k, const FxNode *n)
     if (compute) {
         int64_t adims[2] = { BIG_TILE, TILE }, bdims[2] = { TILE, BIG_TILE };
         FxInst *As = fxb_alloca(&k->b, type_array(k->b.arena, in_t, 2, adims), FXSPACE_SHARED, "As");
-        FxInst *Bs = fxb_alloca(&k->b, type_array(k->b.arena, in_t, 2, bdims), FXSPACE_SHARED, "Bs");
+        FxInst *Bs = fxb_alloca(&k->b, type_array(k->b.arena, in_b_t, 2, bdims), FXSPACE_SHARED, "Bs");
         FxInst *kb;
         FxInst *loop = k_counted_loop(k, "k0", k_i64(k, 0), K, tile, &kb);
         FxInst *ka = k_add(k, kb, tx), *kbb = k_add(k, kb, ty);
@@ -815,7 +817,7 @@ static void lower_matmul(KB *k, const FxNode *n)
             FxInst *c = k_i64(k, kk), *a[RB], *b[RB];
             for (int i = 0; i < RB; i++) {
                 a[i] = fxb_cast(&k->b, fxb_load(&k->b, As, in_t, 2, (FxInst *[]){ lr[i], c }), acc_t);
-                b[i] = fxb_cast(&k->b, fxb_load(&k->b, Bs, in_t, 2, (FxInst *[]){ c, lc[i] }), acc_t);
+                b[i] = fxb_cast(&k->b, fxb_load(&k->b, Bs, in_b_t, 2, (FxInst *[]){ c, lc[i] }), acc_t);
             }
             for (int i = 0; i < RB; i++)
                 for (int j = 0; j < RB; j++) {

@@ -488,14 +488,9 @@ static bool scalar_arg(ProgCtx *p, AstNode *e, FxScalarArg *out)
 
 /* The 8-bit floats a product takes (the matrix cores' fp8 and bf8, both
  * conventions): their products are exact in Float32. */
-static bool is_float8_operand(ScalarId t)
-{
-    return t == SC_F8E4M3FNUZ || t == SC_F8E5M2FNUZ || t == SC_F8E4M3FN || t == SC_F8E5M2;
-}
-
 static ScalarId accumulator_for(ScalarId t)
 {
-    if (t == SC_FLOAT16 || t == SC_BFLOAT16 || is_float8_operand(t))
+    if (t == SC_FLOAT16 || t == SC_BFLOAT16 || fxir_float8_operand(t))
         return SC_FLOAT32;
     if (type_is_int(t) && type_info(t)->width < 32)
         return type_info(t)->is_signed ? SC_INT32 : SC_UINT32;
@@ -540,19 +535,14 @@ static bool matmul_statement(ProgCtx *p, Target *t, MatMulForm *f, Loc loc)
                    shape_text(p->arena, &sb), f->tb ? ".T" : "");
         return false;
     }
-    if (a->type->elem->kind == TY_SCALAR && b->type->elem->kind == TY_SCALAR &&
-        is_float8_operand(a->type->elem->scalar) && is_float8_operand(b->type->elem->scalar) &&
-        !type_equal(a->type->elem, b->type->elem)) {
-        diag_error(loc, "a product of two different 8-bit float formats (%s @ %s) is not supported yet; convert "
-                   "one operand to the other's format",
-                   type_name(p->arena, a->type->elem), type_name(p->arena, b->type->elem));
-        return false;
-    }
-    if (!type_equal(a->type->elem, b->type->elem) || a->type->elem->kind != TY_SCALAR ||
+    /* two 8-bit float formats may meet (fp8 by bf8); other types match */
+    bool float8s = a->type->elem->kind == TY_SCALAR && b->type->elem->kind == TY_SCALAR &&
+                   fxir_float8_operand(a->type->elem->scalar) && fxir_float8_operand(b->type->elem->scalar);
+    if ((!float8s && !type_equal(a->type->elem, b->type->elem)) || a->type->elem->kind != TY_SCALAR ||
         !(type_is_float(a->type->elem->scalar) || type_is_int(a->type->elem->scalar) ||
-          is_float8_operand(a->type->elem->scalar))) {
-        diag_error(loc, "'@' needs two tensors of one numeric element type (an integer, a float, or one of "
-                   "Float8E4M3FN, Float8E5M2, Float8E4M3FNUZ, Float8E5M2FNUZ), got %s and %s",
+          fxir_float8_operand(a->type->elem->scalar))) {
+        diag_error(loc, "'@' needs two tensors of one numeric element type (an integer or a float), or of two of "
+                   "the 8-bit floats Float8E4M3FN, Float8E5M2, Float8E4M3FNUZ, Float8E5M2FNUZ; got %s and %s",
                    type_name(p->arena, a->type->elem), type_name(p->arena, b->type->elem));
         return false;
     }
@@ -570,8 +560,8 @@ static bool matmul_statement(ProgCtx *p, Target *t, MatMulForm *f, Loc loc)
         n->beta.kind = FXS_NONE;
     ScalarId in = a->type->elem->scalar;
     if (!t->tensor)   /* an 8-bit product has no 8-bit result: its transient is the Float32 sum */
-        t->tensor = new_transient(p, t->name, type_scalar(is_float8_operand(in) ? SC_FLOAT32 : in), &r, t->loc);
-    if (is_float8_operand(in) && t->tensor->type->elem->scalar != SC_FLOAT32) {
+        t->tensor = new_transient(p, t->name, type_scalar(fxir_float8_operand(in) ? SC_FLOAT32 : in), &r, t->loc);
+    if (fxir_float8_operand(in) && t->tensor->type->elem->scalar != SC_FLOAT32) {
         diag_error(loc, "a product of %s accumulates in Float32, so its result must be a Float32 tensor, not %s; "
                    "convert it afterwards",
                    type_name(p->arena, a->type->elem), type_name(p->arena, t->tensor->type->elem));
@@ -579,6 +569,7 @@ static bool matmul_statement(ProgCtx *p, Target *t, MatMulForm *f, Loc loc)
     }
     n->out = t->tensor;
     n->in_type = in;
+    n->in_type_b = b->type->elem->scalar;
     n->acc_type = accumulator_for(in);
     n->out_type = t->tensor->type->elem->scalar;
     n->trans_a = f->ta;

@@ -368,15 +368,21 @@ bool tgt_has_matrix(const TgtTarget *t, TgtMatrixId id)
     return false;
 }
 
-const TgtMatrixInst *tgt_find_matrix(const TgtTarget *t, TgtElem in, TgtElem acc, int m, int n)
+const TgtMatrixInst *tgt_find_matrix_ab(const TgtTarget *t, TgtElem in, TgtElem in_b, TgtElem acc, int m, int n)
 {
     const TgtMatrixInst *best = NULL;
     for (const TgtMatrixId *id = t->matrix; *id != TGT_MI_COUNT; id++) {
         const TgtMatrixInst *mi = &matrix_insts[*id];
-        if (mi->in == in && mi->in_b == in && mi->acc == acc && mi->m == m && mi->n == n && (!best || mi->k > best->k))
+        if (mi->in == in && mi->in_b == in_b && mi->acc == acc && mi->m == m && mi->n == n &&
+            (!best || mi->k > best->k))
             best = mi;
     }
     return best;
+}
+
+const TgtMatrixInst *tgt_find_matrix(const TgtTarget *t, TgtElem in, TgtElem acc, int m, int n)
+{
+    return tgt_find_matrix_ab(t, in, in, acc, m, n);
 }
 
 TgtMatrixId tgt_matrix_by_name(const char *name)

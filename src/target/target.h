@@ -148,8 +148,10 @@ int tgt_count(void);                        /* AMDGPU processors */
 const TgtTarget *tgt_at(int i);
 
 const TgtMatrixInst *tgt_matrix_inst(TgtMatrixId id);
-/* The target's matrix instruction with these element types and M, N
- * (any K; the largest K wins); NULL when it has none. */
+/* The target's matrix instruction with these element types (A's in, B's
+ * in_b) and M, N (any K; the largest K wins); NULL when it has none. */
+const TgtMatrixInst *tgt_find_matrix_ab(const TgtTarget *t, TgtElem in, TgtElem in_b, TgtElem acc, int m, int n);
+/* The same with A and B of one type. */
 const TgtMatrixInst *tgt_find_matrix(const TgtTarget *t, TgtElem in, TgtElem acc, int m, int n);
 bool tgt_has_matrix(const TgtTarget *t, TgtMatrixId id);
 /* Whether lanes read other lanes' registers at a per-lane index

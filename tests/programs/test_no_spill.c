@@ -1,7 +1,8 @@
 /* test_no_spill.c - every matrix product the program lowering puts on the
  * matrix cores keeps its registers: C = op(A) @ op(B) for each element type
  * with a matrix path (Float64, Float32, Int8, Float16, BFloat16, the four
- * 8-bit floats, Int4, and Float32 as xf32 on gfx942), each of
+ * 8-bit floats and two pairs of them, Int4, and Float32 as xf32 on
+ * gfx942), each of
  * the four transposes, with K static and K a run-time parameter, compiled
  * for gfx90a, gfx942, gfx1100 and gfx1201. The code object's metadata must
  * say no VGPR was spilled and no scratch is used (SGPRs spilled into VGPR
@@ -20,26 +21,30 @@ typedef struct ElemCase {
     /* the instruction per processor of archs[], NULL: FMA tiles */
     const char *insn[4];
     const char *precision;   /* the program's @contraction_precision, or NULL */
+    const char *in_b;        /* B's element type when it is not A's (fp8 by bf8), or NULL */
 } ElemCase;
 
 static const char *const archs[4] = { "gfx90a", "gfx942", "gfx1100", "gfx1201" };
 
 static const ElemCase elems[] = {
-    { "Float64", "Float64", { "v_mfma_f64_16x16x4f64", "v_mfma_f64_16x16x4_f64", NULL, NULL }, NULL },
-    { "Float32", "Float32", { "v_mfma_f32_16x16x4f32", "v_mfma_f32_16x16x4_f32", NULL, NULL }, NULL },
+    { "Float64", "Float64", { "v_mfma_f64_16x16x4f64", "v_mfma_f64_16x16x4_f64", NULL, NULL }, NULL, NULL },
+    { "Float32", "Float32", { "v_mfma_f32_16x16x4f32", "v_mfma_f32_16x16x4_f32", NULL, NULL }, NULL, NULL },
     { "Int8", "Int32", { "v_mfma_i32_16x16x16i8", "v_mfma_i32_16x16x32_i8", "v_wmma_i32_16x16x16_iu8",
-                         "v_wmma_i32_16x16x16_iu8" }, NULL },
+                         "v_wmma_i32_16x16x16_iu8" }, NULL, NULL },
     { "Float16", "Float32", { "v_mfma_f32_16x16x16f16", "v_mfma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_f16",
-                              "v_wmma_f32_16x16x16_f16" }, NULL },
+                              "v_wmma_f32_16x16x16_f16" }, NULL, NULL },
     { "BFloat16", "Float32", { "v_mfma_f32_16x16x16bf16_1k", "v_mfma_f32_16x16x16_bf16", "v_wmma_f32_16x16x16_bf16",
-                               "v_wmma_f32_16x16x16_bf16" }, NULL },
-    { "Float8E4M3FNUZ", "Float32", { NULL, "v_mfma_f32_16x16x32_fp8_fp8", NULL, NULL }, NULL },
-    { "Float8E5M2FNUZ", "Float32", { NULL, "v_mfma_f32_16x16x32_bf8_bf8", NULL, NULL }, NULL },
-    { "Float8E4M3FN", "Float32", { NULL, NULL, NULL, "v_wmma_f32_16x16x16_fp8_fp8" }, NULL },
-    { "Float8E5M2", "Float32", { NULL, NULL, NULL, "v_wmma_f32_16x16x16_bf8_bf8" }, NULL },
-    { "Int4", "Int32", { NULL, NULL, "v_wmma_i32_16x16x16_iu4", "v_wmma_i32_16x16x16_iu4" }, NULL },
+                               "v_wmma_f32_16x16x16_bf16" }, NULL, NULL },
+    { "Float8E4M3FNUZ", "Float32", { NULL, "v_mfma_f32_16x16x32_fp8_fp8", NULL, NULL }, NULL, NULL },
+    { "Float8E5M2FNUZ", "Float32", { NULL, "v_mfma_f32_16x16x32_bf8_bf8", NULL, NULL }, NULL, NULL },
+    { "Float8E4M3FN", "Float32", { NULL, NULL, NULL, "v_wmma_f32_16x16x16_fp8_fp8" }, NULL, NULL },
+    { "Float8E5M2", "Float32", { NULL, NULL, NULL, "v_wmma_f32_16x16x16_bf8_bf8" }, NULL, NULL },
+    { "Int4", "Int32", { NULL, NULL, "v_wmma_i32_16x16x16_iu4", "v_wmma_i32_16x16x16_iu4" }, NULL, NULL },
     /* xf32 exists on gfx94x only (elsewhere it is an error: test_contraction) */
-    { "Float32", "Float32", { NULL, "v_mfma_f32_16x16x8_xf32", NULL, NULL }, "xf32" },
+    { "Float32", "Float32", { NULL, "v_mfma_f32_16x16x8_xf32", NULL, NULL }, "xf32", NULL },
+    /* one 8-bit format by the other: gfx94x's and gfx12's own pairs */
+    { "Float8E4M3FNUZ", "Float32", { NULL, "v_mfma_f32_16x16x32_fp8_bf8", NULL, NULL }, NULL, "Float8E5M2FNUZ" },
+    { "Float8E5M2", "Float32", { NULL, NULL, NULL, "v_wmma_f32_16x16x16_bf8_fp8" }, NULL, "Float8E4M3FN" },
 };
 
 /* The number after `key` in the metadata (-1 when absent). */
@@ -62,7 +67,7 @@ static char *product_source(const ElemCase *e, bool ta, bool tb, bool static_k)
         fprintf(f, "@contraction_precision(\"%s\")\n", e->precision);
     fprintf(f, "program g(A: Tensor[%s, %s], B: Tensor[%s, %s], C: Tensor[%s, M, N], M: Int32, N: Int32%s) {\n"
                "    C = A%s @ B%s\n}\n",
-            e->in, a, e->in, b, e->out, static_k ? "" : ", K: Int32", ta ? ".T" : "", tb ? ".T" : "");
+            e->in, a, e->in_b ? e->in_b : e->in, b, e->out, static_k ? "" : ", K: Int32", ta ? ".T" : "", tb ? ".T" : "");
     fclose(f);
     return src;
 }
@@ -107,6 +112,8 @@ static void test_float8(void)
 {
     for (int i = 5; i < 9; i++)
         sweep(&elems[i]);
+    sweep(&elems[11]);
+    sweep(&elems[12]);
 }
 static void test_int4(void) { sweep(&elems[9]); }
 static void test_xf32(void)

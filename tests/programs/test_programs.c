@@ -28,7 +28,7 @@
 /* ---- compiled programs, kept per source for the suite (shapes are run-time
  * parameters, so one compilation serves every shape) ---- */
 
-enum { CACHE = 48 };   /* more than the distinct sources of a suite */
+enum { CACHE = 64 };   /* more than the distinct sources of a suite */
 static struct { char *src; Prog p; } cache[CACHE];
 
 static Prog *cached_program(const char *src)
@@ -384,16 +384,25 @@ static void test_gemm_half(void)
     }
 }
 
+/* An 8-bit float format by its name in the language. */
+typedef struct F8 {
+    const char *name;
+    const FloatFormat *ff;
+} F8;
+
 /* The 8-bit floats into Float32 with a run-time scale as alpha (the
  * per-tensor scales of quantized products): bit for bit the scaled fma chain
- * in k order; every finite encoding, subnormals included. */
-static void run_gemm_f8(const char *ty, const FloatFormat *ff, int M, int N, int K, bool ta, bool tb)
+ * in k order; every finite encoding, subnormals included. A and B may be
+ * of two formats (fp8 by bf8). */
+static void run_gemm_f8(const F8 *fa, const F8 *fb, int M, int N, int K, bool ta, bool tb)
 {
     char src[512];
+    const char *ty = fa->name;
+    const FloatFormat *ff = fa->ff, *ffb = fb->ff;
     snprintf(src, sizeof src,
              "program g(A: Tensor[%s, %s], B: Tensor[%s, %s], C: Tensor[Float32, M, N], s: Float32, M: Int32, "
              "N: Int32, K: Int32) {\n    C = s * A%s @ B%s\n}\n",
-             ty, ta ? "K, M" : "M, K", ty, tb ? "N, K" : "K, N", ta ? ".T" : "", tb ? ".T" : "");
+             ty, ta ? "K, M" : "M, K", fb->name, tb ? "N, K" : "K, N", ta ? ".T" : "", tb ? ".T" : "");
     Prog *p = cached_program(src);
     CU_ASSERT_PTR_NOT_NULL(p);
     if (!p)
@@ -405,7 +414,7 @@ static void run_gemm_f8(const char *ty, const FloatFormat *ff, int M, int N, int
         uint8_t e;
         do
             e = (uint8_t)(uniform() * 256);
-        while (!isfinite(ff_to_double(ff, e)));
+        while (!isfinite(ff_to_double(i < M * K ? ff : ffb, e)));
         (i < M * K ? A : B)[i < M * K ? i : i - M * K] = e;
     }
     int32_t m = M, n = N, k = K;
@@ -418,12 +427,12 @@ static void run_gemm_f8(const char *ty, const FloatFormat *ff, int M, int N, int
             float acc = 0;
             for (int kk = 0; kk < K; kk++)
                 acc = fmaf((float)ff_to_double(ff, ta ? A[at(kk, i, ar, ac, false)] : A[at(i, kk, ar, ac, false)]),
-                           (float)ff_to_double(ff, tb ? B[at(j, kk, br, bc, false)] : B[at(kk, j, br, bc, false)]),
+                           (float)ff_to_double(ffb, tb ? B[at(j, kk, br, bc, false)] : B[at(kk, j, br, bc, false)]),
                            acc);
             float want = s * acc, got = C[i * N + j];
             if (memcmp(&got, &want, 4) != 0 && bad++ < 3)
-                fprintf(stderr, "\n  %s gemm %dx%dx%d ta=%d tb=%d: C[%d][%d] = %.9g, want %.9g", ty, M, N, K, ta, tb, i,
-                        j, got, want);
+                fprintf(stderr, "\n  %s by %s gemm %dx%dx%d ta=%d tb=%d: C[%d][%d] = %.9g, want %.9g", ty, fb->name, M,
+                        N, K, ta, tb, i, j, got, want);
         }
     CU_ASSERT_EQUAL(bad, 0);
     free(A);
@@ -433,7 +442,7 @@ static void run_gemm_f8(const char *ty, const FloatFormat *ff, int M, int N, int
 
 static void test_gemm_f8(void)
 {
-    static const struct { const char *name; const FloatFormat *ff; } f8[] = {
+    static const F8 f8[] = {
         { "Float8E4M3FNUZ", &ff_f8e4m3fnuz }, { "Float8E5M2FNUZ", &ff_f8e5m2fnuz },
         { "Float8E4M3FN", &ff_f8e4m3fn }, { "Float8E5M2", &ff_f8e5m2 },
     };
@@ -441,9 +450,16 @@ static void test_gemm_f8(void)
      * bytes), A @ B and A @ B.T in the others */
     for (int f = 0; f < 4; f++) {
         for (int t = 0; t < 4; t += f == 0 ? 1 : 2)
-            run_gemm_f8(f8[f].name, f8[f].ff, 70, 36, 72, t & 1, t >> 1);
-        run_gemm_f8(f8[f].name, f8[f].ff, 1, 1, 1, false, false);
-        run_gemm_f8(f8[f].name, f8[f].ff, 17, 33, 40, false, true);
+            run_gemm_f8(&f8[f], &f8[f], 70, 36, 72, t & 1, t >> 1);
+        run_gemm_f8(&f8[f], &f8[f], 1, 1, 1, false, false);
+        run_gemm_f8(&f8[f], &f8[f], 17, 33, 40, false, true);
+    }
+    /* one format by the other: gfx94x's and gfx12's fp8_bf8 and bf8_fp8
+     * instructions, and a pair of the two conventions (FMA tiles everywhere) */
+    static const int pairs[][2] = { { 0, 1 }, { 1, 0 }, { 2, 3 }, { 3, 2 }, { 2, 1 } };
+    for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
+        run_gemm_f8(&f8[pairs[p][0]], &f8[pairs[p][1]], 70, 36, 72, p == 0, p == 1);
+        run_gemm_f8(&f8[pairs[p][0]], &f8[pairs[p][1]], 17, 33, 40, false, true);
     }
 }
 
@@ -629,7 +645,7 @@ static void test_gemm_isa(void)
     /* the 8-bit floats: gfx94x's fp8/bf8 are the FNUZ formats, gfx12's the
      * OCP ones; FMA tiles for the other convention and elsewhere; Int4 on
      * gfx11 and gfx12 */
-    static const char *const f8[][3] = {
+    static const char *const f8[][4] = {   /* processor, A, instruction, B when not A's type */
         { "gfx942", "Float8E4M3FNUZ", "v_mfma_f32_16x16x32_fp8_fp8" },
         { "gfx942", "Float8E5M2FNUZ", "v_mfma_f32_16x16x32_bf8_bf8" },
         { "gfx1201", "Float8E4M3FN", "v_wmma_f32_16x16x16_fp8_fp8" },
@@ -637,11 +653,17 @@ static void test_gemm_isa(void)
         { "gfx942", "Float8E4M3FN", "v_fma" }, { "gfx1201", "Float8E5M2FNUZ", "v_fma" },
         { "gfx1100", "Int4", "v_wmma_i32_16x16x16_iu4" }, { "gfx1201", "Int4", "v_wmma_i32_16x16x16_iu4" },
         { "gfx90a", "Float8E4M3FNUZ", "v_fma" }, { "gfx1100", "Float8E4M3FN", "v_fma" },
+        { "gfx942", "Float8E4M3FNUZ", "v_mfma_f32_16x16x32_fp8_bf8", "Float8E5M2FNUZ" },
+        { "gfx942", "Float8E5M2FNUZ", "v_mfma_f32_16x16x32_bf8_fp8", "Float8E4M3FNUZ" },
+        { "gfx1201", "Float8E4M3FN", "v_wmma_f32_16x16x16_fp8_bf8", "Float8E5M2" },
+        { "gfx1201", "Float8E5M2", "v_wmma_f32_16x16x16_bf8_fp8", "Float8E4M3FN" },
+        { "gfx942", "Float8E4M3FN", "v_fma", "Float8E5M2FNUZ" },
     };
     for (size_t i = 0; i < sizeof f8 / sizeof f8[0]; i++) {
         char src[320];
+        const char *b = f8[i][3] ? f8[i][3] : f8[i][1];
         snprintf(src, sizeof src, "program f8gemm(A: Tensor[%s, M, K], B: Tensor[%s, K, N], C: Tensor[%s, M, N], "
-                 "M: Int32, N: Int32, K: Int32) {\n    C = A @ B\n}\n", f8[i][1], f8[i][1],
+                 "M: Int32, N: Int32, K: Int32) {\n    C = A @ B\n}\n", f8[i][1], b,
                  strcmp(f8[i][1], "Int4") == 0 ? "Int32" : "Float32");
         s = program_asm(src, f8[i][0]);
         bool fma = strcmp(f8[i][2], "v_fma") == 0;   /* v_fma_f32, v_fmac_f32, v_pk_fma_f32 */

@@ -60,6 +60,21 @@ static void test_matrix_instructions(void)
     CU_ASSERT_PTR_NULL(tgt_find_matrix(g1100, TGT_E_F64, TGT_E_F64, 16, 16));
     CU_ASSERT_PTR_NULL(tgt_find_matrix(tgt_host(), TGT_E_F64, TGT_E_F64, 16, 16));
     CU_ASSERT_PTR_NULL(tgt_find_matrix(tgt_lookup("gfx908"), TGT_E_F32, TGT_E_F32, 16, 16));
+    /* fp8 by bf8: each processor's own pair, in either order; one type asks for the same-format one */
+    mi = tgt_find_matrix_ab(g942, TGT_E_F8E5M2FNUZ, TGT_E_F8E4M3FNUZ, TGT_E_F32, 16, 16);
+    CU_ASSERT(mi && mi->id == TGT_MI_CDNA3_BF8FP8_16X16X32);
+    mi = tgt_find_matrix_ab(g1201, TGT_E_F8E4M3FN, TGT_E_F8E5M2, TGT_E_F32, 16, 16);
+    CU_ASSERT(mi && mi->id == TGT_MI_RDNA4_FP8BF8_16X16X16);
+    CU_ASSERT_PTR_NULL(tgt_find_matrix_ab(g942, TGT_E_F8E4M3FN, TGT_E_F8E5M2, TGT_E_F32, 16, 16));
+    CU_ASSERT_PTR_NULL(tgt_find_matrix_ab(g942, TGT_E_F8E4M3FNUZ, TGT_E_F8E5M2, TGT_E_F32, 16, 16));
+    mi = tgt_find_matrix(g942, TGT_E_F8E4M3FNUZ, TGT_E_F32, 16, 16);
+    CU_ASSERT(mi && mi->id == TGT_MI_CDNA3_FP8_16X16X32);
+    /* xf32: gfx94x only, never for plain Float32 */
+    mi = tgt_find_matrix(g942, TGT_E_XF32, TGT_E_F32, 16, 16);
+    CU_ASSERT(mi && mi->id == TGT_MI_CDNA3_XF32_16X16X8);
+    mi = tgt_find_matrix(g942, TGT_E_F32, TGT_E_F32, 16, 16);
+    CU_ASSERT(mi && mi->id == TGT_MI_CDNA3_F32_16X16X4);
+    CU_ASSERT_PTR_NULL(tgt_find_matrix(g90a, TGT_E_XF32, TGT_E_F32, 16, 16));
     CU_ASSERT(strcmp(tgt_matrix_targets(TGT_MI_CDNA3_F64_16X16X4), "gfx940, gfx941, gfx942") == 0);
     for (int i = 0; i < TGT_MI_COUNT; i++) {
         const TgtMatrixInst *m = tgt_matrix_inst((TgtMatrixId)i);
