@@ -73,19 +73,25 @@ fn mma(a: FragA, b: FragA, c: FragC) -> FragC {
 }
 
 # The sum and the maximum over the 16 lanes that share l // 16: in every
-# layout above those hold the 16 columns of the same rows.
+# layout above those hold the 16 columns of the same rows. (Only matrix
+# targets call them; `if MATRIX` keeps the shuffles out of the code for
+# GCN1 and GCN2, which have no lane permute.)
 fn row_sum(x: FragC) -> FragC {
     var s = x
-    for b in static_range(4) {
-        s = s + fx.shuffle_xor(s, 1 << b)
+    if MATRIX {
+        for b in static_range(4) {
+            s = s + fx.shuffle_xor(s, 1 << b)
+        }
     }
     return s
 }
 
 fn row_max(x: FragC) -> FragC {
     var s = x
-    for b in static_range(4) {
-        s = fx.max(s, fx.shuffle_xor(s, 1 << b))
+    if MATRIX {
+        for b in static_range(4) {
+            s = fx.max(s, fx.shuffle_xor(s, 1 << b))
+        }
     }
     return s
 }

@@ -437,8 +437,8 @@ static TgtElem matrix_elem_of(ScalarId s)
 
 /* The target's 16x16 matrix instruction for this contraction (Float64 or
  * Float32 in and out, Int8 or Int4 in and Int32 out, Float16, BFloat16 or 8-bit
- * floats, A's and B's format the same or not, in and Float32 out) in the target's wave size; NULL where it has none (FMA tiles
- * then). The instructions' products are exact in their accumulator, so
+ * floats in (A's and B's format the same or not) and Float32 out) in the
+ * target's wave size; NULL where it has none (FMA tiles then). The instructions' products are exact in their accumulator, so
  * either way each result is one fma chain in k order. */
 static const TgtMatrixInst *matrix_inst_for(const FxNode *n, const TgtTarget *t)
 {

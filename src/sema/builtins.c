@@ -664,7 +664,8 @@ static Val *wave_call(Ctx *c, Args *a, FxWaveOp op, const char *fname)
     if (!check_kwargs(a, fname, NULL) || !check_count(a, fname, want, want) || !in_work_item_code(c, a->loc, fname))
         return NULL;
     const TgtTarget *t = c->sema->opts->target;
-    if (op < FXW_READLANE && t && !tgt_has_lane_permute(t)) {
+    /* (in a branch a static condition drops, what the target lacks is no error) */
+    if (op < FXW_READLANE && t && !tgt_has_lane_permute(t) && !c->discard) {
         diag_error(a->loc, "%s() needs ds_bpermute_b32, which %s (%s) does not have: gfx801 and later "
                    "processors have it (fx.readlane, fx.readfirstlane, fx.ballot and the reductions work on %s)",
                    fname, t->name, t->family, t->name);
@@ -788,8 +789,8 @@ static Val *matrix_call(Ctx *c, Args *a, bool wmma, const char *fname)
         }
     if (!fragment_shape(a->pos[0]->type, &in, &in_lanes) || !fragment_shape(a->pos[1]->type, &in_b, &in_b_lanes) ||
         !fragment_shape(a->pos[2]->type, &acc, &acc_lanes) || in_lanes != in_b_lanes) {
-        diag_error(a->loc, "%s() takes this lane's fragments of A and B (as many elements) and of C; the instructions: %s",
-                   fname, fragment_menu(c, wmma));
+        diag_error(a->loc, "%s() takes this lane's fragments of A and B (as many elements) and of C; "
+                   "the instructions: %s", fname, fragment_menu(c, wmma));
         return NULL;
     }
     const TgtMatrixInst *wanted;
@@ -799,8 +800,8 @@ static Val *matrix_call(Ctx *c, Args *a, bool wmma, const char *fname)
     const char *tname = !t || t->kind == TGT_HOST ? "the host (fxrun --arch=GFX runs a GPU's kernels there)" : t->name;
     /* In a branch a static condition drops (`if fx.has_mfma(...)`), the
      * fragment types are often the ones another target's instruction takes
-     * (chosen with a static select): the call is not built, and its value is
-     * C's. */
+     * (chosen by a static conditional expression): the call is not built,
+     * and its value is C's. */
     if (!found && c->discard)
         return a->pos[2];
     if (!wanted) {
@@ -1312,9 +1313,9 @@ static const char *const fx_functions[] = {
     "sin", "cos", "tanh", "floor", "ceil", "round", "trunc", "barrier", "atomic_add", "atomic_max",
     "atomic_min", "atomic_cas", "lane_id", "wave_size", "fastmath", "reduce_sum", "reduce_max", "reduce_min",
     "abs", "shuffle", "shuffle_xor", "shuffle_up", "shuffle_down", "readlane", "readfirstlane", "ballot", "any",
-    "all", "wave_sum", "wave_max", "wave_min", "mfma", "wmma", "has_mfma", "has_wmma", "printf", "assert", "atomic_sub", "atomic_and",
-    "atomic_or", "atomic_xor", "atomic_xchg", "threadfence", "erf", "erfc", "log1p", "expm1", "cbrt",
-    "sigmoid", "copysign", "hypot", "atan2", "pow", NULL
+    "all", "wave_sum", "wave_max", "wave_min", "mfma", "wmma", "has_mfma", "has_wmma", "printf", "assert",
+    "atomic_sub", "atomic_and", "atomic_or", "atomic_xor", "atomic_xchg", "threadfence", "erf", "erfc", "log1p",
+    "expm1", "cbrt", "sigmoid", "copysign", "hypot", "atan2", "pow", NULL
 };
 
 static Val *fx_member(Ctx *c, const char *m, Loc loc)

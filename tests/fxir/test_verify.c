@@ -369,7 +369,7 @@ static FxNode *matmul(T *t, Prog *g, FxTensor *out, Loc loc, bool beta)
     FxNode *n = fxg_node(t->m, g->p, FXN_MATMUL, out, loc, NULL);
     n->alpha = (FxScalarArg){ FXS_STATIC, beta ? 2.0 : 1.0, -1 };
     n->beta = beta ? (FxScalarArg){ FXS_PARAM, 0, GS } : (FxScalarArg){ FXS_NONE, 0, -1 };
-    n->in_type = n->acc_type = n->out_type = SC_FLOAT32;
+    n->in_type = n->in_type_b = n->acc_type = n->out_type = SC_FLOAT32;
     fxg_set_inputs(t->m, n, beta ? 3 : 2, (FxTensor *[]){ g->A, g->B, out });
     return n;
 }
@@ -998,7 +998,8 @@ static void test_matmul_types(void)
     g.mm->in_type = SC_FLOAT16;
     g.gemm->out_type = SC_FLOAT64;
     g.gemm->beta.param_index = GA;   /* a tensor, not a scalar */
-    expect_error(t.m, 30, 3, "matmul inputs must both hold in_type Float16 scalars, got Float32 and Float32");
+    expect_error(t.m, 30, 3, "matmul inputs must hold in_type Float16 and in_b Float32 scalars (the same type but "
+                             "for two 8-bit float formats), got Float32 and Float32");
     expect_error(t.m, 31, 3, "matmul out_type Float64 must be the element type of its output");
     expect_error(t.m, 31, 3, "matmul beta reads parameter 0, which is not a scalar parameter");
     t_free(&t);

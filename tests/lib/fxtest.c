@@ -11,6 +11,16 @@ const char *fxt_dir = ".";
 char **fxt_args;
 int fxt_nargs;
 
+float fxt_xf32(double x)
+{
+    float f = (float)x;
+    uint32_t bits;
+    memcpy(&bits, &f, 4);
+    bits &= 0xFFFFE000u;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
 char *fxt_read_bytes(const char *path, size_t *len)
 {
     SrcFile *f = diag_load_file(path);

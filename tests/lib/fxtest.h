@@ -40,6 +40,10 @@ extern const char *fxt_dir;
 extern char **fxt_args;
 extern int fxt_nargs;
 
+/* x as the xf32 matrix instructions read it (docs/waves.md): rounded to
+ * Float32, then its low 13 significand bits dropped. */
+float fxt_xf32(double x);
+
 char *fxt_read_file(const char *path);             /* malloc'd; NULL when unreadable */
 char *fxt_read_bytes(const char *path, size_t *len); /* the same, for binary files */
 bool fxt_write_file(const char *path, const char *text);

@@ -165,17 +165,6 @@ static int32_t *index_table(const TgtOperandLayout *l, int wave)
     return t;
 }
 
-/* x as an xf32 instruction reads it: the low 13 significand bits dropped. */
-static float xf32_of(double x)
-{
-    float f = (float)x;
-    uint32_t bits;
-    memcpy(&bits, &f, 4);
-    bits &= 0xFFFFE000u;
-    memcpy(&f, &bits, 4);
-    return f;
-}
-
 /* gfx90a's Float16 and BFloat16 instructions flush subnormal inputs and
  * outputs to zero (docs/waves.md): x below the format's least normal
  * magnitude becomes a zero of its sign. */
@@ -206,7 +195,7 @@ static void reference(const TgtMatrixInst *mi, const double *A, const double *B,
                 } else if (mi->in == TGT_E_XF32) {
                     float s = (float)C[o];
                     for (int k = 0; k < K; k++)
-                        s = fmaf(xf32_of(A[blk * M * K + i * K + k]), xf32_of(B[blk * K * N + k * N + j]), s);
+                        s = fmaf(fxt_xf32(A[blk * M * K + i * K + k]), fxt_xf32(B[blk * K * N + k * N + j]), s);
                     D[o] = s;
                 } else if (mi->acc == TGT_E_F32) {   /* Float32, Float16, BFloat16 inputs */
                     bool fl = flushes(mi);

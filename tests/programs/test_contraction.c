@@ -1765,17 +1765,6 @@ static const FxtTest tests[] = {
 
 /* ---- xf32 ---- */
 
-/* x as gfx94x's xf32 instruction reads it: the low 13 significand bits dropped */
-static double xf32_of(double x)
-{
-    float f = (float)x;
-    uint32_t bits;
-    memcpy(&bits, &f, 4);
-    bits &= 0xFFFFE000u;
-    memcpy(&f, &bits, 4);
-    return f;
-}
-
 /* C = A @ B as --contraction-precision=xf32 computes it: one Float32 fma
  * chain in k order over the xf32 inputs (their products are exact). */
 static void xf32_ref(const Gemm *g, const double *a, const double *b, double *want)
@@ -1784,7 +1773,7 @@ static void xf32_ref(const Gemm *g, const double *a, const double *b, double *wa
         for (int j = 0; j < g->N; j++) {
             float s = 0.0f;
             for (int k = 0; k < g->K; k++)
-                s = fmaf((float)xf32_of(a[i * g->K + k]), (float)xf32_of(b[k * g->N + j]), s);
+                s = fmaf(fxt_xf32(a[i * g->K + k]), fxt_xf32(b[k * g->N + j]), s);
             want[i * g->N + j] = s;
         }
 }
