@@ -1039,8 +1039,9 @@ static int mark_xf32(FxProgram *p, FxNode *n, const PassOptions *o)
     const TgtMatrixInst *mi = tgt_matrix_inst(TGT_MI_CDNA3_XF32_16X16X8);
     if (n->in_type != SC_FLOAT32 || n->acc_type != SC_FLOAT32) {
         if (p->precision)
-            diag_error(n->loc, "@contraction_precision(\"xf32\") reads Float32 operands as xf32, but this %s is %s; "
-                       "Float64 has ozaki, ozaki1[:s] and ozaki2[:L]", what, type_info(n->in_type)->name);
+            diag_error(n->loc, "@contraction_precision(\"xf32\") reads Float32 operands as xf32, but this %s is %s%s",
+                       what, type_info(n->in_type)->name,
+                       n->in_type == SC_FLOAT64 ? "; Float64 has ozaki, ozaki1[:s] and ozaki2[:L]" : "");
         else if (pass_remark_on(o, "contraction-precision", true))
             diag_remark(n->loc, "contraction-precision: %s stays native: xf32 is for Float32 contractions", what);
         return 0;

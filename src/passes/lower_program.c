@@ -438,8 +438,9 @@ static TgtElem matrix_elem_of(ScalarId s)
 /* The target's 16x16 matrix instruction for this contraction (Float64 or
  * Float32 in and out, Int8 or Int4 in and Int32 out, Float16, BFloat16 or 8-bit
  * floats in (A's and B's format the same or not) and Float32 out) in the
- * target's wave size; NULL where it has none (FMA tiles then). The instructions' products are exact in their accumulator, so
- * either way each result is one fma chain in k order. */
+ * target's wave size; NULL where it has none (FMA tiles then). The
+ * instructions' products are exact in their accumulator, so either way each
+ * result is one fma chain in k order. */
 static const TgtMatrixInst *matrix_inst_for(const FxNode *n, const TgtTarget *t)
 {
     bool computes = !(n->alpha.kind == FXS_STATIC && n->alpha.value == 0);
@@ -780,7 +781,8 @@ enum { RB = 2, BIG_TILE = TILE * RB };
 static void lower_matmul(KB *k, const FxNode *n)
 {
     const FxTensor *A = n->ins[0], *B = n->ins[1];
-    const Type *in_t = type_scalar(n->in_type), *in_b_t = type_scalar(n->in_type_b), *acc_t = type_scalar(n->acc_type);
+    const Type *in_t = type_scalar(n->in_type), *in_b_t = type_scalar(n->in_type_b);
+    const Type *acc_t = type_scalar(n->acc_type);
     bool compute = !(n->alpha.kind == FXS_STATIC && n->alpha.value == 0);   /* BLAS: alpha 0 skips A @ B */
     FxInst *ty = k_special64(k, FXS_THREAD_IDX, 1);
     FxInst *tx = k_special64(k, FXS_THREAD_IDX, 0);
