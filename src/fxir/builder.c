@@ -154,6 +154,12 @@ FxInst *fxb_bitcast(FxBuilder *b, FxInst *x, const Type *t)
     return fxb_emit(b, FX_BITCAST, 0, t, 1, x);
 }
 
+FxInst *fxb_ptr_cast(FxBuilder *b, FxInst *p, const Type *elem)
+{
+    const Type *t = type_ptr(b->arena, elem, p->type->is_const);
+    return fxb_emit(b, FX_PTR_OFFSET, 0, t, 2, p, fxb_int(b, type_scalar(SC_INT64), 0));
+}
+
 FxInst *fxb_select(FxBuilder *b, FxInst *cond, FxInst *x, FxInst *y)
 {
     return fxb_emit(b, FX_SELECT, 0, x->type, 3, cond, x, y);

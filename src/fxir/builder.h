@@ -61,6 +61,8 @@ FxInst *fxb_unop(FxBuilder *b, FxUnop op, FxInst *x);
 FxInst *fxb_cast(FxBuilder *b, FxInst *x, const Type *t);         /* x itself when already t */
 FxInst *fxb_cast_round(FxBuilder *b, FxInst *x, const Type *t, FfRound rm);
 FxInst *fxb_bitcast(FxBuilder *b, FxInst *x, const Type *t);
+/* p viewed as a Ptr to elem (const stays const): p.cast(Ptr[elem]) */
+FxInst *fxb_ptr_cast(FxBuilder *b, FxInst *p, const Type *elem);
 FxInst *fxb_select(FxBuilder *b, FxInst *cond, FxInst *x, FxInst *y);
 FxInst *fxb_fma(FxBuilder *b, FxInst *x, FxInst *y, FxInst *z);
 FxInst *fxb_math(FxBuilder *b, FxMathFn fn, FxInst *x);

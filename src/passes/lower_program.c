@@ -473,14 +473,19 @@ typedef struct MxTile {
 
 /* The instructions on 4-, 8- and 16-bit inputs are short (16 cycles or
  * fewer for 16x16 on CDNA3, 8 on RDNA4): more tiles per wave give them more
- * work per byte staged, 4 x 4 on CDNA, 4 x 2 on RDNA (whose D fragments take
- * 8 registers each; 4 x 4 would spill); Float64 and Float32 2 x 2. */
+ * work per byte staged, 4 x 4 on CDNA, and on RDNA for 8-bit inputs and
+ * gfx12's Int4 (D fragments of 8 registers each, 128 for 4 x 4, A and B
+ * fragments of 1 to 4); 4 x 2 for RDNA's Float16 and BFloat16 (fragments
+ * of 4 or 8 registers: 4 x 4 spills on gfx1100 and gfx1201) and gfx11's
+ * Int4 (4 x 4 spills 12 VGPRs in A.T @ B); Float64 and Float32 2 x 2. */
 static MxTile matrix_tile(const TgtMatrixInst *mi)
 {
     MxTile t = { .mi = mi };
     bool narrow_in = mi->in != TGT_E_F64 && mi->in != TGT_E_F32;
+    const TgtOperandLayout *a = tgt_matrix_layout(mi->id)->a;
+    bool small_in = a->elem_bits == 8 || a->per_lane * a->elem_bits <= 32;
     t.rm = narrow_in ? 4 : 2;
-    t.rn = narrow_in && mi->wave_size == 64 ? 4 : 2;
+    t.rn = narrow_in && (mi->wave_size == 64 || small_in) ? 4 : 2;
     t.bm = WAVES_M * t.rm * mi->m;
     t.bn = WAVES_N * t.rn * mi->n;
     t.ks = 2 * mi->k > TILE ? 2 * mi->k : TILE;
@@ -533,7 +538,22 @@ typedef struct Slice {
     FxInst **row, **kk; /* k_contig: per element, its (row, k) built once (element_coords) */
     FxInst *origin;     /* first row of the tile in op coordinates */
     FxInst *extent;     /* rows of op(X) */
+    FxInst *bytes;      /* Int4: the tensor's pointer viewed as Ptr[Int8], else NULL */
 } Slice;
+
+/* Element (row gr, depth gk) of op(X) as it is staged. An Int4 is staged
+ * as its byte in memory, read through an Int8 view of the pointer: only
+ * its low nibble reaches the instruction (the fragment truncates, codegen
+ * packs the nibbles), so converting it to Int8 (sign-extending the nibble,
+ * three VALU instructions per element) would be work thrown away. */
+static FxInst *staged_element(KB *k, const Slice *sl, FxInst *gr, FxInst *gk)
+{
+    if (!sl->bytes)
+        return matrix_element(k, sl->t, sl->trans, gr, gk);
+    FxInst *idx[2] = { sl->trans ? gk : gr, sl->trans ? gr : gk };
+    FxInst *off = offset_of(k, sl->t, idx);
+    return fxb_load(&k->b, sl->bytes, type_scalar(SC_INT8), 1, &off);
+}
 
 /* Element r of this work-item's share: its (row, k) inside the slice. */
 static void share_coords(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid, int r, FxInst **row, FxInst **kk)
@@ -576,12 +596,12 @@ static void fetch_run(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid, FxI
         element_coords(k, mt, sl, tid, run * mt->vec + v, &row, &kk);
         FxInst *gr = k_add(k, sl->origin, row), *gk = k_add(k, k0, kk);
         if (!guarded) {
-            FxInst *x = fxb_cast(&k->b, matrix_element(k, sl->t, sl->trans, gr, gk), type_scalar(es));
+            FxInst *x = fxb_cast(&k->b, staged_element(k, sl, gr, gk), type_scalar(es));
             vec = fxb_insert(&k->b, vec, x, lane_index(k, v));
             continue;
         }
         FxInst *e = fxb_if(&k->b, k_and(k, k_lt(k, gr, sl->extent), k_lt(k, gk, K)));
-        FxInst *x = fxb_cast(&k->b, matrix_element(k, sl->t, sl->trans, gr, gk), type_scalar(es));
+        FxInst *x = fxb_cast(&k->b, staged_element(k, sl, gr, gk), type_scalar(es));
         k_store_slot(k, slot, fxb_insert(&k->b, k_load_slot(k, slot), x, lane_index(k, v)));
         fxb_after(&k->b, e);
     }
@@ -625,6 +645,8 @@ static Slice make_slice(KB *k, const MxTile *mt, const FxTensor *t, bool is_b, b
     /* k is the stored contiguous dimension: A's when its transpose and its
      * storage order agree (A.T of a column-major A), B's when they differ */
     sl.k_contig = is_b ? t->type->col_major != trans : t->type->col_major == trans;
+    if (et->scalar != t->type->elem->scalar)
+        sl.bytes = fxb_ptr_cast(&k->b, tensor_ptr(k, t), et);
     int64_t dims[2] = { sl.rows, mt->ks };
     sl.lds = fxb_alloca(&k->b, type_array(k->b.arena, et, 2, dims), FXSPACE_SHARED, is_b ? "Bs" : "As");
     sl.nregs = sl.rows * mt->ks / mt->threads;
