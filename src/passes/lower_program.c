@@ -475,17 +475,31 @@ typedef struct MxTile {
  * fewer for 16x16 on CDNA3, 8 on RDNA4): more tiles per wave give them more
  * work per byte staged, 4 x 4 on CDNA, and on RDNA for 8-bit inputs and
  * gfx12's Int4 (D fragments of 8 registers each, 128 for 4 x 4, A and B
- * fragments of 1 to 4); 4 x 2 for RDNA's Float16 and BFloat16 (fragments
- * of 4 or 8 registers: 4 x 4 spills on gfx1100 and gfx1201) and gfx11's
- * Int4 (4 x 4 spills 12 VGPRs in A.T @ B); Float64 and Float32 2 x 2. */
-static MxTile matrix_tile(const TgtMatrixInst *mi)
+ * fragments of 1 to 4). RDNA's Float16 and BFloat16 fragments take 4 or 8
+ * registers: 4 x 3 where B is k-contiguous (its staging needs no
+ * registers beyond the loaded vectors), 4 x 2 where it is not (4 x 3
+ * spills 48-147 VGPRs there, 4 x 4 everywhere). gfx11's Int4 is 4 x 2
+ * (4 x 4 spills 12 VGPRs in A.T @ B; with 4 x 3 a work-item's share of B,
+ * 24 bytes, is not whole 16-byte runs). Float64 and Float32 2 x 2.
+ * bench/matrix_isa measures the choice. */
+/* Whether consecutive k of op(X) are consecutive in memory: A's when its
+ * transpose and its storage order agree (A.T of a column-major A), B's
+ * when they differ. */
+static bool k_contiguous(const FxTensor *t, bool is_b, bool trans)
 {
+    return is_b ? t->type->col_major != trans : t->type->col_major == trans;
+}
+
+static MxTile matrix_tile(const FxNode *n, const TgtMatrixInst *mi)
+{
+    bool b_k_contig = k_contiguous(n->ins[1], true, n->trans_b);
     MxTile t = { .mi = mi };
     bool narrow_in = mi->in != TGT_E_F64 && mi->in != TGT_E_F32;
     const TgtOperandLayout *a = tgt_matrix_layout(mi->id)->a;
     bool small_in = a->elem_bits == 8 || a->per_lane * a->elem_bits <= 32;
     t.rm = narrow_in ? 4 : 2;
-    t.rn = narrow_in && (mi->wave_size == 64 || small_in) ? 4 : 2;
+    bool half_in = a->elem_bits == 16;
+    t.rn = narrow_in && (mi->wave_size == 64 || small_in) ? 4 : half_in && b_k_contig ? 3 : 2;
     t.bm = WAVES_M * t.rm * mi->m;
     t.bn = WAVES_N * t.rn * mi->n;
     t.ks = 2 * mi->k > TILE ? 2 * mi->k : TILE;
@@ -642,9 +656,7 @@ static Slice make_slice(KB *k, const MxTile *mt, const FxTensor *t, bool is_b, b
     const Type *et = type_scalar(staged_scalar(t->type->elem->scalar));
     Slice sl = { .t = t, .trans = is_b ? !trans : trans, .rows = is_b ? mt->bn : mt->bm, .origin = origin,
                  .extent = extent };
-    /* k is the stored contiguous dimension: A's when its transpose and its
-     * storage order agree (A.T of a column-major A), B's when they differ */
-    sl.k_contig = is_b ? t->type->col_major != trans : t->type->col_major == trans;
+    sl.k_contig = k_contiguous(t, is_b, trans);
     if (et->scalar != t->type->elem->scalar)
         sl.bytes = fxb_ptr_cast(&k->b, tensor_ptr(k, t), et);
     int64_t dims[2] = { sl.rows, mt->ks };
@@ -745,9 +757,9 @@ static void k_loop(KB *k, MxGemm *g, FxInst *tile_inside, bool steady)
 
 static void lower_matmul_matrix(KB *k, const FxNode *n, const TgtMatrixInst *mi)
 {
-    MxGemm g = { .mt = matrix_tile(mi), .mi = mi, .lay = tgt_matrix_layout(mi->id) };
-    const MxTile *mt = &g.mt;
     const FxTensor *A = n->ins[0], *B = n->ins[1];
+    MxGemm g = { .mt = matrix_tile(n, mi), .mi = mi, .lay = tgt_matrix_layout(mi->id) };
+    const MxTile *mt = &g.mt;
     g.dt = type_vector(fxir_matrix_elem(mi->acc), g.lay->d->per_lane);
     g.tid = k_special64(k, FXS_THREAD_IDX, 0);
     FxInst *wave = fxb_binop(&k->b, FXB_FLOORDIV, g.tid, k_i64(k, mi->wave_size));
@@ -924,7 +936,7 @@ static FxFunc *lower_step(FxModule *m, const FxProgram *p, int nt, FxTensor **tr
     KB k;
     const TgtMatrixInst *mi = node->kind == FXN_MATMUL ? matrix_inst_for(node, target) : NULL;
     bool mfma = mi != NULL;
-    MxTile mt = mfma ? matrix_tile(mi) : (MxTile){ 0 };
+    MxTile mt = mfma ? matrix_tile(node, mi) : (MxTile){ 0 };
     int bounds = node->kind == FXN_MAP ? MAP_BLOCK : node->kind == FXN_REDUCE ? REDUCE_BLOCK
                : mfma ? mt.threads : TILE * TILE;
     FxFunc *f = new_kernel(m, &k, p, nt, trans, s, bounds);
