@@ -275,6 +275,9 @@ static void test_gemm_int8(void)
             run_gemm_int8(shapes[s][0], shapes[s][1], shapes[s][2], t & 1, t >> 1, false, false);
     run_gemm_int8(19, 23, 37, false, false, true, true);
     run_gemm_int8(19, 23, 37, true, false, true, false);
+    /* whole 128 x 128 tiles and two slices: the loop without bounds tests */
+    run_gemm_int8(130, 132, 160, false, true, false, false);
+    run_gemm_int8(130, 132, 160, true, false, false, false);
 }
 
 /* Int4 the same way: WMMA's iu4 on gfx11 and gfx12 */
@@ -285,6 +288,7 @@ static void test_gemm_int4(void)
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
         for (int t = 0; t < 4; t += s == 1 ? 1 : 3)
             run_gemm_int8(shapes[s][0], shapes[s][1], shapes[s][2], t & 1, t >> 1, false, false);
+    run_gemm_int8(130, 132, 160, true, false, false, false);   /* whole tiles, as for Int8 */
     gemm_int4 = false;
 }
 
@@ -381,6 +385,10 @@ static void test_gemm_half(void)
             for (int t = 0; t < 4; t++)
                 run_gemm_half(bf, shapes[s][0], shapes[s][1], shapes[s][2], t & 1, t >> 1, false);
         run_gemm_half(bf, 33, 19, 45, false, true, true);
+        /* whole tiles (128 x 128; 128 x 96 on RDNA with a k-contiguous B)
+         * and two slices: the loop without bounds tests */
+        run_gemm_half(bf, 130, 132, 96, false, true, false);
+        run_gemm_half(bf, 130, 132, 96, true, false, false);
     }
 }
 
