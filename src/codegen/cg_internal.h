@@ -139,6 +139,8 @@ const char *cg_tyname(CgCtx *c, const Type *t);
  * the whole definition (plus any declarations it needs); it gets internal
  * linkage after linking. Returns the declaration in c->M. */
 LLVMValueRef cg_text_helper(CgCtx *c, const char *name, LLVMTypeRef fnty, const char *def);
+/* Another function the text of an earlier cg_text_helper defines. */
+LLVMValueRef cg_text_helper_sibling(CgCtx *c, const char *name, LLVMTypeRef fnty);
 
 /* ---- cg_types.c ---- */
 int cg_width(ScalarId s);

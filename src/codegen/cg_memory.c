@@ -618,6 +618,9 @@ void cg_barrier(CgCtx *c, FxInst *i)
         LLVMBuildCall2(c->B, fty, fp, &c->hostctx, 1, "");
         return;
     }
+    /* Both barriers come from one helper text (it declares the intrinsic
+     * once); the one limited to LDS annotates its fences with the
+     * "amdgpu-as" memory model relaxation (LLVM's AMDGPUUsage). */
     LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(c->C), NULL, 0, 0);
     LLVMValueRef fn = cg_text_helper(c, "__fx_barrier", fty,
         "define void @__fx_barrier() alwaysinline nounwind convergent {\n"
@@ -625,7 +628,16 @@ void cg_barrier(CgCtx *c, FxInst *i)
         "  call void @llvm.amdgcn.s.barrier()\n"
         "  fence syncscope(\"workgroup\") acquire\n"
         "  ret void\n}\n"
-        "declare void @llvm.amdgcn.s.barrier() nounwind convergent\n");
+        "define void @__fx_barrier_shared() alwaysinline nounwind convergent {\n"
+        "  fence syncscope(\"workgroup\") release, !mmra !0\n"
+        "  call void @llvm.amdgcn.s.barrier()\n"
+        "  fence syncscope(\"workgroup\") acquire, !mmra !0\n"
+        "  ret void\n}\n"
+        "declare void @llvm.amdgcn.s.barrier() nounwind convergent\n"
+        "!0 = !{!\"amdgpu-as\", !\"local\"}\n");
+    LLVMValueRef shared = cg_text_helper_sibling(c, "__fx_barrier_shared", fty);   /* internal, even unused */
+    if (i->sub == FXBAR_SHARED)
+        fn = shared;
     LLVMBuildCall2(c->B, fty, fn, NULL, 0, "");
 }
 

@@ -254,6 +254,15 @@ LLVMValueRef cg_text_helper(CgCtx *c, const char *name, LLVMTypeRef fnty, const 
     return fn;
 }
 
+LLVMValueRef cg_text_helper_sibling(CgCtx *c, const char *name, LLVMTypeRef fnty)
+{
+    LLVMValueRef fn = LLVMGetNamedFunction(c->M, name);
+    if (fn)
+        return fn;
+    ptrvec_push(c->fm->arena, &c->helper_names, (void *)arena_strdup(c->fm->arena, name));
+    return LLVMAddFunction(c->M, name, fnty);
+}
+
 static bool link_helpers(CgCtx *c, const char *triple)
 {
     if (!c->helper_len)

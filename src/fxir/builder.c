@@ -247,7 +247,12 @@ FxInst *fxb_atomic(FxBuilder *b, FxAtomic op, const Type *t, FxInst *base, FxIns
 
 FxInst *fxb_barrier(FxBuilder *b)
 {
-    return fxb_emit(b, FX_BARRIER, 0, type_simple(TY_VOID), 0);
+    return fxb_emit(b, FX_BARRIER, FXBAR_ALL, type_simple(TY_VOID), 0);
+}
+
+FxInst *fxb_barrier_shared(FxBuilder *b)
+{
+    return fxb_emit(b, FX_BARRIER, FXBAR_SHARED, type_simple(TY_VOID), 0);
 }
 
 FxInst *fxb_mfma(FxBuilder *b, TgtMatrixId id, const Type *t, FxInst *x, FxInst *y, FxInst *acc)

@@ -83,6 +83,7 @@ FxInst *fxb_store(FxBuilder *b, FxInst *base, FxInst *v, int nidx, FxInst *const
 /* old = op(base[idx], v[, newv for CAS]); t the element type. */
 FxInst *fxb_atomic(FxBuilder *b, FxAtomic op, const Type *t, FxInst *base, FxInst *idx, FxInst *v, FxInst *newv);
 FxInst *fxb_barrier(FxBuilder *b);
+FxInst *fxb_barrier_shared(FxBuilder *b);   /* orders LDS only (FXBAR_SHARED) */
 FxInst *fxb_mfma(FxBuilder *b, TgtMatrixId id, const Type *t, FxInst *x, FxInst *y, FxInst *acc);
 /* A wave operation; `lane` is the Int32 second operand of shuffles and
  * readlane, NULL for the others. The result type follows the operation. */

@@ -106,6 +106,14 @@ typedef enum { FXS_THREAD_IDX, FXS_BLOCK_IDX, FXS_BLOCK_DIM, FXS_GRID_DIM, FXS_L
 typedef enum { FXA_ADD, FXA_MAX, FXA_MIN, FXA_CAS, FXA_SUB, FXA_AND, FXA_OR, FXA_XOR, FXA_XCHG, FXA_COUNT } FxAtomic;
 /* The memory scopes of fences (docs/atomics.md). */
 typedef enum { FXSC_WORKGROUP, FXSC_AGENT, FXSC_SYSTEM, FXSC_COUNT } FxScope;
+
+/* FX_BARRIER's sub: what the workgroup's memory operations before it are
+ * ordered with after it. ALL (printed "barrier"): every address space, as
+ * fx.barrier() promises; SHARED ("barrier.shared"): LDS only, for
+ * kernels whose work-items share nothing else (program GEMMs), so global
+ * loads stay in flight across it and gfx12 needs no cache writeback or
+ * invalidate. */
+typedef enum { FXBAR_ALL, FXBAR_SHARED, FXBAR_COUNT } FxBarrierKind;
 typedef enum {
     FXW_SHUFFLE, FXW_SHUFFLE_XOR, FXW_SHUFFLE_UP, FXW_SHUFFLE_DOWN,   /* ops[1]: lane, mask, distance */
     FXW_READLANE,                   /* ops[1]: the lane (the first active lane's ops[1] counts) */

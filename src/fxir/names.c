@@ -36,6 +36,7 @@ static const char *const waves[FXW_COUNT] = { "shuffle", "shuffle_xor", "shuffle
                                               "readlane", "readfirstlane", "ballot", "any", "all",
                                               "sum", "max", "min" };
 static const char *const spaces[] = { "private", "shared" };
+static const char *const barriers[FXBAR_COUNT] = { [FXBAR_ALL] = NULL, [FXBAR_SHARED] = "shared" };
 static const char *const reduces[] = { "sum", "max", "min", "maxabs", "minabsnz" };
 static const char *const fmf[FMF_NBITS] = { "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn" };
 static const char *const roundings[] = { [FF_RNE] = "to_nearest_even", [FF_DOWN] = "downward",
@@ -57,6 +58,7 @@ const char *const *fxir_sub_names(FxOpcode op, int *n)
     case FX_FENCE: TABLE(scopes);
     case FX_ALLOCA: TABLE(spaces);
     case FX_WAVE: TABLE(waves);
+    case FX_BARRIER: TABLE(barriers);
     default: *n = 0; return NULL;
     }
 }
@@ -100,7 +102,7 @@ int fxir_sub_by_name(FxOpcode op, const char *name, size_t len)
     int n;
     const char *const *t = fxir_sub_names(op, &n);
     for (int k = 0; t && k < n; k++)
-        if (strlen(t[k]) == len && strncmp(t[k], name, len) == 0)
+        if (t[k] && strlen(t[k]) == len && strncmp(t[k], name, len) == 0)
             return k;
     return -1;
 }

@@ -461,7 +461,7 @@ static const TgtMatrixInst *matrix_inst_for(const FxNode *n, const TgtTarget *t)
     return mi && mi->blocks == 1 && mi->wave_size == t->wave_size ? mi : NULL;
 }
 
-enum { WAVES_M = 2, WAVES_N = 2, LOAD_BYTES = 16 };
+enum { WAVES_M = 2, WAVES_N = 2, LOAD_BYTES = 16, MAX_TILES = 8 };
 
 typedef struct MxTile {
     const TgtMatrixInst *mi;
@@ -471,17 +471,6 @@ typedef struct MxTile {
     int vec;            /* consecutive elements one work-item loads */
 } MxTile;
 
-/* The instructions on 4-, 8- and 16-bit inputs are short (16 cycles or
- * fewer for 16x16 on CDNA3, 8 on RDNA4): more tiles per wave give them more
- * work per byte staged, 4 x 4 on CDNA, and on RDNA for 8-bit inputs and
- * gfx12's Int4 (D fragments of 8 registers each, 128 for 4 x 4, A and B
- * fragments of 1 to 4). RDNA's Float16 and BFloat16 fragments take 4 or 8
- * registers: 4 x 3 where B is k-contiguous (its staging needs no
- * registers beyond the loaded vectors), 4 x 2 where it is not (4 x 3
- * spills 48-147 VGPRs there, 4 x 4 everywhere). gfx11's Int4 is 4 x 2
- * (4 x 4 spills 12 VGPRs in A.T @ B; with 4 x 3 a work-item's share of B,
- * 24 bytes, is not whole 16-byte runs). Float64 and Float32 2 x 2.
- * bench/matrix_isa measures the choice. */
 /* Whether consecutive k of op(X) are consecutive in memory: A's when its
  * transpose and its storage order agree (A.T of a column-major A), B's
  * when they differ. */
@@ -490,16 +479,40 @@ static bool k_contiguous(const FxTensor *t, bool is_b, bool trans)
     return is_b ? t->type->col_major != trans : t->type->col_major == trans;
 }
 
+/* The instructions on 4-, 8- and 16-bit inputs are short (16 cycles or
+ * fewer for 16x16 on CDNA3, 8 on RDNA4): more instruction tiles per wave
+ * give them more work per byte staged. 4 x 4, and:
+ * - CDNA, 8-bit inputs with one operand k-contiguous and the other not:
+ *   8 along the k-contiguous one (whose staging is a 16-byte load and
+ *   store), since the other's bytes go to LDS one by one;
+ * - RDNA, Float16 and BFloat16 (fragments of 4 or 8 registers): 4 x 3 where
+ *   B is k-contiguous, 4 x 2 where it is not (4 x 3 spills 48-147 VGPRs
+ *   there, 4 x 4 everywhere);
+ * - gfx11's Int4: 4 x 2 (4 x 4 spills 12 VGPRs in A.T @ B; with 4 x 3 a
+ *   work-item's share of B, 24 bytes, is not whole 16-byte runs).
+ * bench/matrix_isa measures the choice. */
+static void narrow_tiles(MxTile *t, const TgtMatrixInst *mi, bool a_k_contig, bool b_k_contig)
+{
+    const TgtOperandLayout *a = tgt_matrix_layout(mi->id)->a;
+    t->rm = t->rn = 4;
+    if (mi->wave_size == 64) {
+        if (a->elem_bits == 8 && a_k_contig && !b_k_contig)
+            t->rm = 8;
+        else if (a->elem_bits == 8 && b_k_contig && !a_k_contig)
+            t->rn = 8;
+    } else if (a->elem_bits == 16) {
+        t->rn = b_k_contig ? 3 : 2;
+    } else if (a->elem_bits == 4 && a->per_lane * a->elem_bits > 32) {
+        t->rn = 2;
+    }
+}
+
+/* Float64 and Float32: 2 x 2 instruction tiles per wave. */
 static MxTile matrix_tile(const FxNode *n, const TgtMatrixInst *mi)
 {
-    bool b_k_contig = k_contiguous(n->ins[1], true, n->trans_b);
-    MxTile t = { .mi = mi };
-    bool narrow_in = mi->in != TGT_E_F64 && mi->in != TGT_E_F32;
-    const TgtOperandLayout *a = tgt_matrix_layout(mi->id)->a;
-    bool small_in = a->elem_bits == 8 || a->per_lane * a->elem_bits <= 32;
-    t.rm = narrow_in ? 4 : 2;
-    bool half_in = a->elem_bits == 16;
-    t.rn = narrow_in && (mi->wave_size == 64 || small_in) ? 4 : half_in && b_k_contig ? 3 : 2;
+    MxTile t = { .mi = mi, .rm = 2, .rn = 2 };
+    if (mi->in != TGT_E_F64 && mi->in != TGT_E_F32)
+        narrow_tiles(&t, mi, k_contiguous(n->ins[0], false, n->trans_a), k_contiguous(n->ins[1], true, n->trans_b));
     t.bm = WAVES_M * t.rm * mi->m;
     t.bn = WAVES_N * t.rn * mi->n;
     t.ks = 2 * mi->k > TILE ? 2 * mi->k : TILE;
@@ -640,8 +653,36 @@ static void fetch_slice(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid, F
     }
 }
 
+/* A byte operand that is not k-contiguous: each byte of a run goes to its
+ * own LDS row. Taken from the run's 32-bit words by shifts, byte 2 is a
+ * store of the word's high half (ds_write_b8_d16_hi) and byte 3 one of
+ * the word shifted by 8, so a word costs two shifts where extracting
+ * bytes from the vector cost three. */
+static void store_bytes(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid)
+{
+    const Type *et = sl->lds->type->elem, *u32 = type_scalar(SC_UINT32);
+    const Type *words = type_vector(SC_UINT32, mt->vec / 4);
+    for (int run = 0; run < sl->nregs / mt->vec; run++) {
+        FxInst *ws = fxb_bitcast(&k->b, k_load_slot(k, sl->regs[run]), words);
+        for (int w = 0; w < mt->vec / 4; w++) {
+            FxInst *x = fxb_extract(&k->b, ws, lane_index(k, w));
+            for (int b = 0; b < 4; b++) {
+                FxInst *idx[2];
+                element_coords(k, mt, sl, tid, run * mt->vec + 4 * w + b, &idx[0], &idx[1]);
+                FxInst *v = b ? fxb_binop(&k->b, FXB_SHR, x, fxb_int(&k->b, u32, 8 * b)) : x;
+                v = fxb_bitcast(&k->b, fxb_cast(&k->b, v, type_scalar(SC_UINT8)), et);
+                fxb_store(&k->b, sl->lds, v, 2, idx);
+            }
+        }
+    }
+}
+
 static void store_slice(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid)
 {
+    if (!sl->k_contig && type_storage_bits(sl->lds->type->elem) == 8) {
+        store_bytes(k, mt, sl, tid);
+        return;
+    }
     for (int r = 0; r < sl->nregs; r++) {
         FxInst *idx[2];
         element_coords(k, mt, sl, tid, r, &idx[0], &idx[1]);
@@ -693,7 +734,7 @@ typedef struct MxGemm {
     const Type *dt;         /* a D fragment */
     FxInst *tid, *lane, *wrow, *wcol, *K;
     Slice sa, sb;
-    FxInst *acc[4][4];
+    FxInst *acc[MAX_TILES][MAX_TILES];
     FxInst *k0;             /* slot: the slice in LDS */
 } MxGemm;
 
@@ -703,7 +744,7 @@ static void compute_slice(KB *k, MxGemm *g)
 {
     const TgtMatrixInst *mi = g->mi;
     for (int kk0 = 0; kk0 < g->mt.ks; kk0 += mi->k) {
-        FxInst *fa[4], *fb[4];
+        FxInst *fa[MAX_TILES], *fb[MAX_TILES];
         for (int i = 0; i < g->mt.rm; i++)
             fa[i] = fragment(k, mi, false, g->sa.lds, g->lane, k_add(k, g->wrow, k_i64(k, (int64_t)i * mi->m)), kk0);
         for (int j = 0; j < g->mt.rn; j++)
@@ -731,13 +772,13 @@ static void k_step(KB *k, MxGemm *g, FxInst *tile_inside, bool steady)
     if (pre)
         fxb_after(&k->b, pre);
     compute_slice(k, g);
-    fxb_barrier(&k->b);
+    fxb_barrier_shared(&k->b);
     FxInst *st = more ? fxb_if(&k->b, more) : NULL;
     store_slice(k, &g->mt, &g->sa, g->tid);
     store_slice(k, &g->mt, &g->sb, g->tid);
     if (st)
         fxb_after(&k->b, st);
-    fxb_barrier(&k->b);
+    fxb_barrier_shared(&k->b);
     k_store_slot(k, g->k0, next);
 }
 
@@ -786,7 +827,7 @@ static void lower_matmul_matrix(KB *k, const FxNode *n, const TgtMatrixInst *mi)
     fetch_slice(k, mt, &g.sb, g.tid, zero, g.K, inside0);
     store_slice(k, mt, &g.sa, g.tid);
     store_slice(k, mt, &g.sb, g.tid);
-    fxb_barrier(&k->b);
+    fxb_barrier_shared(&k->b);
     g.k0 = fxb_alloca(&k->b, type_scalar(SC_INT64), FXSPACE_PRIVATE, "k0");
     k_store_slot(k, g.k0, zero);
     k_loop(k, &g, tile_inside, true);    /* the steady state: every load inside */
