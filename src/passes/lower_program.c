@@ -84,6 +84,12 @@ static FxInst *dim_value(KB *k, const FxTensor *t, int d)
     return k_i64(k, 0);
 }
 
+/* Whether dimension d of t is known at compile time (not a parameter). */
+static bool dim_is_static(const FxTensor *t, int d)
+{
+    return !t->type->dim_names || !t->type->dim_names[d];
+}
+
 /* Linear offset of element `idx` in t's storage order. */
 static FxInst *offset_of(KB *k, const FxTensor *t, FxInst **idx)
 {
@@ -482,23 +488,25 @@ static bool k_contiguous(const FxTensor *t, bool is_b, bool trans)
 /* The instructions on 4-, 8- and 16-bit inputs are short (16 cycles or
  * fewer for 16x16 on CDNA3, 8 on RDNA4): more instruction tiles per wave
  * give them more work per byte staged. 4 x 4, and:
- * - CDNA, 8-bit inputs with one operand k-contiguous and the other not:
- *   8 along the k-contiguous one (whose staging is a 16-byte load and
- *   store), since the other's bytes go to LDS one by one;
+ * - CDNA, 8-bit inputs with one operand k-contiguous and the other not,
+ *   and K known at compile time: 8 along the k-contiguous one (whose
+ *   staging is a 16-byte load and store), since the other's bytes go to
+ *   LDS one by one (with a run-time K the loop on K's edge, live too,
+ *   makes 8 x 4 spill 146-181 VGPRs on gfx942);
  * - RDNA, Float16 and BFloat16 (fragments of 4 or 8 registers): 4 x 3 where
  *   B is k-contiguous, 4 x 2 where it is not (4 x 3 spills 48-147 VGPRs
  *   there, 4 x 4 everywhere);
  * - gfx11's Int4: 4 x 2 (4 x 4 spills 12 VGPRs in A.T @ B; with 4 x 3 a
  *   work-item's share of B, 24 bytes, is not whole 16-byte runs).
  * bench/matrix_isa measures the choice. */
-static void narrow_tiles(MxTile *t, const TgtMatrixInst *mi, bool a_k_contig, bool b_k_contig)
+static void narrow_tiles(MxTile *t, const TgtMatrixInst *mi, bool a_k_contig, bool b_k_contig, bool k_static)
 {
     const TgtOperandLayout *a = tgt_matrix_layout(mi->id)->a;
     t->rm = t->rn = 4;
     if (mi->wave_size == 64) {
-        if (a->elem_bits == 8 && a_k_contig && !b_k_contig)
+        if (a->elem_bits == 8 && k_static && a_k_contig && !b_k_contig)
             t->rm = 8;
-        else if (a->elem_bits == 8 && b_k_contig && !a_k_contig)
+        else if (a->elem_bits == 8 && k_static && b_k_contig && !a_k_contig)
             t->rn = 8;
     } else if (a->elem_bits == 16) {
         t->rn = b_k_contig ? 3 : 2;
@@ -507,17 +515,28 @@ static void narrow_tiles(MxTile *t, const TgtMatrixInst *mi, bool a_k_contig, bo
     }
 }
 
+/* Whether a work-item's share of an operand slice of `rows` x ks is whole
+ * runs of t->vec elements (make_slice's registers). */
+static bool whole_runs(const MxTile *t, int rows)
+{
+    int elems = rows * t->ks;
+    return elems % t->threads == 0 && elems / t->threads % t->vec == 0;
+}
+
 /* Float64 and Float32: 2 x 2 instruction tiles per wave. */
 static MxTile matrix_tile(const FxNode *n, const TgtMatrixInst *mi)
 {
     MxTile t = { .mi = mi, .rm = 2, .rn = 2 };
     if (mi->in != TGT_E_F64 && mi->in != TGT_E_F32)
-        narrow_tiles(&t, mi, k_contiguous(n->ins[0], false, n->trans_a), k_contiguous(n->ins[1], true, n->trans_b));
-    t.bm = WAVES_M * t.rm * mi->m;
-    t.bn = WAVES_N * t.rn * mi->n;
+        narrow_tiles(&t, mi, k_contiguous(n->ins[0], false, n->trans_a), k_contiguous(n->ins[1], true, n->trans_b),
+                     dim_is_static(n->ins[0], n->trans_a ? 0 : 1));
     t.ks = 2 * mi->k > TILE ? 2 * mi->k : TILE;
     t.threads = WAVES_M * WAVES_N * mi->wave_size;
     t.vec = LOAD_BYTES * 8 / type_storage_bits(type_scalar(fxir_matrix_elem(mi->in)));
+    if (!whole_runs(&t, WAVES_M * t.rm * mi->m) || !whole_runs(&t, WAVES_N * t.rn * mi->n))
+        t.rm = t.rn = 4;   /* 4 x 4 makes whole runs for every instruction compiled in */
+    t.bm = WAVES_M * t.rm * mi->m;
+    t.bn = WAVES_N * t.rn * mi->n;
     return t;
 }
 
