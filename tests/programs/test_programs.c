@@ -227,14 +227,19 @@ static void test_gemm_float32(void)
  * layouts. An Int4 element is a byte holding -8..7. */
 static bool gemm_int4;
 
+static bool gemm_static_k;   /* K a number in the program, not a parameter */
+
 static void run_gemm_int8(int M, int N, int K, bool ta, bool tb, bool cm_a, bool cm_c)
 {
-    char src[512];
+    char src[512], k_dim[16], a_dims[32], b_dims[32];
     const char *ty = gemm_int4 ? "Int4" : "Int8";
+    snprintf(k_dim, sizeof k_dim, gemm_static_k ? "%d" : "K", K);
+    snprintf(a_dims, sizeof a_dims, ta ? "%s, M" : "M, %s", k_dim);
+    snprintf(b_dims, sizeof b_dims, tb ? "N, %s" : "%s, N", k_dim);
     snprintf(src, sizeof src,
              "program g(A: Tensor[%s, %s%s], B: Tensor[%s, %s], C: Tensor[Int32, M, N%s], M: Int32, N: Int32, "
-             "K: Int32) {\n    C = A%s @ B%s\n}\n", ty, ta ? "K, M" : "M, K", cm_a ? ", col_major" : "", ty,
-             tb ? "N, K" : "K, N", cm_c ? ", col_major" : "", ta ? ".T" : "", tb ? ".T" : "");
+             "K: Int32) {\n    C = A%s @ B%s\n}\n", ty, a_dims, cm_a ? ", col_major" : "", ty,
+             b_dims, cm_c ? ", col_major" : "", ta ? ".T" : "", tb ? ".T" : "");
     Prog *p = cached_program(src);
     CU_ASSERT_PTR_NOT_NULL(p);
     if (!p)
@@ -278,6 +283,11 @@ static void test_gemm_int8(void)
     /* whole 128 x 128 tiles and two slices: the loop without bounds tests */
     run_gemm_int8(130, 132, 160, false, true, false, false);
     run_gemm_int8(130, 132, 160, true, false, false, false);
+    /* with K in the program: CDNA's 8 x 4 and 4 x 8 tiles (A @ B, A.T @ B.T) */
+    gemm_static_k = true;
+    run_gemm_int8(260, 264, 160, false, false, false, false);
+    run_gemm_int8(260, 264, 160, true, true, false, false);
+    gemm_static_k = false;
 }
 
 /* Int4 the same way: WMMA's iu4 on gfx11 and gfx12 */
