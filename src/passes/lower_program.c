@@ -541,7 +541,7 @@ static MxTile matrix_tile(const FxNode *n, const TgtMatrixInst *mi)
 }
 
 /* The type an operand's elements have in the staging registers and in LDS:
- * Int4 as the byte it is in memory (sign-extended), since LLVM legalizes
+ * Int4 as the byte it is in memory (staged_element), since LLVM legalizes
  * vectors of i4 through the stack; the fragment narrows it again. */
 static ScalarId staged_scalar(ScalarId s)
 {
@@ -673,10 +673,10 @@ static void fetch_slice(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid, F
 }
 
 /* A byte operand that is not k-contiguous: each byte of a run goes to its
- * own LDS row. Taken from the run's 32-bit words by shifts, byte 2 is a
- * store of the word's high half (ds_write_b8_d16_hi) and byte 3 one of
- * the word shifted by 8, so a word costs two shifts where extracting
- * bytes from the vector cost three. */
+ * own LDS row. Cut from the run's 32-bit words by shifts, bytes 0 and 2
+ * need none (ds_write_b8 and ds_write_b8_d16_hi store them from the word)
+ * and 1 and 3 one each: two shifts per word, where extracting the bytes
+ * from the vector took three. */
 static void store_bytes(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid)
 {
     const Type *et = sl->lds->type->elem, *u32 = type_scalar(SC_UINT32);
