@@ -467,7 +467,13 @@ static LLVMValueRef element_address(CgCtx *c, FxInst *at, FxInst *base, FxInst *
 LLVMValueRef cg_ptr_offset(CgCtx *c, FxInst *i)
 {
     LLVMValueRef k = cg_index64(c, cg_val(c, i->ops[1]), type_elem_scalar(i->ops[1]->type));
-    return LLVMBuildGEP2(c->B, cg_stride_type(c, i->ops[0]->type->elem), cg_val(c, i->ops[0]), &k, 1, "");
+    LLVMValueRef p = LLVMBuildGEP2(c->B, cg_stride_type(c, i->ops[0]->type->elem), cg_val(c, i->ops[0]), &k, 1, "");
+    if (i->sub != FXPTR_UNIFORM || cg_host_abi(c))
+        return p;
+    /* the same in every lane: an opaque scalar to LLVM's loop strength
+     * reduction, which otherwise adds it into each lane's 64-bit address */
+    LLVMTypeRef pt = LLVMTypeOf(p);
+    return cg_intrinsic(c, "llvm.amdgcn.readfirstlane", &pt, 1, &p, 1);
 }
 
 /* The alignment a load or store assumes: its type's, except through a

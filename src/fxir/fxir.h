@@ -71,7 +71,7 @@ typedef enum {
     FX_WAVE_ACTIVE,/* Uint64: the lanes that took part in this lane's last exchange (bit l: lane l) */
     FX_PTR_OFFSET, /* ops[0] Ptr[T], ops[1] integer k: the address k elements of T past ops[0],
                       viewed as `type` (any Ptr type: `p + k`, and `p.cast(Ptr[U])` with k = 0);
-                      a const Ptr stays const */
+                      a const Ptr stays const; sub: FxPtrOffsetKind */
     FX_PRINT,      /* fx.printf: text the canonical format (support/printf_format.h), ops its
                       arguments, each Int64, Uint64 or Float64 as the conversion says */
     FX_ASSERT,     /* fx.assert: ops[0] Boolean; when False the work-item stops with text (the
@@ -114,6 +114,12 @@ typedef enum { FXSC_WORKGROUP, FXSC_AGENT, FXSC_SYSTEM, FXSC_COUNT } FxScope;
  * loads stay in flight across it and gfx12 needs no cache writeback or
  * invalidate. */
 typedef enum { FXBAR_ALL, FXBAR_SHARED, FXBAR_COUNT } FxBarrierKind;
+/* FX_PTR_OFFSET's sub. UNIFORM ("ptr_offset.uniform") promises that the
+ * address is the same in every work-item of the block: GPU code reads it
+ * from the first active lane (readfirstlane), so that LLVM keeps it in
+ * scalar registers instead of folding it into each work-item's 64-bit
+ * vector addresses (program GEMMs' slices). The host ignores it. */
+typedef enum { FXPTR_ANY, FXPTR_UNIFORM, FXPTR_COUNT } FxPtrOffsetKind;
 typedef enum {
     FXW_SHUFFLE, FXW_SHUFFLE_XOR, FXW_SHUFFLE_UP, FXW_SHUFFLE_DOWN,   /* ops[1]: lane, mask, distance */
     FXW_READLANE,                   /* ops[1]: the lane (the first active lane's ops[1] counts) */

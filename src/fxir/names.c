@@ -37,6 +37,7 @@ static const char *const waves[FXW_COUNT] = { "shuffle", "shuffle_xor", "shuffle
                                               "sum", "max", "min" };
 static const char *const spaces[] = { "private", "shared" };
 static const char *const barriers[FXBAR_COUNT] = { [FXBAR_ALL] = NULL, [FXBAR_SHARED] = "shared" };
+static const char *const ptr_offsets[FXPTR_COUNT] = { [FXPTR_ANY] = NULL, [FXPTR_UNIFORM] = "uniform" };
 static const char *const reduces[] = { "sum", "max", "min", "maxabs", "minabsnz" };
 static const char *const fmf[FMF_NBITS] = { "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn" };
 static const char *const roundings[] = { [FF_RNE] = "to_nearest_even", [FF_DOWN] = "downward",
@@ -59,6 +60,7 @@ const char *const *fxir_sub_names(FxOpcode op, int *n)
     case FX_ALLOCA: TABLE(spaces);
     case FX_WAVE: TABLE(waves);
     case FX_BARRIER: TABLE(barriers);
+    case FX_PTR_OFFSET: TABLE(ptr_offsets);
     default: *n = 0; return NULL;
     }
 }

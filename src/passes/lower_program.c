@@ -601,14 +601,37 @@ static FxInst *staged_element(KB *k, const Slice *sl, FxInst *gr, FxInst *gk)
     return fxb_load(&k->b, sl->bytes, type_scalar(SC_INT8), 1, &off);
 }
 
+/* Whether a work-item's runs of a 16-bit operand that is not k-contiguous
+ * lie on consecutive depths (k, k + 1, ...), rather than a workgroup's
+ * width of lines apart: the two elements of a row at k and k + 1 are then
+ * neighbours in LDS, and LLVM packs them (v_perm_b32) into one 32-bit
+ * store, which it pairs again (ds_store_2addr_b32), where each took a
+ * 16-bit store. The pack is a VALU instruction per two elements: it pays
+ * on wave32, where that issues in one cycle, and not on wave64's four
+ * (gfx942's Float16 A.T @ B.T: 58 -> 74 other cycles per iteration;
+ * gfx1201's A.T @ B: 91 -> 72). Bytes would take three packs per four. */
+static bool pairs_depths(const MxTile *mt, const Slice *sl)
+{
+    int per_line = sl->rows / mt->vec;
+    return !sl->k_contig && mt->mi->wave_size == 32 && type_storage_bits(sl->lds->type->elem) == 16 &&
+           mt->threads % per_line == 0 && sl->nregs / mt->vec > 1;
+}
+
 /* Element r of this work-item's share: its (row, k) inside the slice. */
 static void share_coords(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid, int r, FxInst **row, FxInst **kk)
 {
-    int v = r % mt->vec, run = r / mt->vec;
+    int v = r % mt->vec, run = r / mt->vec, runs = sl->nregs / mt->vec;
     int per_line = (sl->k_contig ? mt->ks : sl->rows) / mt->vec;   /* runs along the contiguous dimension */
-    FxInst *g = k_add(k, tid, k_i64(k, (int64_t)run * mt->threads));
-    FxInst *line = fxb_binop(&k->b, FXB_FLOORDIV, g, k_i64(k, per_line));
-    FxInst *at = k_add(k, k_mul(k, fxb_binop(&k->b, FXB_MOD, g, k_i64(k, per_line)), k_i64(k, mt->vec)), k_i64(k, v));
+    FxInst *line, *at;
+    if (pairs_depths(mt, sl)) {
+        line = k_add(k, k_mul(k, fxb_binop(&k->b, FXB_FLOORDIV, tid, k_i64(k, per_line)), k_i64(k, runs)),
+                     k_i64(k, run));
+        at = k_add(k, k_mul(k, fxb_binop(&k->b, FXB_MOD, tid, k_i64(k, per_line)), k_i64(k, mt->vec)), k_i64(k, v));
+    } else {
+        FxInst *g = k_add(k, tid, k_i64(k, (int64_t)run * mt->threads));
+        line = fxb_binop(&k->b, FXB_FLOORDIV, g, k_i64(k, per_line));
+        at = k_add(k, k_mul(k, fxb_binop(&k->b, FXB_MOD, g, k_i64(k, per_line)), k_i64(k, mt->vec)), k_i64(k, v));
+    }
     *row = sl->k_contig ? line : at;
     *kk = sl->k_contig ? at : line;
 }
@@ -627,11 +650,38 @@ static void element_coords(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid
 
 static FxInst *lane_index(KB *k, int v) { return fxb_int(&k->b, type_scalar(SC_INT32), v); }
 
-/* Run `run` of this work-item's share, element by element: without tests
- * (guarded false) or reading zeros outside the operand. */
-static void fetch_run(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid, FxInst *k0, FxInst *K, int run,
-                      bool guarded)
+/* The operand's pointer advanced to the slice at depth k0 (its first row
+ * and k0): the part of each staged element's address that every
+ * work-item of the block shares, marked uniform. GPU code then keeps it in
+ * SGPRs, advanced by the scalar unit in each iteration, and adds it to
+ * each work-item's invariant offset: where LLVM's loop strength reduction
+ * saw the whole address, it folded a second operand's advance into the
+ * work-items' 64-bit addresses, 4 VALU instructions per iteration
+ * (gfx1201's 8-bit A.T @ B.T: 86 -> 84 other cycles). */
+static FxInst *slice_base(KB *k, const Slice *sl, FxInst *k0)
 {
+    FxInst *p = sl->bytes ? sl->bytes : tensor_ptr(k, sl->t);
+    FxInst *idx[2] = { sl->trans ? k0 : sl->origin, sl->trans ? sl->origin : k0 };
+    return fxb_ptr_add_uniform(&k->b, p, offset_of(k, sl->t, idx));
+}
+
+/* Element (row, kk) of the slice whose pointer is `base` (slice_base), as
+ * it is staged: the address is the uniform base plus the work-item's
+ * offset, which is the same in every iteration of the K loop. */
+static FxInst *slice_element(KB *k, const Slice *sl, FxInst *base, FxInst *row, FxInst *kk)
+{
+    FxInst *idx[2] = { sl->trans ? kk : row, sl->trans ? row : kk };
+    FxInst *off = offset_of(k, sl->t, idx);
+    return fxb_load(&k->b, base, base->type->elem, 1, &off);
+}
+
+/* Run `run` of this work-item's share, element by element: from the
+ * slice's pointer `base` (slice_base) without tests, or, base NULL, from
+ * the operand reading zeros outside it. */
+static void fetch_run(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid, FxInst *k0, FxInst *K, int run,
+                      FxInst *base)
+{
+    bool guarded = !base;
     ScalarId es = staged_scalar(sl->t->type->elem->scalar);
     FxInst *slot = sl->regs[run];
     FxInst *vec = fxb_splat(&k->b, fxb_number(&k->b, es, 0), slot->type);
@@ -640,12 +690,12 @@ static void fetch_run(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid, FxI
     for (int v = 0; v < mt->vec; v++) {
         FxInst *row, *kk;
         element_coords(k, mt, sl, tid, run * mt->vec + v, &row, &kk);
-        FxInst *gr = k_add(k, sl->origin, row), *gk = k_add(k, k0, kk);
         if (!guarded) {
-            FxInst *x = fxb_cast(&k->b, staged_element(k, sl, gr, gk), type_scalar(es));
+            FxInst *x = fxb_cast(&k->b, slice_element(k, sl, base, row, kk), type_scalar(es));
             vec = fxb_insert(&k->b, vec, x, lane_index(k, v));
             continue;
         }
+        FxInst *gr = k_add(k, sl->origin, row), *gk = k_add(k, k0, kk);
         FxInst *e = fxb_if(&k->b, k_and(k, k_lt(k, gr, sl->extent), k_lt(k, gk, K)));
         FxInst *x = fxb_cast(&k->b, staged_element(k, sl, gr, gk), type_scalar(es));
         k_store_slot(k, slot, fxb_insert(&k->b, k_load_slot(k, slot), x, lane_index(k, v)));
@@ -662,12 +712,13 @@ static void fetch_slice(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid, F
     int runs = sl->nregs / mt->vec;
     bool always = inside->op == FX_CONST && inside->cval.lo == 1;
     FxInst *br = always ? NULL : fxb_if(&k->b, inside);
+    FxInst *base = slice_base(k, sl, k0);
     for (int r = 0; r < runs; r++)
-        fetch_run(k, mt, sl, tid, k0, K, r, false);
+        fetch_run(k, mt, sl, tid, k0, K, r, base);
     if (br) {
         fxb_else(&k->b, br);
         for (int r = 0; r < runs; r++)
-            fetch_run(k, mt, sl, tid, k0, K, r, true);
+            fetch_run(k, mt, sl, tid, k0, K, r, NULL);
         fxb_after(&k->b, br);
     }
 }
@@ -801,14 +852,28 @@ static void k_step(KB *k, MxGemm *g, FxInst *tile_inside, bool steady)
     k_store_slot(k, g->k0, next);
 }
 
+/* k0 + 2 ks <= K (the slice after the next one still starts inside K). k0
+ * runs through the multiples of ks from 0, so this is k0 != ks (K / ks - 1)
+ * (0 when K < 2 ks): an equality with an invariant, which the scalar unit
+ * tests in 64 bits (s_cmp_lg_u64). An ordered 64-bit comparison takes a
+ * VALU v_cmp and an s_and with exec before the branch (the scalar unit
+ * orders 32-bit integers only), and on wave64 a VALU instruction issues
+ * in 4 cycles. */
+static FxInst *steady_test(KB *k, MxGemm *g, FxInst *k0)
+{
+    FxInst *ks = k_i64(k, g->mt.ks);
+    FxInst *slices = fxb_binop(&k->b, FXB_FLOORDIV, g->K, ks);
+    FxInst *steps = fxb_minmax(&k->b, FXMM_MAX, fxb_binop(&k->b, FXB_SUB, slices, k_i64(k, 1)), k_i64(k, 0));
+    return fxb_cmp(&k->b, FXC_NE, k0, k_mul(k, steps, ks));
+}
+
 /* while cond() { k_step } with the condition built in the loop's header. */
 static void k_loop(KB *k, MxGemm *g, FxInst *tile_inside, bool steady)
 {
     FxInst *loop = fxb_loop(&k->b);
     FxInst *k0 = k_load_slot(k, g->k0);
-    FxInst *ks = k_i64(k, g->mt.ks);
     /* steady: the slice after the next one still starts inside K, so the next is whole */
-    FxInst *cond = steady ? k_and(k, tile_inside, fxb_cmp(&k->b, FXC_LE, k_add(k, k0, k_add(k, ks, ks)), g->K))
+    FxInst *cond = steady ? k_and(k, tile_inside, steady_test(k, g, k0))
                           : k_lt(k, k0, g->K);
     fxb_loop_body(&k->b, loop, cond);
     k_step(k, g, tile_inside, steady);
