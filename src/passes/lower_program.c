@@ -622,16 +622,12 @@ static void share_coords(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid, 
 {
     int v = r % mt->vec, run = r / mt->vec, runs = sl->nregs / mt->vec;
     int per_line = (sl->k_contig ? mt->ks : sl->rows) / mt->vec;   /* runs along the contiguous dimension */
-    FxInst *line, *at;
-    if (pairs_depths(mt, sl)) {
-        line = k_add(k, k_mul(k, fxb_binop(&k->b, FXB_FLOORDIV, tid, k_i64(k, per_line)), k_i64(k, runs)),
-                     k_i64(k, run));
-        at = k_add(k, k_mul(k, fxb_binop(&k->b, FXB_MOD, tid, k_i64(k, per_line)), k_i64(k, mt->vec)), k_i64(k, v));
-    } else {
-        FxInst *g = k_add(k, tid, k_i64(k, (int64_t)run * mt->threads));
-        line = fxb_binop(&k->b, FXB_FLOORDIV, g, k_i64(k, per_line));
-        at = k_add(k, k_mul(k, fxb_binop(&k->b, FXB_MOD, g, k_i64(k, per_line)), k_i64(k, mt->vec)), k_i64(k, v));
-    }
+    bool pairs = pairs_depths(mt, sl);
+    FxInst *g = pairs ? tid : k_add(k, tid, k_i64(k, (int64_t)run * mt->threads));
+    FxInst *line = fxb_binop(&k->b, FXB_FLOORDIV, g, k_i64(k, per_line));
+    if (pairs)
+        line = k_add(k, k_mul(k, line, k_i64(k, runs)), k_i64(k, run));
+    FxInst *at = k_add(k, k_mul(k, fxb_binop(&k->b, FXB_MOD, g, k_i64(k, per_line)), k_i64(k, mt->vec)), k_i64(k, v));
     *row = sl->k_contig ? line : at;
     *kk = sl->k_contig ? at : line;
 }
