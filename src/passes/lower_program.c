@@ -548,20 +548,68 @@ static ScalarId staged_scalar(ScalarId s)
     return s == SC_INT4 ? SC_INT8 : s;
 }
 
+static FxInst *lane_index(KB *k, int v) { return fxb_int(&k->b, type_scalar(SC_INT32), v); }
+
+static const TgtOperandLayout *operand_layout(const TgtMatrixInst *mi, bool is_b)
+{
+    return is_b ? tgt_matrix_layout(mi->id)->b : tgt_matrix_layout(mi->id)->a;
+}
+
+/* The row (A) or column (B) and the depth of element e of this lane's
+ * operand of the instruction. */
+static void lane_element_coords(KB *k, const TgtMatrixInst *mi, bool is_b, FxInst *lane, int e, FxInst **mn,
+                                FxInst **kk)
+{
+    const TgtOperandLayout *l = operand_layout(mi, is_b);
+    FxInst *pos = fxb_matrix_position(&k->b, l, mi->wave_size, lane, e);
+    /* A: pos = m * K + k; B: pos = k * N + n */
+    *kk = is_b ? fxb_binop(&k->b, FXB_FLOORDIV, pos, k_i64(k, mi->n)) : fxb_binop(&k->b, FXB_MOD, pos, k_i64(k, mi->k));
+    *mn = is_b ? fxb_binop(&k->b, FXB_MOD, pos, k_i64(k, mi->n)) : fxb_binop(&k->b, FXB_FLOORDIV, pos, k_i64(k, mi->k));
+}
+
+/* Whether each lane's elements 2i and 2i + 1 of the instruction's operand
+ * are one row's (or column's) depths 2j and 2j + 1: bit 0 of k is bit 0 of
+ * the element number. A: position m * K + k; B: k * N + n. */
+static bool lane_pairs_depths(const TgtMatrixInst *mi, bool is_b)
+{
+    const TgtOperandLayout *l = operand_layout(mi, is_b);
+    int kbit = 0;
+    while (is_b && 1 << kbit < l->cols)
+        kbit++;
+    return l->per_lane % 2 == 0 && kbit < l->nbits && l->bit_src[kbit] == tgt_lane_bits(mi->wave_size);
+}
+
+/* fragment for a slice whose LDS holds pairs of bytes (pairs_depths): a
+ * UInt16 per two elements, reinterpreted as the bytes. */
+static FxInst *fragment_of_pairs(KB *k, const TgtMatrixInst *mi, bool is_b, FxInst *tile, FxInst *lane, FxInst *row,
+                                 int kk0, const Type *staged)
+{
+    const TgtOperandLayout *l = operand_layout(mi, is_b);
+    const Type *lt = tile->type->elem;
+    FxInst *frag = fxb_splat(&k->b, fxb_int(&k->b, lt, 0), type_vector(lt->scalar, l->per_lane / 2));
+    for (int e = 0; e < l->per_lane; e += 2) {
+        FxInst *mn, *kk;
+        lane_element_coords(k, mi, is_b, lane, e, &mn, &kk);
+        FxInst *idx[2] = { k_add(k, row, mn), fxb_binop(&k->b, FXB_FLOORDIV, k_add(k, kk, k_i64(k, kk0)), k_i64(k, 2)) };
+        frag = fxb_insert(&k->b, frag, fxb_load(&k->b, tile, lt, 2, idx), lane_index(k, e / 2));
+    }
+    return fxb_bitcast(&k->b, frag, type_vector(staged->scalar, l->per_lane));
+}
+
 /* This lane's fragment of A (rows of As from `row`) or B (columns of Bs from
  * `row`) for the instruction step at depth kk0 of the slice. */
 static FxInst *fragment(KB *k, const TgtMatrixInst *mi, bool is_b, FxInst *tile, FxInst *lane, FxInst *row, int kk0)
 {
-    const TgtMatrixLayout *lay = tgt_matrix_layout(mi->id);
-    const TgtOperandLayout *l = is_b ? lay->b : lay->a;
+    const TgtOperandLayout *l = operand_layout(mi, is_b);
     ScalarId es = fxir_matrix_elem(is_b ? mi->in_b : mi->in);
     const Type *et = type_scalar(es);
+    if (tile->type->elem->scalar != staged_scalar(es))
+        return fxb_cast(&k->b, fragment_of_pairs(k, mi, is_b, tile, lane, row, kk0, type_scalar(staged_scalar(es))),
+                        type_vector(es, l->per_lane));
     FxInst *frag = l->per_lane == 1 ? NULL : fxb_splat(&k->b, fxb_number(&k->b, es, 0), type_vector(es, l->per_lane));
     for (int e = 0; e < l->per_lane; e++) {
-        FxInst *pos = fxb_matrix_position(&k->b, l, mi->wave_size, lane, e);
-        /* A: pos = m * K + k; B: pos = k * N + n */
-        FxInst *kk = is_b ? fxb_binop(&k->b, FXB_FLOORDIV, pos, k_i64(k, mi->n)) : fxb_binop(&k->b, FXB_MOD, pos, k_i64(k, mi->k));
-        FxInst *mn = is_b ? fxb_binop(&k->b, FXB_MOD, pos, k_i64(k, mi->n)) : fxb_binop(&k->b, FXB_FLOORDIV, pos, k_i64(k, mi->k));
+        FxInst *mn, *kk;
+        lane_element_coords(k, mi, is_b, lane, e, &mn, &kk);
         FxInst *idx[2] = { k_add(k, row, mn), k_add(k, kk, k_i64(k, kk0)) };
         FxInst *x = fxb_cast(&k->b, fxb_load(&k->b, tile, type_scalar(staged_scalar(es)), 2, idx), et);
         if (!frag)
@@ -575,6 +623,7 @@ static FxInst *fragment(KB *k, const TgtMatrixInst *mi, bool is_b, FxInst *tile,
  * the registers it passes through, and how work-items split it. */
 typedef struct Slice {
     const FxTensor *t;
+    bool is_b;
     bool trans;         /* matrix_element's transpose flag for this operand */
     bool k_contig;      /* consecutive k are consecutive in memory */
     int rows;
@@ -601,20 +650,29 @@ static FxInst *staged_element(KB *k, const Slice *sl, FxInst *gr, FxInst *gk)
     return fxb_load(&k->b, sl->bytes, type_scalar(SC_INT8), 1, &off);
 }
 
-/* Whether a work-item's runs of a 16-bit operand that is not k-contiguous
- * lie on consecutive depths (k, k + 1, ...), rather than a workgroup's
- * width of lines apart: the two elements of a row at k and k + 1 are then
- * neighbours in LDS, and LLVM packs them (v_perm_b32) into one 32-bit
- * store, which it pairs again (ds_store_2addr_b32), where each took a
- * 16-bit store. The pack is a VALU instruction per two elements: it pays
- * on wave32, where that issues in one cycle, and not on wave64's four
- * (gfx942's Float16 A.T @ B.T: 58 -> 74 other cycles per iteration;
- * gfx1201's A.T @ B: 91 -> 72). Bytes would take three packs per four. */
+/* Whether a work-item's runs of an operand that is not k-contiguous lie
+ * on consecutive depths (k, k + 1, ...), rather than a workgroup's width
+ * of lines apart, so that a row's elements at k and k + 1 are neighbours
+ * in LDS:
+ * - 16-bit elements: LLVM packs the two (v_perm_b32) into one 32-bit
+ *   store, which it pairs again (ds_store_2addr_b32), where each took a
+ *   16-bit store. The pack is a VALU instruction per two elements: it pays
+ *   on wave32, where that issues in one cycle, and not on wave64's four
+ *   (gfx942's Float16 A.T @ B.T: 58 -> 74 other cycles per iteration;
+ *   gfx1201's A.T @ B: 91 -> 72).
+ * - Bytes, on both wave sizes: LDS holds each row's pair as a UInt16
+ *   (store_byte_pairs, fragment_of_pairs): per four bytes one VALU
+ *   instruction and two stores, where store_bytes takes two and four
+ *   (gfx942's Int8 A.T @ B: 239 -> 143; gfx1201's: 130 -> 92). Not Int4: its fragment narrows each byte on its own, and
+ *   from pairs LLVM's code for that is worse (gfx1201's A.T @ B 242 ->
+ *   547). */
 static bool pairs_depths(const MxTile *mt, const Slice *sl)
 {
-    int per_line = sl->rows / mt->vec;
-    return !sl->k_contig && mt->mi->wave_size == 32 && type_storage_bits(sl->lds->type->elem) == 16 &&
-           mt->threads % per_line == 0 && sl->nregs / mt->vec > 1;
+    int per_line = sl->rows / mt->vec, runs = sl->nregs / mt->vec;
+    int bits = type_storage_bits(type_scalar(staged_scalar(sl->t->type->elem->scalar)));
+    bool pays = bits == 8 ? runs % 2 == 0 && !sl->bytes && lane_pairs_depths(mt->mi, sl->is_b)
+                          : bits == 16 && mt->mi->wave_size == 32;
+    return !sl->k_contig && pays && mt->threads % per_line == 0 && runs > 1;
 }
 
 /* Element r of this work-item's share: its (row, k) inside the slice. */
@@ -643,8 +701,6 @@ static void element_coords(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid
         share_coords(k, mt, sl, tid, r, row, kk);
     }
 }
-
-static FxInst *lane_index(KB *k, int v) { return fxb_int(&k->b, type_scalar(SC_INT32), v); }
 
 /* The operand's pointer advanced to the slice at depth k0 (its first row
  * and k0): the part of each staged element's address that every
@@ -743,8 +799,53 @@ static void store_bytes(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid)
     }
 }
 
+static FxInst *u32_const(KB *k, uint32_t v) { return fxb_int(&k->b, type_scalar(SC_UINT32), v); }
+
+/* Bytes `odd` and odd + 2 of words x0 and x1, interleaved: (x0's, x1's,
+ * x0's, x1's). As a shuffle of the words' bytes LLVM makes it one
+ * v_perm_b32. */
+static FxInst *interleave_bytes(KB *k, FxInst *x0, FxInst *x1, int odd)
+{
+    const Type *quad = type_vector(SC_UINT8, 4);
+    FxInst *q0 = fxb_bitcast(&k->b, x0, quad), *q1 = fxb_bitcast(&k->b, x1, quad);
+    FxInst *r = fxb_splat(&k->b, fxb_int(&k->b, type_scalar(SC_UINT8), 0), quad);
+    for (int e = 0; e < 4; e++)
+        r = fxb_insert(&k->b, r, fxb_extract(&k->b, e % 2 ? q1 : q0, lane_index(k, odd + e / 2 * 2)), lane_index(k, e));
+    return fxb_bitcast(&k->b, r, type_scalar(SC_UINT32));
+}
+
+/* A byte operand whose depths are paired (pairs_depths): runs 2p and
+ * 2p + 1 hold the same rows at depths d and d + 1, so each row's two
+ * bytes make one UInt16 of LDS. A v_perm_b32 interleaves two rows' pairs
+ * from the runs' words, and ds_write_b16 / ds_write_b16_d16_hi store them:
+ * per four bytes one VALU instruction and two stores, where store_bytes
+ * takes two and four. */
+static void store_byte_pairs(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid)
+{
+    const Type *lt = sl->lds->type->elem, *words = type_vector(SC_UINT32, mt->vec / 4);
+    for (int run = 0; run < sl->nregs / mt->vec; run += 2) {
+        FxInst *w0 = fxb_bitcast(&k->b, k_load_slot(k, sl->regs[run]), words);
+        FxInst *w1 = fxb_bitcast(&k->b, k_load_slot(k, sl->regs[run + 1]), words);
+        for (int w = 0; w < mt->vec / 4; w++) {
+            FxInst *x0 = fxb_extract(&k->b, w0, lane_index(k, w)), *x1 = fxb_extract(&k->b, w1, lane_index(k, w));
+            FxInst *pair[2] = { interleave_bytes(k, x0, x1, 0), interleave_bytes(k, x0, x1, 1) };
+            for (int b = 0; b < 4; b++) {
+                FxInst *idx[2];
+                element_coords(k, mt, sl, tid, run * mt->vec + 4 * w + b, &idx[0], &idx[1]);
+                idx[1] = fxb_binop(&k->b, FXB_FLOORDIV, idx[1], k_i64(k, 2));
+                FxInst *v = fxb_binop(&k->b, FXB_SHR, pair[b % 2], u32_const(k, 16 * (b / 2)));
+                fxb_store(&k->b, sl->lds, fxb_cast(&k->b, v, lt), 2, idx);
+            }
+        }
+    }
+}
+
 static void store_slice(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid)
 {
+    if (!type_equal(sl->lds->type->elem, type_scalar(staged_scalar(sl->t->type->elem->scalar)))) {
+        store_byte_pairs(k, mt, sl, tid);
+        return;
+    }
     if (!sl->k_contig && type_storage_bits(sl->lds->type->elem) == 8) {
         store_bytes(k, mt, sl, tid);
         return;
@@ -761,14 +862,16 @@ static Slice make_slice(KB *k, const MxTile *mt, const FxTensor *t, bool is_b, b
                         FxInst *origin, FxInst *extent)
 {
     const Type *et = type_scalar(staged_scalar(t->type->elem->scalar));
-    Slice sl = { .t = t, .trans = is_b ? !trans : trans, .rows = is_b ? mt->bn : mt->bm, .origin = origin,
+    Slice sl = { .t = t, .is_b = is_b, .trans = is_b ? !trans : trans, .rows = is_b ? mt->bn : mt->bm, .origin = origin,
                  .extent = extent };
     sl.k_contig = k_contiguous(t, is_b, trans);
     if (et->scalar != t->type->elem->scalar)
         sl.bytes = fxb_ptr_cast(&k->b, tensor_ptr(k, t), et);
-    int64_t dims[2] = { sl.rows, mt->ks };
-    sl.lds = fxb_alloca(&k->b, type_array(k->b.arena, et, 2, dims), FXSPACE_SHARED, is_b ? "Bs" : "As");
     sl.nregs = sl.rows * mt->ks / mt->threads;
+    bool byte_pairs = type_storage_bits(et) == 8 && pairs_depths(mt, &sl);
+    int64_t dims[2] = { sl.rows, byte_pairs ? mt->ks / 2 : mt->ks };
+    const Type *lt = byte_pairs ? type_scalar(SC_UINT16) : et;
+    sl.lds = fxb_alloca(&k->b, type_array(k->b.arena, lt, 2, dims), FXSPACE_SHARED, is_b ? "Bs" : "As");
     int runs = sl.nregs / mt->vec;
     sl.regs = arena_alloc(k->b.arena, sizeof(FxInst *) * (size_t)runs);
     for (int r = 0; r < runs; r++)
