@@ -160,6 +160,11 @@ FxInst *fxb_ptr_cast(FxBuilder *b, FxInst *p, const Type *elem)
     return fxb_emit(b, FX_PTR_OFFSET, 0, t, 2, p, fxb_int(b, type_scalar(SC_INT64), 0));
 }
 
+FxInst *fxb_ptr_add(FxBuilder *b, FxInst *p, FxInst *k)
+{
+    return fxb_emit(b, FX_PTR_OFFSET, FXPTR_ANY, p->type, 2, p, k);
+}
+
 FxInst *fxb_ptr_add_uniform(FxBuilder *b, FxInst *p, FxInst *k)
 {
     return fxb_emit(b, FX_PTR_OFFSET, FXPTR_UNIFORM, p->type, 2, p, k);

@@ -63,6 +63,8 @@ FxInst *fxb_cast_round(FxBuilder *b, FxInst *x, const Type *t, FfRound rm);
 FxInst *fxb_bitcast(FxBuilder *b, FxInst *x, const Type *t);
 /* p viewed as a Ptr to elem (const stays const): p.cast(Ptr[elem]) */
 FxInst *fxb_ptr_cast(FxBuilder *b, FxInst *p, const Type *elem);
+/* p + k (k elements) */
+FxInst *fxb_ptr_add(FxBuilder *b, FxInst *p, FxInst *k);
 /* p + k (k elements), an address that is the same in every work-item of
  * the block (FXPTR_UNIFORM) */
 FxInst *fxb_ptr_add_uniform(FxBuilder *b, FxInst *p, FxInst *k);
