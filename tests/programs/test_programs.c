@@ -283,10 +283,12 @@ static void test_gemm_int8(void)
     /* whole 128 x 128 tiles and two slices: the loop without bounds tests */
     run_gemm_int8(130, 132, 160, false, true, false, false);
     run_gemm_int8(130, 132, 160, true, false, false, false);
-    /* with K in the program: CDNA's 8 x 4 and 4 x 8 tiles (A @ B, A.T @ B.T) */
+    /* with K in the program: CDNA's 8 x 4 and 4 x 8 tiles (A @ B, A.T @ B.T,
+     * A.T @ B) */
     gemm_static_k = true;
     run_gemm_int8(260, 264, 160, false, false, false, false);
     run_gemm_int8(260, 264, 160, true, true, false, false);
+    run_gemm_int8(260, 264, 160, true, false, false, false);
     gemm_static_k = false;
 }
 
