@@ -595,7 +595,8 @@ static FxInst *fragment_of_pairs(KB *k, const TgtMatrixInst *mi, bool is_b, FxIn
     for (int e = 0; e < l->per_lane; e += 2) {
         FxInst *mn, *kk;
         lane_element_coords(k, mi, is_b, lane, e, &mn, &kk);
-        FxInst *idx[2] = { k_add(k, row, mn), fxb_binop(&k->b, FXB_FLOORDIV, k_add(k, kk, k_i64(k, kk0)), k_i64(k, 2)) };
+        FxInst *pair = fxb_binop(&k->b, FXB_FLOORDIV, k_add(k, kk, k_i64(k, kk0)), k_i64(k, 2));
+        FxInst *idx[2] = { k_add(k, row, mn), pair };
         frag = fxb_insert(&k->b, frag, fxb_load(&k->b, tile, lt, 2, idx), lane_index(k, e / 2));
     }
     return fxb_bitcast(&k->b, frag, type_vector(staged->scalar, l->per_lane));
@@ -668,9 +669,9 @@ static FxInst *staged_element(KB *k, const Slice *sl, FxInst *gr, FxInst *gk)
  * - Bytes, on both wave sizes: LDS holds each row's pair as a UInt16
  *   (store_byte_pairs, fragment_of_pairs): per four bytes one VALU
  *   instruction and two stores, where store_bytes takes two and four
- *   (gfx942's Int8 A.T @ B: 239 -> 143; gfx1201's: 130 -> 92). Not Int4: its fragment narrows each byte on its own, and
- *   from pairs LLVM's code for that is worse (gfx1201's A.T @ B 242 ->
- *   547). */
+ *   (gfx942's Int8 A.T @ B: 239 -> 143; gfx1201's: 130 -> 92). Not Int4:
+ *   its fragment narrows each byte on its own, and from pairs LLVM's code
+ *   for that is worse (gfx1201's A.T @ B 242 -> 547). */
 static bool pairs_depths(const MxTile *mt, const Slice *sl)
 {
     int per_line = sl->rows / mt->vec, runs = sl->nregs / mt->vec;
@@ -883,8 +884,8 @@ static Slice make_slice(KB *k, const MxTile *mt, const FxTensor *t, bool is_b, b
                         FxInst *origin, FxInst *extent)
 {
     const Type *et = type_scalar(staged_scalar(t->type->elem->scalar));
-    Slice sl = { .t = t, .is_b = is_b, .trans = is_b ? !trans : trans, .rows = is_b ? mt->bn : mt->bm, .origin = origin,
-                 .extent = extent };
+    Slice sl = { .t = t, .is_b = is_b, .trans = is_b ? !trans : trans, .rows = is_b ? mt->bn : mt->bm,
+                 .origin = origin, .extent = extent };
     sl.k_contig = k_contiguous(t, is_b, trans);
     if (et->scalar != t->type->elem->scalar)
         sl.bytes = fxb_ptr_cast(&k->b, tensor_ptr(k, t), et);
