@@ -632,6 +632,7 @@ typedef struct Slice {
     bool is_b;
     bool trans;         /* matrix_element's transpose flag for this operand */
     bool k_contig;      /* consecutive k are consecutive in memory */
+    bool byte_pairs;    /* bytes whose depths are paired: lds holds UInt16s (pairs_depths) */
     int rows;
     FxInst *lds;        /* [rows][ks] */
     FxInst **regs;      /* per run of mt->vec elements this work-item stages: a vector slot */
@@ -759,7 +760,7 @@ static void fetch_run(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid, FxI
     FxInst *vec = fxb_splat(&k->b, fxb_number(&k->b, es, 0), slot->type);
     if (guarded)
         k_store_slot(k, slot, vec);
-    int first = guarded || !pairs_depths(mt, sl) || type_storage_bits(type_scalar(es)) != 8 ? run : 0;
+    int first = guarded || !sl->byte_pairs ? run : 0;
     FxInst *at = first == run ? base : run_pointer(k, sl, base, run);
     for (int v = 0; v < mt->vec; v++) {
         FxInst *row, *kk;
@@ -864,7 +865,7 @@ static void store_byte_pairs(KB *k, const MxTile *mt, const Slice *sl, FxInst *t
 
 static void store_slice(KB *k, const MxTile *mt, const Slice *sl, FxInst *tid)
 {
-    if (!type_equal(sl->lds->type->elem, type_scalar(staged_scalar(sl->t->type->elem->scalar)))) {
+    if (sl->byte_pairs) {
         store_byte_pairs(k, mt, sl, tid);
         return;
     }
@@ -890,9 +891,9 @@ static Slice make_slice(KB *k, const MxTile *mt, const FxTensor *t, bool is_b, b
     if (et->scalar != t->type->elem->scalar)
         sl.bytes = fxb_ptr_cast(&k->b, tensor_ptr(k, t), et);
     sl.nregs = sl.rows * mt->ks / mt->threads;
-    bool byte_pairs = type_storage_bits(et) == 8 && pairs_depths(mt, &sl);
-    int64_t dims[2] = { sl.rows, byte_pairs ? mt->ks / 2 : mt->ks };
-    const Type *lt = byte_pairs ? type_scalar(SC_UINT16) : et;
+    sl.byte_pairs = type_storage_bits(et) == 8 && pairs_depths(mt, &sl);
+    int64_t dims[2] = { sl.rows, sl.byte_pairs ? mt->ks / 2 : mt->ks };
+    const Type *lt = sl.byte_pairs ? type_scalar(SC_UINT16) : et;
     sl.lds = fxb_alloca(&k->b, type_array(k->b.arena, lt, 2, dims), FXSPACE_SHARED, is_b ? "Bs" : "As");
     int runs = sl.nregs / mt->vec;
     sl.regs = arena_alloc(k->b.arena, sizeof(FxInst *) * (size_t)runs);
